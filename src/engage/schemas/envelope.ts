@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const metaMessageSchema = z.looseObject({
+  type: z.string().optional(),
+  text: z.string().optional(),
+});
+export type MetaMessage = z.output<typeof metaMessageSchema>;
+
+export const envelopeMetaSchema = z.looseObject({
+  code: z.number().optional(),
+  messages: z.array(metaMessageSchema).optional(),
+  etag: z.string().optional(),
+  // The alternative error shape some deployments answer with.
+  error_type: z.string().optional(),
+  error_message: z.string().optional(),
+});
+export type EnvelopeMeta = z.output<typeof envelopeMetaSchema>;
+
+/** `{ meta, response }`; `response` is parsed separately by each operation's item schema. */
+export const envelopeSchema = z.looseObject({
+  meta: envelopeMetaSchema.optional(),
+  response: z.unknown(),
+});
+export type Envelope = z.output<typeof envelopeSchema>;
+
+/** The OAuth-style error body (top level), and the alternative `meta.*` shape. */
+export const errorBodySchema = z.looseObject({
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  meta: envelopeMetaSchema.optional(),
+});
+export type ErrorBody = z.output<typeof errorBodySchema>;

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * Ids arrive as numbers in some payloads and strings in others (public samples show both);
+ * we normalise to strings so equality checks never depend on the source's choice.
+ */
+export const idSchema = z
+  .union([z.string(), z.number().finite()], { error: 'expected an id (string or number)' })
+  .transform((value) => String(value));
+
+export const nullableIdSchema = idSchema.nullable();
+
+/** UNIX seconds; a numeric string is accepted because some sources quote numbers. */
+export const unixSecondsSchema = z
+  .union([z.number().finite(), z.string().regex(/^\d+(\.\d+)?$/)])
+  .transform((value) => Number(value));
+
+/** A `{ type, service_id }` pair naming a profile on a social network or channel. */
+export const serviceRefSchema = z.looseObject({
+  type: z.string(),
+  service_id: idSchema,
+});
+export type ServiceRef = z.output<typeof serviceRefSchema>;
+
+/** `date` objects of resources: both keys optional, `updated` may be null (never changed). */
+export const resourceDateSchema = z.looseObject({
+  added: unixSecondsSchema.nullable().optional(),
+  updated: unixSecondsSchema.nullable().optional(),
+});

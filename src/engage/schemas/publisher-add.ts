@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { idSchema } from './primitives.js';
+import { publisherMentionSchema } from './publisher-mention.js';
+
+export const publisherActionTypeSchema = z.enum([
+  'post',
+  'reply',
+  'privatemessage',
+  'comment',
+  'like',
+  'favorite',
+  'retweet',
+  'reblog',
+  'submit',
+]);
+export type PublisherActionType = z.output<typeof publisherActionTypeSchema>;
+
+/** One message created by `publisher/add`. */
+export const messageItemSchema = z.looseObject({
+  id: idSchema,
+  service: z.string().optional(),
+  service_id: idSchema.optional(),
+  status: z.string().optional(),
+});
+export type MessageItem = z.output<typeof messageItemSchema>;
+
+/** The answer of POST `publisher/add`. */
+export const publisherAddResultSchema = z.looseObject({
+  messages: z.array(messageItemSchema),
+  publisher_mention: publisherMentionSchema.nullable().optional(),
+});
+export type PublisherAddResult = z.output<typeof publisherAddResultSchema>;
+
+export const publisherServiceSchema = z.looseObject({
+  type: z.string(),
+  service_id: idSchema,
+  name: z.string().nullable().optional(),
+});
+export type PublisherService = z.output<typeof publisherServiceSchema>;
+
+/** The answer of GET `publisher/add`: profiles for new posts, services for replies. */
+export const publisherServicesSchema = z.looseObject({
+  profiles: z
+    .array(z.looseObject({ type: z.string().optional(), service_id: idSchema.optional() }))
+    .optional()
+    .default([]),
+  services: z.array(publisherServiceSchema).optional().default([]),
+});
+export type PublisherServices = z.output<typeof publisherServicesSchema>;
