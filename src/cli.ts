@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The executable: a thin shell around runCli, so that everything it does is testable without a process.
+import { runCli } from './cli/run-cli.js';
+import { processIo } from './cli/cli-io.js';
+
+const code = await runCli(process.argv.slice(2), processIo());
+process.exitCode = code;
+// A handle left open (stdin, a keep-alive socket) must not keep a finished command alive; the grace
+// period lets piped output drain first.
+setTimeout(() => process.exit(code), 1000).unref();

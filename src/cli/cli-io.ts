@@ -1,0 +1,37 @@
+/** What a CLI command may touch of the outside world; tests pass their own. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  readonly stopSignal: Promise<string>;
+  /** Lines typed by the user (chat); undefined when there is no input. */
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly isTty?: boolean;
+}
+
+/** A mistake in how the command was called: one line, then usage, exit 2. */
+export class UsageError extends Error {
+  constructor(message: string, readonly usage: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function processIo(): CliIo {
+  const stopSignal = new Promise<string>((resolve) => {
+    const onSignal = (signal: string) => resolve(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    stopSignal,
+    stdin: process.stdin,
+    isTty: Boolean(process.stdout.isTTY),
+  };
+}

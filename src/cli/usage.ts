@@ -1,0 +1,52 @@
+import { SETTINGS } from '../settings/settings-table.js';
+
+/** Usage of each command: the one source for `--help` and for the usage printed after a mistake. */
+export const COMMAND_USAGE = {
+  start: {
+    synopsis: 'engage-bridge start [--config FILE]',
+    summary: 'Run the bridge (without ENGAGE_ACCESS_TOKEN: the demo on the embedded simulator).',
+  },
+  simulator: {
+    synopsis: 'engage-bridge simulator [--port N] [--host H] [--seed FILE]',
+    summary: 'Run only the simulator of the Engage API (default 127.0.0.1:4010).',
+  },
+  chat: {
+    synopsis: 'engage-bridge chat [--channel whatsapp] [--name Ann] [--id ID]',
+    summary: 'Chat as an end customer against a simulator (ENGAGE_BASE_URL).',
+  },
+  cmd: {
+    synopsis: 'engage-bridge cmd "<manager command>" [--config FILE]',
+    summary: 'Run one manager command (as /engage takes it) and print the answer.',
+  },
+  doctor: {
+    synopsis: 'engage-bridge doctor [--offline] [--config FILE]',
+    summary: 'Check the configuration and, unless --offline, probe the API. Exit 1 on any failure.',
+  },
+} as const;
+
+export type CommandName = keyof typeof COMMAND_USAGE;
+
+export function commandHelp(name: CommandName): string {
+  const u = COMMAND_USAGE[name];
+  return `Usage: ${u.synopsis}\n\n${u.summary}\n`;
+}
+
+export function mainHelp(): string {
+  const commands = Object.entries(COMMAND_USAGE)
+    .map(([name, u]) => `  ${name.padEnd(10)} ${u.summary}`)
+    .join('\n');
+  const settings = SETTINGS.map((s) => `  ${s.name}`).join('\n');
+  return [
+    'Usage: engage-bridge <command> [options]',
+    '',
+    'Commands:',
+    commands,
+    '',
+    'Run `engage-bridge <command> --help` for a command\'s options.',
+    'Settings come from the environment, a .env file or a settings file (see README):',
+    settings,
+    '',
+    'Exit status: 0 success, 1 runtime failure, 2 usage error.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,225 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { SETTINGS, SETTINGS_SCHEMA, SECRET_SETTINGS, type RawSettings, type Channel } from './settings/settings-table.js';
+
+export { SETTINGS, type Channel } from './settings/settings-table.js';
+
+/** Settings, grouped and named with their units. The only place that reads `process.env` is `readEnvironment`. */
+export interface Config {
+  readonly demo: boolean;
+  readonly engage: {
+    readonly baseUrl: string;
+    readonly accountId: string | undefined;
+    readonly accessToken: string | undefined;
+    readonly apiVersion: string;
+    readonly topicIds: readonly string[] | undefined;
+    readonly channels: readonly Channel[];
+    readonly requestTimeoutMs: number;
+    readonly rateLimitPerHour: number;
+  };
+  readonly bridge: {
+    readonly dataDir: string;
+    readonly pollIntervalMs: number;
+    readonly lookbackSeconds: number;
+    readonly backfillMinutes: number;
+    readonly httpHost: string;
+    readonly httpPort: number;
+    readonly webhookSecret: string | undefined;
+    readonly flowFile: string;
+    readonly businessHoursSchedule: string | undefined;
+    readonly ownerConfirmAgeMs: number;
+    readonly idleReturnMinutes: number;
+    readonly stuckEscalationMinutes: number;
+    readonly maxConcurrentContacts: number;
+    readonly transcriptLines: number;
+    readonly seenRetentionDays: number;
+    readonly auditRetentionDays: number;
+    readonly archiveAfterDays: number;
+  };
+  readonly slack: {
+    readonly botToken: string | undefined;
+    readonly signingSecret: string | undefined;
+    readonly appToken: string | undefined;
+    readonly botId: string | undefined;
+    readonly botUserId: string | undefined;
+    readonly port: number;
+    readonly apiUrl: string | undefined;
+    readonly escalationChannel: string | undefined;
+    readonly managerIds: readonly string[];
+    readonly command: string;
+  };
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The secret values in force, so that the logger can scrub them from any line. */
+  readonly secrets: readonly string[];
+}
+
+export class ConfigError extends Error {
+  readonly code = 'config';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigSources {
+  /** The process environment (wins over every file). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Text of a `.env` file, if one is present. */
+  readonly dotenv?: { readonly text: string; readonly file: string };
+  /** Parsed settings file (`config/settings.yaml|json` or `--config FILE`). */
+  readonly file?: { readonly values: unknown; readonly file: string };
+}
+
+const KNOWN = new Set<string>(SETTINGS.map((s) => s.name));
+
+/** Validates every setting at once; throws ConfigError listing each invalid key with what is wrong. */
+export function parseConfig(sources: ConfigSources): Config {
+  const problems: string[] = [];
+  const merged: Record<string, string> = {};
+  if (sources.file) {
+    const values = sources.file.values;
+    if (values === null || values === undefined) {
+      // an empty file sets nothing
+    } else if (typeof values !== 'object' || Array.isArray(values)) {
+      problems.push(`${sources.file.file}: expected a mapping of setting names to values`);
+    } else {
+      for (const [key, value] of Object.entries(values)) {
+        if (!KNOWN.has(key)) problems.push(`${sources.file.file}: ${key}: unknown setting`);
+        else if (value === null || value === undefined) continue;
+        else if (Array.isArray(value)) merged[key] = value.map(String).join(',');
+        else if (typeof value === 'object') problems.push(`${sources.file.file}: ${key}: expected a text, number or list`);
+        else merged[key] = String(value);
+      }
+    }
+  }
+  if (sources.dotenv) {
+    let parsed: Record<string, string> = {};
+    try {
+      parsed = parseEnv(sources.dotenv.text) as Record<string, string>;
+    } catch (err) {
+      problems.push(`${sources.dotenv.file}: cannot be read as a .env file (${(err as Error).message})`);
+    }
+    for (const [key, value] of Object.entries(parsed)) if (KNOWN.has(key)) merged[key] = value;
+  }
+  for (const name of KNOWN) {
+    const value = sources.env[name];
+    if (value !== undefined) merged[name] = value;
+  }
+  // An empty value means "not set", as shells and .env files commonly write it.
+  for (const [key, value] of Object.entries(merged)) if (value.trim() === '') delete merged[key];
+
+  const result = SETTINGS_SCHEMA.safeParse(merged);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = String(issue.path[0] ?? '(settings)');
+      const shown = SECRET_SETTINGS.includes(key) ? '' : ` (got ${JSON.stringify(merged[key])})`;
+      problems.push(`${key}: ${issue.message}${shown}`);
+    }
+  }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  return toConfig(result.data as RawSettings);
+}
+
+function toConfig(s: RawSettings): Config {
+  const secrets = SECRET_SETTINGS.map((name) => (s as Record<string, unknown>)[name])
+    .filter((v): v is string => typeof v === 'string' && v.length >= 4);
+  return {
+    demo: s.ENGAGE_ACCESS_TOKEN === undefined,
+    engage: {
+      baseUrl: s.ENGAGE_BASE_URL.replace(/\/+$/, ''),
+      accountId: s.ENGAGE_ACCOUNT_ID,
+      accessToken: s.ENGAGE_ACCESS_TOKEN,
+      apiVersion: s.ENGAGE_API_VERSION,
+      topicIds: s.ENGAGE_TOPIC_IDS,
+      channels: s.ENGAGE_CHANNELS,
+      requestTimeoutMs: s.ENGAGE_REQUEST_TIMEOUT_MS,
+      rateLimitPerHour: s.ENGAGE_RATE_LIMIT_PER_HOUR,
+    },
+    bridge: {
+      dataDir: s.BRIDGE_DATA_DIR,
+      pollIntervalMs: s.BRIDGE_POLL_INTERVAL_MS,
+      lookbackSeconds: s.BRIDGE_LOOKBACK_SECONDS,
+      backfillMinutes: s.BRIDGE_BACKFILL_MINUTES,
+      httpHost: s.BRIDGE_HTTP_HOST,
+      httpPort: s.BRIDGE_HTTP_PORT,
+      webhookSecret: s.BRIDGE_WEBHOOK_SECRET,
+      flowFile: s.BRIDGE_FLOW_FILE,
+      businessHoursSchedule: s.BRIDGE_BUSINESS_HOURS_SCHEDULE,
+      ownerConfirmAgeMs: s.BRIDGE_OWNER_CONFIRM_AGE_MS,
+      idleReturnMinutes: s.BRIDGE_IDLE_RETURN_MINUTES,
+      stuckEscalationMinutes: s.BRIDGE_STUCK_ESCALATION_MINUTES,
+      maxConcurrentContacts: s.BRIDGE_MAX_CONCURRENT_CONTACTS,
+      transcriptLines: s.BRIDGE_TRANSCRIPT_LINES,
+      seenRetentionDays: s.BRIDGE_SEEN_RETENTION_DAYS,
+      auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
+      archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
+    },
+    slack: {
+      botToken: s.SLACK_BOT_TOKEN,
+      signingSecret: s.SLACK_SIGNING_SECRET,
+      appToken: s.SLACK_APP_TOKEN,
+      botId: s.SLACK_BOT_ID,
+      botUserId: s.SLACK_BOT_USER_ID,
+      port: s.SLACK_PORT,
+      apiUrl: s.SLACK_API_URL,
+      escalationChannel: s.SLACK_ESCALATION_CHANNEL,
+      managerIds: s.SLACK_MANAGER_IDS,
+      command: s.SLACK_COMMAND,
+    },
+    logLevel: s.LOG_LEVEL,
+    secrets,
+  };
+}
+
+/** A copy of the configuration that is safe to log: every secret replaced by whether it is set. */
+export function redactedConfig(config: Config): Record<string, unknown> {
+  const mark = (v: string | undefined) => (v === undefined ? undefined : '[set]');
+  const { secrets: _secrets, ...rest } = config;
+  return {
+    ...rest,
+    engage: { ...config.engage, accessToken: mark(config.engage.accessToken) },
+    bridge: { ...config.bridge, webhookSecret: mark(config.bridge.webhookSecret) },
+    slack: {
+      ...config.slack,
+      botToken: mark(config.slack.botToken),
+      signingSecret: mark(config.slack.signingSecret),
+      appToken: mark(config.slack.appToken),
+    },
+  };
+}
+
+const FILE_CANDIDATES = ['config/settings.yaml', 'config/settings.yml', 'config/settings.json'];
+
+/** Reads the sources from the process: environment, `.env` in the working directory, the settings file. */
+export function readConfigSources(options: { cwd?: string; configFile?: string; env?: NodeJS.ProcessEnv } = {}): ConfigSources {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const dotenvPath = resolve(cwd, '.env');
+  const dotenv = existsSync(dotenvPath) ? { text: readFileSync(dotenvPath, 'utf8'), file: dotenvPath } : undefined;
+  const filePath = options.configFile
+    ? resolve(cwd, options.configFile)
+    : FILE_CANDIDATES.map((f) => resolve(cwd, f)).find((f) => existsSync(f));
+  let file: ConfigSources['file'];
+  if (filePath) {
+    let text: string;
+    try {
+      text = readFileSync(filePath, 'utf8');
+    } catch (err) {
+      throw new ConfigError([`${filePath}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
+    }
+    try {
+      file = { values: filePath.endsWith('.json') ? JSON.parse(text) : parseYaml(text), file: filePath };
+    } catch (err) {
+      throw new ConfigError([`${filePath}: ${(err as Error).message.split('\n')[0]}`]);
+    }
+  }
+  return { env, ...(dotenv ? { dotenv } : {}), ...(file ? { file } : {}) };
+}
+
+/** Reads and validates the configuration of this process. */
+export function loadConfig(options: { cwd?: string; configFile?: string; env?: NodeJS.ProcessEnv } = {}): Config {
+  return parseConfig(readConfigSources(options));
+}
+

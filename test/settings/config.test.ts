@@ -1,0 +1,125 @@
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig, loadConfig, redactedConfig, ConfigError } from '../../src/config.js';
+import { SETTINGS } from '../../src/settings/settings-table.js';
+
+function problemsOf(fn: () => unknown): readonly string[] {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('settings', () => {
+  it('gives the documented defaults and demo mode when nothing is set', () => {
+    const config = parseConfig({ env: {} });
+    expect(config.demo).toBe(true);
+    expect(config.engage.baseUrl).toBe('https://api.engagor.com');
+    expect(config.engage.apiVersion).toBe('20210601');
+    expect(config.engage.channels).toEqual(['web', 'whatsapp', 'viber', 'twilio']);
+    expect(config.bridge.pollIntervalMs).toBe(2000);
+    expect(config.bridge.httpPort).toBe(3000);
+    expect(config.bridge.dataDir).toBe('./data');
+    expect(config.slack.port).toBe(3001);
+    expect(config.slack.command).toBe('/engage');
+    expect(config.slack.managerIds).toEqual([]);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('reports every invalid key at once, each with what is wrong', () => {
+    const problems = problemsOf(() =>
+      parseConfig({
+        env: {
+          ENGAGE_BASE_URL: 'not a url',
+          ENGAGE_API_VERSION: '2021',
+          ENGAGE_CHANNELS: 'web,telegram',
+          BRIDGE_POLL_INTERVAL_MS: 'soon',
+          BRIDGE_HTTP_PORT: '70000',
+          SLACK_COMMAND: 'engage',
+          LOG_LEVEL: 'loud',
+        },
+      }),
+    );
+    const keys = problems.map((p) => p.split(':')[0]);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'ENGAGE_BASE_URL', 'ENGAGE_API_VERSION', 'ENGAGE_CHANNELS', 'BRIDGE_POLL_INTERVAL_MS',
+        'BRIDGE_HTTP_PORT', 'SLACK_COMMAND', 'LOG_LEVEL',
+      ]),
+    );
+    expect(problems.length).toBe(7);
+  });
+
+  it('never echoes a secret value in a validation problem', () => {
+    const problems = problemsOf(() => parseConfig({ env: { ENGAGE_ACCESS_TOKEN: '   ', SLACK_PORT: 'x' } }));
+    expect(problems.join('\n')).not.toContain('   ');
+    const withSecret = problemsOf(() =>
+      parseConfig({ env: {}, file: { file: 'settings.yaml', values: { SLACK_SIGNING_SECRET: { nested: 'hunter22' } } } }),
+    );
+    expect(withSecret.join('\n')).not.toContain('hunter22');
+  });
+
+  it('lets the environment win over .env, and .env over the settings file', () => {
+    const config = parseConfig({
+      env: { BRIDGE_POLL_INTERVAL_MS: '500' },
+      dotenv: { file: '.env', text: 'BRIDGE_POLL_INTERVAL_MS=700\nBRIDGE_HTTP_PORT=4000\n' },
+      file: { file: 'settings.yaml', values: { BRIDGE_POLL_INTERVAL_MS: 900, BRIDGE_HTTP_PORT: 5000, BRIDGE_DATA_DIR: '/var/x' } },
+    });
+    expect(config.bridge.pollIntervalMs).toBe(500);
+    expect(config.bridge.httpPort).toBe(4000);
+    expect(config.bridge.dataDir).toBe('/var/x');
+  });
+
+  it('rejects an unknown key in the settings file by name', () => {
+    const problems = problemsOf(() => parseConfig({ env: {}, file: { file: 'settings.yaml', values: { BRIDGE_POL: 1 } } }));
+    expect(problems).toEqual(['settings.yaml: BRIDGE_POL: unknown setting']);
+  });
+
+  it('reads lists from comma text and from a YAML list', () => {
+    const config = parseConfig({
+      env: { ENGAGE_TOPIC_IDS: '2001, 2002' },
+      file: { file: 's.yaml', values: { SLACK_MANAGER_IDS: ['U1', 'U2'] } },
+    });
+    expect(config.engage.topicIds).toEqual(['2001', '2002']);
+    expect(config.slack.managerIds).toEqual(['U1', 'U2']);
+  });
+
+  it('keeps secrets out of the redacted view and lists them for the logger', () => {
+    const config = parseConfig({
+      env: { ENGAGE_ACCESS_TOKEN: 'tok-123456', SLACK_BOT_TOKEN: 'xoxb-abcdef', BRIDGE_WEBHOOK_SECRET: 'hook-secret' },
+    });
+    expect(config.demo).toBe(false);
+    const view = JSON.stringify(redactedConfig(config));
+    for (const secret of ['tok-123456', 'xoxb-abcdef', 'hook-secret']) {
+      expect(view).not.toContain(secret);
+      expect(config.secrets).toContain(secret);
+    }
+  });
+
+  it('loads .env and config/settings.yaml from the working directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eb-config-'));
+    writeFileSync(join(dir, '.env'), 'LOG_LEVEL=debug\n');
+    mkdirSync(join(dir, 'config'));
+    writeFileSync(join(dir, 'config', 'settings.yaml'), 'BRIDGE_HTTP_PORT: 0\n');
+    const config = loadConfig({ cwd: dir, env: {} });
+    expect(config.logLevel).toBe('debug');
+    expect(config.bridge.httpPort).toBe(0);
+  });
+
+  it('names a settings file that does not parse', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eb-config-'));
+    writeFileSync(join(dir, 'bad.json'), '{ nope');
+    const problems = problemsOf(() => loadConfig({ cwd: dir, env: {}, configFile: 'bad.json' }));
+    expect(problems[0]).toContain('bad.json');
+  });
+
+  it('documents every setting in the README table', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const s of SETTINGS) expect(readme, s.name).toContain(`| \`${s.name}\``);
+  });
+});
