@@ -1,0 +1,50 @@
+// Block Kit limits (docs.slack.dev, Block Kit reference): a message over them is refused outright,
+// so every text we do not control is cut to fit before it is sent.
+export const LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  fieldText: 2000,
+  headerText: 150,
+  buttonText: 75,
+  buttonValue: 2000,
+  buttonUrl: 3000,
+  fallbackText: 4000,
+  contextText: 3000,
+} as const;
+
+/** Cuts `text` to at most `max` characters (code points), marking the cut with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return chars.slice(0, Math.max(0, max - 1)).join('') + '…';
+}
+
+/** Slack's mrkdwn treats `&`, `<` and `>` as control characters; customer text must not ping or link. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escaped and cut, where the cut never splits an escape sequence. */
+export function mrkdwn(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  if (Array.from(escaped).length <= max) return escaped;
+  let cut = truncate(escaped, max);
+  cut = cut.replace(/&[a-z]{0,3}…$/, '…');
+  return cut;
+}
+
+/** Plain text Slack shows as-is (header, buttons): no escaping, only the length. */
+export function plain(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return truncate(oneLine.length > 0 ? oneLine : '-', max);
+}
+
+export function isHttpUrl(value: string | undefined): value is string {
+  if (value === undefined || value.length > LIMITS.buttonUrl) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,132 @@
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, SocketModeReceiver, type Receiver } from '@slack/bolt';
+import { toBoltLogger } from './bolt-logger.js';
+import { createEscalationNotifier } from './escalation-notifier.js';
+import { registerNoticeButtons } from './notice-buttons.js';
+import { createNoticeQueue, realSleep, type Sleep } from './notice-queue.js';
+import type { AuditSink, BridgeActions, Clock, CommandRunner, SlackLogger, SlackNotifier } from './ports.js';
+import { registerSlashCommand } from './slash-command.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  /** required in HTTP mode */
+  signingSecret?: string;
+  /** when set: Socket Mode instead of the HTTP receiver */
+  appToken?: string;
+  /** with both ids, no `auth.test` call is made */
+  botId?: string;
+  botUserId?: string;
+  /** HTTP receiver port; 0 = any free port */
+  port: number;
+  /** interface to listen on; all interfaces when absent (Slack must reach it) */
+  host?: string;
+  /** Web API base address, e.g. `https://slack.com/api/` */
+  apiUrl?: string;
+  escalationChannel?: string;
+  managerIds: string[];
+  command: string;
+  commands: CommandRunner;
+  bridge: BridgeActions;
+  audit: AuditSink;
+  logger: SlackLogger;
+  clock?: Clock;
+  /** waits out Retry-After in the notice queue */
+  sleep?: Sleep;
+  /** retries of the Web API client for network and 5xx failures (rate limits are the queue's business) */
+  webApiRetries?: number;
+  noticeQueueSize?: number;
+}
+
+export interface SlackApp {
+  mode: 'http' | 'socket';
+  /** HTTP mode reports the bound port; Socket Mode listens on none */
+  start(): Promise<{ port: number | null }>;
+  stop(): Promise<void>;
+  notifier: SlackNotifier;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** Builds the Bolt app without touching the network; `start()` binds the port or opens the socket. */
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  const problems = validate(options);
+  if (problems.length > 0) throw new Error(`Invalid Slack settings: ${problems.join('; ')}`);
+
+  const clock = options.clock ?? systemClock;
+  const boltLogger = toBoltLogger(options.logger);
+  const mode = options.appToken !== undefined && options.appToken !== '' ? 'socket' : 'http';
+  const receiver: Receiver =
+    mode === 'socket'
+      ? new SocketModeReceiver({ appToken: options.appToken as string, logger: boltLogger })
+      : new HTTPReceiver({ signingSecret: options.signingSecret as string, endpoints: '/slack/events', logger: boltLogger, processBeforeResponse: false });
+  const knowsIdentity = options.botId !== undefined && options.botUserId !== undefined;
+
+  const app = new App({
+    receiver,
+    token: options.botToken,
+    // one id alone is not enough to skip auth.test, so it is not passed
+    ...(knowsIdentity ? { botId: options.botId as string, botUserId: options.botUserId as string } : {}),
+    // auth.test waits for start(), and is skipped when the ids are known
+    deferInitialization: true,
+    tokenVerificationEnabled: !knowsIdentity,
+    logger: boltLogger,
+    convoStore: false,
+    clientOptions: {
+      ...(options.apiUrl === undefined ? {} : { slackApiUrl: options.apiUrl }),
+      retryConfig: { retries: options.webApiRetries ?? 2 },
+      // the notice queue waits out Retry-After itself; the SDK must not pause everything on its own
+      rejectRateLimitedCalls: true,
+    },
+  });
+  app.error(async (error) => {
+    options.logger.error({ code: (error as { code?: unknown }).code, err: error.message }, 'Unhandled error in the Slack app');
+  });
+
+  const queue = createNoticeQueue({
+    logger: options.logger,
+    sleep: options.sleep ?? realSleep,
+    ...(options.noticeQueueSize === undefined ? {} : { maxSize: options.noticeQueueSize }),
+  });
+  const notifier = createEscalationNotifier({ client: app.client, queue, logger: options.logger, channel: options.escalationChannel });
+  const shared = { managerIds: [...options.managerIds], audit: options.audit, logger: options.logger, clock };
+  registerSlashCommand(app, { ...shared, command: options.command, commands: options.commands });
+  registerNoticeButtons(app, { ...shared, bridge: options.bridge, notifier });
+
+  let started = false;
+  return {
+    mode,
+    notifier,
+    async start() {
+      if (started) throw new Error('The Slack app is already started');
+      started = true;
+      await app.init();
+      if (mode === 'socket') {
+        await app.start();
+        options.logger.info({ mode }, 'Slack app connected over Socket Mode');
+        return { port: null };
+      }
+      const server = await app.start({ port: options.port, ...(options.host === undefined ? {} : { host: options.host }) });
+      const port = (server.address() as AddressInfo).port;
+      options.logger.info({ mode, port }, 'Slack app listening for slash commands and button clicks');
+      return { port };
+    },
+    async stop() {
+      queue.stop();
+      if (!started) return;
+      started = false;
+      await app.stop();
+    },
+  };
+}
+
+function validate(options: SlackAppOptions): string[] {
+  const problems: string[] = [];
+  if (options.botToken.trim() === '') problems.push('the bot token (SLACK_BOT_TOKEN) is empty');
+  const socket = options.appToken !== undefined && options.appToken !== '';
+  if (!socket && (options.signingSecret === undefined || options.signingSecret === '')) {
+    problems.push('SLACK_SIGNING_SECRET is required unless SLACK_APP_TOKEN selects Socket Mode');
+  }
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) problems.push(`SLACK_PORT must be 0..65535, got ${options.port}`);
+  if (!/^\/[a-z0-9_-]{1,31}$/.test(options.command)) problems.push(`the slash command must look like "/engage", got "${options.command}"`);
+  return problems;
+}

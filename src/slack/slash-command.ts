@@ -1,0 +1,76 @@
+import type { App } from '@slack/bolt';
+import { truncate } from './block-kit-text.js';
+import { failureText } from './failure-text.js';
+import { mayRunCommand, refusalText } from './manager-authorization.js';
+import type { AuditSink, Clock, CommandRunner, ParsedCommand, SlackActor, SlackLogger } from './ports.js';
+import { auditSafely } from './safe-audit.js';
+
+export interface SlashCommandDeps {
+  command: string;
+  commands: CommandRunner;
+  managerIds: readonly string[];
+  audit: AuditSink;
+  logger: SlackLogger;
+  clock: Clock;
+}
+
+const ANSWER_MAX = 3900;
+const ECHO_MAX = 80;
+
+/**
+ * The slash command: every request is acked at once with an ephemeral message. Usage errors, refusals
+ * and help are answered in the ack itself (no I/O); anything else runs after the ack and answers through
+ * `respond()`, so a slow Engage API never costs the 3-second window.
+ */
+export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
+  const { commands, managerIds, logger, clock } = deps;
+
+  app.command(deps.command, async ({ command, ack, respond }) => {
+    const text = typeof command.text === 'string' ? command.text.trim() : '';
+    const actor: SlackActor = { id: String(command.user_id ?? ''), transport: 'slack' };
+    if (typeof command.user_name === 'string') actor.name = command.user_name;
+    const audit = (result: string): void =>
+      auditSafely(deps.audit, logger, { at: clock.now(), actor: actor.id, action: 'slack.command', subject: text, result });
+
+    const parsed = safeParse(commands, text);
+    if (!parsed.ok) {
+      audit('usage error');
+      await ack({ response_type: 'ephemeral', text: truncate(parsed.usage, ANSWER_MAX) });
+      return;
+    }
+    if (!mayRunCommand(actor.id, parsed.name, managerIds)) {
+      audit('refused: not a manager');
+      logger.info({ actor: actor.id, command: parsed.name }, 'Refused a Slack command from a non-manager');
+      await ack({ response_type: 'ephemeral', text: refusalText(actor.id, `run \`${parsed.name}\``) });
+      return;
+    }
+    if (parsed.name === 'help') {
+      // help is pure: run it and answer in the ack
+      await ack({ response_type: 'ephemeral', text: truncate((await safeRun(commands, text, actor, 'show help')).text, ANSWER_MAX) });
+      return;
+    }
+    await ack({ response_type: 'ephemeral', text: `Working on \`${truncate(text, ECHO_MAX)}\`…` });
+    const answer = await safeRun(commands, text, actor, `run \`${parsed.name}\``);
+    try {
+      await respond({ response_type: 'ephemeral', text: truncate(answer.text, ANSWER_MAX) });
+    } catch (error) {
+      logger.warn({ command: parsed.name, err: error instanceof Error ? error.message : String(error) }, 'Could not deliver a command answer to Slack');
+    }
+  });
+}
+
+function safeParse(commands: CommandRunner, text: string): ParsedCommand {
+  try {
+    return commands.parse(text);
+  } catch {
+    return { ok: false, usage: 'That command could not be read. Try `help` for the list of commands and examples.' };
+  }
+}
+
+async function safeRun(commands: CommandRunner, text: string, actor: SlackActor, what: string): Promise<{ ok: boolean; text: string }> {
+  try {
+    return await commands.run(text, actor);
+  } catch (error) {
+    return { ok: false, text: failureText(what, error) };
+  }
+}
