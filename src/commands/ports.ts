@@ -1,0 +1,145 @@
+import type {
+  BusinessHoursSchedule,
+  Contact,
+  ContactUpdateOptions,
+  HandoverItem,
+  Mention,
+  TagsEditMode,
+} from '../engage/schemas/index.js';
+
+/** Who runs a command. The terminal actor is always a manager (it holds the account's token anyway). */
+export interface Actor {
+  readonly id: string;
+  readonly name?: string;
+  readonly transport: 'slack' | 'cli';
+}
+
+/** A contact on a chat channel: the handover service and the contact's id on that channel. */
+export interface ContactKey {
+  readonly service: string;
+  readonly serviceId: string;
+}
+
+/** How the bridge (and the Slack notices) key a contact: `service/service_id`. */
+export function contactKeyText(contact: ContactKey): string {
+  return `${contact.service}/${contact.serviceId}`;
+}
+
+/** How a contact is addressed on the contact endpoints. */
+export type ContactAddress = { readonly id: string } | ContactKey;
+
+/** The slice of the Engage client the commands use (names follow `src/engage`). */
+export interface CommandEngageClient {
+  readonly mentions: {
+    update(
+      topicId: string,
+      id: string,
+      change: { updates: { tags: string[] }; options?: { tags_edit_mode?: TagsEditMode } },
+    ): Promise<Mention>;
+  };
+  readonly contacts: {
+    get(ref: ContactAddress, opts?: { topicIds?: readonly string[] }): Promise<Contact>;
+    update(
+      ref: ContactAddress,
+      change: {
+        updates: Record<string, unknown>;
+        options?: ContactUpdateOptions;
+        topicIds?: readonly string[];
+      },
+    ): Promise<Contact>;
+  };
+  readonly handover: {
+    get(service: string, serviceId: string): Promise<HandoverItem>;
+  };
+  readonly businessHours: {
+    /** Every schedule of the account (all pages). */
+    list(): Promise<BusinessHoursSchedule[]>;
+  };
+}
+
+export type Owner = 'bot' | 'agents' | 'paused' | 'unknown';
+
+export interface OwnerView {
+  readonly owner: Owner;
+  /** UNIX ms of the last change, when known. */
+  readonly sinceMs?: number;
+  readonly reason?: string;
+}
+
+export interface OwnerChange {
+  readonly from?: Owner;
+  readonly to: Owner;
+}
+
+export interface PauseChange {
+  /** False when it already was so. */
+  readonly changed: boolean;
+  /** The contact's owner before and after (absent for `all`, a global switch). */
+  readonly from?: Owner;
+  readonly to?: Owner;
+}
+
+export interface OpenEscalation {
+  /** `service/service_id` */
+  readonly contactKey: string;
+  readonly name?: string;
+  readonly channel: string;
+  readonly reason: string;
+  readonly sinceMs: number;
+}
+
+export interface BridgeHealth {
+  /** How far ingestion is behind the newest mention, ms; null when unknown. */
+  readonly ingestionLagMs: number | null;
+  readonly conversationsByOwner: Readonly<Partial<Record<Owner, number>>>;
+  /** `x-ratelimit-remaining` of the last API answer; null when unknown. */
+  readonly apiBudgetRemaining: number | null;
+  readonly apiBudgetResetMs?: number;
+  readonly lastError?: { readonly atMs: number; readonly message: string };
+  readonly botPausedForAll: boolean;
+}
+
+/**
+ * What the commands need from the bridge. Ownership changes go through here so the ownership
+ * state machine stays the one place that changes owners.
+ */
+export interface BridgeControl {
+  /** `contactKey` is `service/service_id` (see `contactKeyText`); undefined when the bridge never saw it. */
+  getOwner(contactKey: string): Promise<OwnerView | undefined>;
+  setOwner(contactKey: string, owner: 'bot' | 'agents', actor: Actor): Promise<OwnerChange>;
+  pauseBot(target: string | 'all', actor: Actor): Promise<PauseChange>;
+  resumeBot(target: string | 'all', actor: Actor): Promise<PauseChange>;
+  openEscalations(): Promise<OpenEscalation[]>;
+  health(): Promise<BridgeHealth>;
+  /** The topics the bridge watches; contact calls of chat channels need them. */
+  watchedTopicIds(): Promise<readonly string[]>;
+}
+
+export type AuditResult = 'ok' | 'refused' | 'failed';
+
+/** Shaped like the store's audit entry, so the store can be passed as the audit port. */
+export interface AuditEntry {
+  /** UNIX ms. */
+  readonly at: number;
+  /** `transport:id`, e.g. `slack:U024BE7LH` or `cli:terminal`. */
+  readonly actor: string;
+  readonly action: string;
+  readonly subject: string;
+  readonly result: AuditResult;
+  /** Why it was refused or failed. */
+  readonly reason?: string;
+}
+
+export interface AuditLog {
+  audit(entry: AuditEntry): Promise<void>;
+}
+
+/** Everything a command may touch; each transport builds one. */
+export interface CommandDeps {
+  readonly engage: CommandEngageClient;
+  readonly bridge: BridgeControl;
+  readonly audit: AuditLog;
+  /** Slack user ids allowed to run commands other than `help`. */
+  readonly managerIds: readonly string[];
+  readonly now: () => Date;
+}

@@ -1,0 +1,45 @@
+import type { CommandSpec } from './command-types.js';
+import { describeFailure } from './describe-failure.js';
+import { formatDuration, formatSince } from './format-since.js';
+import type { BridgeHealth } from './ports.js';
+
+/** Bridge health in a few lines; `nowMs` dates the last error. */
+export function describeHealth(h: BridgeHealth, nowMs: number): string {
+  const lag = h.ingestionLagMs === null ? 'unknown' : formatDuration(h.ingestionLagMs);
+  const owners = Object.entries(h.conversationsByOwner)
+    .filter(([, n]) => n !== undefined)
+    .map(([owner, n]) => `${n} ${owner}`)
+    .join(', ');
+  const budget =
+    h.apiBudgetRemaining === null
+      ? 'unknown'
+      : `${h.apiBudgetRemaining} calls left` +
+        (h.apiBudgetResetMs === undefined ? '' : `, resets ${formatSince(h.apiBudgetResetMs, nowMs)}`);
+  const lastError = h.lastError ? `${h.lastError.message} at ${formatSince(h.lastError.atMs, nowMs)}` : 'none';
+  return [
+    `Bot: ${h.botPausedForAll ? 'PAUSED for every contact' : 'running'}`,
+    `Ingestion lag: ${lag}`,
+    `Conversations: ${owners || 'none'}`,
+    `API budget: ${budget}`,
+    `Last error: ${lastError}`,
+  ].join('\n');
+}
+
+export const statusCommand: CommandSpec<'status'> = {
+  name: 'status',
+  usage: ['status'],
+  summary: 'bridge health: ingestion lag, conversations by owner, API budget left, last error',
+  examples: ['status'],
+  parse(args) {
+    if (args.length > 0) return { ok: false, error: `status takes no arguments (got "${args.join(' ')}")` };
+    return { ok: true, command: { name: 'status' } };
+  },
+  subject: () => 'bridge',
+  async run(_c, { deps }) {
+    try {
+      return { ok: true, text: describeHealth(await deps.bridge.health(), deps.now().getTime()) };
+    } catch (error) {
+      return { ok: false, text: describeFailure(error, 'the bridge status') };
+    }
+  },
+};
