@@ -1,0 +1,80 @@
+/**
+ * Runs work per contact: one run at a time for a contact (so its messages stay in order), different contacts
+ * at the same time up to a bound. Scheduling a contact that is already running makes it run once more after,
+ * so nothing that arrived meanwhile is left waiting.
+ */
+export interface ContactDispatcher {
+  /** Asks for `work(key)` to run for this contact soon. */
+  schedule(key: string): void;
+  /** Contacts waiting or running. */
+  depth(): number;
+  /** Resolves when nothing is running or waiting. */
+  idle(): Promise<void>;
+  /** Stops taking new work and waits for runs in progress. */
+  stop(): Promise<void>;
+}
+
+export function createContactDispatcher(options: {
+  concurrency: number;
+  work: (key: string) => Promise<void>;
+  onError: (key: string, err: unknown) => void;
+}): ContactDispatcher {
+  const waiting: string[] = [];
+  const waitingSet = new Set<string>();
+  const running = new Set<string>();
+  const again = new Set<string>();
+  let stopped = false;
+  let idleWaiters: Array<() => void> = [];
+
+  const settleIdle = () => {
+    if (running.size === 0 && waiting.length === 0) {
+      const w = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of w) resolve();
+    }
+  };
+
+  const pump = () => {
+    while (!stopped && running.size < options.concurrency && waiting.length > 0) {
+      const key = waiting.shift() as string;
+      waitingSet.delete(key);
+      running.add(key);
+      void options
+        .work(key)
+        .catch((err: unknown) => options.onError(key, err))
+        .finally(() => {
+          running.delete(key);
+          if (again.delete(key) && !stopped) enqueue(key);
+          pump();
+          settleIdle();
+        });
+    }
+  };
+
+  const enqueue = (key: string) => {
+    if (waitingSet.has(key)) return;
+    waitingSet.add(key);
+    waiting.push(key);
+  };
+
+  return {
+    schedule(key) {
+      if (stopped) return;
+      if (running.has(key)) again.add(key);
+      else enqueue(key);
+      pump();
+    },
+    depth: () => waiting.length + running.size,
+    idle() {
+      if (running.size === 0 && waiting.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async stop() {
+      stopped = true;
+      waiting.length = 0;
+      waitingSet.clear();
+      again.clear();
+      if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
+
+/** The bridge's Prometheus metrics; one registry per bridge so tests and several instances never share counters. */
+export interface BridgeMetrics {
+  readonly registry: Registry;
+  readonly inboundMessages: Counter<'channel'>;
+  readonly replies: Counter<'channel'>;
+  readonly escalations: Counter<'reason'>;
+  readonly returnsToBot: Counter<'reason'>;
+  readonly apiCalls: Counter<'endpoint' | 'method' | 'status'>;
+  readonly apiLatency: Histogram<'endpoint' | 'method'>;
+  readonly queueDepth: Gauge;
+  readonly pollLagSeconds: Gauge;
+  readonly outboxPending: Gauge;
+  text(): Promise<string>;
+}
+
+export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}): BridgeMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'engage_bridge_' });
+  const registers = [registry];
+  return {
+    registry,
+    inboundMessages: new Counter({
+      name: 'engage_bridge_inbound_messages_total', help: 'Customer messages recorded', labelNames: ['channel'], registers,
+    }),
+    replies: new Counter({
+      name: 'engage_bridge_replies_total', help: 'Bot replies published', labelNames: ['channel'], registers,
+    }),
+    escalations: new Counter({
+      name: 'engage_bridge_escalations_total', help: 'Conversations handed to agents', labelNames: ['reason'], registers,
+    }),
+    returnsToBot: new Counter({
+      name: 'engage_bridge_returns_to_bot_total', help: 'Contacts returned to the bot', labelNames: ['reason'], registers,
+    }),
+    apiCalls: new Counter({
+      name: 'engage_bridge_api_calls_total', help: 'Engage API calls', labelNames: ['endpoint', 'method', 'status'], registers,
+    }),
+    apiLatency: new Histogram({
+      name: 'engage_bridge_api_latency_seconds', help: 'Engage API call latency', labelNames: ['endpoint', 'method'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers,
+    }),
+    queueDepth: new Gauge({ name: 'engage_bridge_queue_depth', help: 'Inbound messages waiting to be processed', registers }),
+    pollLagSeconds: new Gauge({
+      name: 'engage_bridge_poll_lag_seconds', help: 'Seconds since the last successful poll', registers,
+    }),
+    outboxPending: new Gauge({ name: 'engage_bridge_outbox_pending', help: 'Effects not yet performed', registers }),
+    text: () => registry.metrics(),
+  };
+}
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

@@ -1,0 +1,86 @@
+import { describe, it, expect } from 'vitest';
+import { createContactDispatcher } from '../../src/bridge/contact-dispatcher.js';
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('contact dispatcher', () => {
+  it('never runs one contact twice at the same time, and runs it again when scheduled meanwhile', async () => {
+    const gates: Array<ReturnType<typeof deferred>> = [];
+    let active = 0;
+    let maxActive = 0;
+    let runs = 0;
+    const d = createContactDispatcher({
+      concurrency: 4,
+      work: async () => {
+        active++;
+        runs++;
+        maxActive = Math.max(maxActive, active);
+        const g = deferred();
+        gates.push(g);
+        await g.promise;
+        active--;
+      },
+      onError: () => {},
+    });
+    d.schedule('a');
+    d.schedule('a');
+    d.schedule('a');
+    expect(maxActive).toBe(1);
+    gates.shift()!.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toBe(2);
+    gates.shift()!.resolve();
+    await d.idle();
+    expect(runs).toBe(2);
+    expect(maxActive).toBe(1);
+  });
+
+  it('runs different contacts concurrently up to the bound', async () => {
+    const gates: Array<ReturnType<typeof deferred>> = [];
+    let active = 0;
+    let maxActive = 0;
+    const d = createContactDispatcher({
+      concurrency: 2,
+      work: async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        const g = deferred();
+        gates.push(g);
+        await g.promise;
+        active--;
+      },
+      onError: () => {},
+    });
+    for (const k of ['a', 'b', 'c', 'd']) d.schedule(k);
+    expect(active).toBe(2);
+    expect(d.depth()).toBe(4);
+    while (gates.length > 0 || d.depth() > 0) {
+      gates.shift()?.resolve();
+      await new Promise((r) => setImmediate(r));
+    }
+    await d.idle();
+    expect(maxActive).toBe(2);
+  });
+
+  it('reports a failing run and keeps serving other contacts', async () => {
+    const errors: string[] = [];
+    const done: string[] = [];
+    const d = createContactDispatcher({
+      concurrency: 1,
+      work: async (k) => {
+        if (k === 'bad') throw new Error('boom');
+        done.push(k);
+      },
+      onError: (k) => errors.push(k),
+    });
+    d.schedule('bad');
+    d.schedule('good');
+    await d.idle();
+    expect(errors).toEqual(['bad']);
+    expect(done).toEqual(['good']);
+  });
+});

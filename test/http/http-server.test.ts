@@ -1,0 +1,74 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { startHttpServer, type RunningHttpServer, type HttpServerDeps } from '../../src/http/http-server.js';
+import { createBridgeMetrics, METRICS_CONTENT_TYPE } from '../../src/metrics/bridge-metrics.js';
+
+let server: RunningHttpServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function deps(overrides: Partial<HttpServerDeps> = {}): HttpServerDeps & { accepted: unknown[] } {
+  const metrics = createBridgeMetrics({ defaultMetrics: false });
+  const accepted: unknown[] = [];
+  return {
+    accepted,
+    readiness: () => ({ ready: true }),
+    metricsText: () => metrics.text(),
+    metricsContentType: METRICS_CONTENT_TYPE,
+    webhook: {
+      secret: 'hook-secret',
+      accept: async (body) => {
+        if (!Array.isArray(body)) return { error: 'expected a JSON array of mentions' };
+        accepted.push(...body);
+        return { accepted: body.length };
+      },
+    },
+    ...overrides,
+  };
+}
+
+describe('bridge HTTP server', () => {
+  it('answers health, readiness and metrics', async () => {
+    server = await startHttpServer(deps(), { host: '127.0.0.1', port: 0 });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const metrics = await fetch(`${server.url}/metrics`);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(await metrics.text()).toContain('engage_bridge_inbound_messages_total');
+  });
+
+  it('says why it is not ready with a 503', async () => {
+    server = await startHttpServer(deps({ readiness: () => ({ ready: false, reason: 'token revoked' }) }), { host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${server.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ reason: 'token revoked' });
+  });
+
+  it('accepts a webhook push with the right secret and refuses the wrong one', async () => {
+    const d = deps();
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    const ok = await fetch(`${server.url}/webhooks/engage/hook-secret`, { method: 'POST', body: JSON.stringify([{ id: '1' }]) });
+    expect(ok.status).toBe(202);
+    const wrong = await fetch(`${server.url}/webhooks/engage/nope`, { method: 'POST', body: '[]' });
+    expect(wrong.status).toBe(401);
+    const bad = await fetch(`${server.url}/webhooks/engage/hook-secret`, { method: 'POST', body: '{not json' });
+    expect(bad.status).toBe(400);
+    const notArray = await fetch(`${server.url}/webhooks/engage/hook-secret`, { method: 'POST', body: '{}' });
+    expect(notArray.status).toBe(400);
+    expect(d.accepted).toEqual([{ id: '1' }]);
+  });
+
+  it('refuses the webhook when none is configured', async () => {
+    server = await startHttpServer(deps({ webhook: undefined }), { host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${server.url}/webhooks/engage/anything`, { method: 'POST', body: '[]' });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers an unknown path with 404', async () => {
+    server = await startHttpServer(deps(), { host: '127.0.0.1', port: 0 });
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+});
