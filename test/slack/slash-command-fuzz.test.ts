@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeSlack, MANAGER, STRANGER, postSigned, slashCommand, startHarness, type Harness } from './slack-test-kit.js';
+
+const RUNS = 2000;
+
+// Texts a person (or a cat on the keyboard) could type: verbs of the grammar mixed with noise, quotes,
+// references, unicode, control characters and very long strings.
+const words = fc.oneof(
+  fc.constantFrom('help', 'status', 'tag', 'contact', 'set', 'hours', 'handover', 'bot', 'pause', 'resume', 'escalations', 'fail', 'boom'),
+  fc.constantFrom('2001/9001', 'whatsapp/32470000001', '+vip', '-old', 'company="Acme NV"', 'attr.x=', '"', "'", '<@U1>', '&amp;', '*bold*'),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+);
+const commandText = fc.oneof(
+  fc.array(words, { maxLength: 8 }).map((parts) => parts.join(' ')),
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ minLength: 2000, maxLength: 5000 }),
+);
+
+describe('the slash command under random input', () => {
+  let fake: FakeSlack;
+  let h: Harness;
+
+  beforeAll(async () => {
+    fake = new FakeSlack();
+    await fake.start();
+    h = await startHarness(fake);
+  });
+  afterAll(async () => {
+    await h.app.stop();
+    await fake.stop();
+  });
+
+  it(`answers ${RUNS} random signed commands with 200 and an ephemeral message, and keeps serving`, async () => {
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(commandText, fc.boolean(), async (text, asManager) => {
+        const res = await postSigned(h.port, slashCommand(fake, asManager ? MANAGER : STRANGER, text));
+        expect(res.status).toBe(200);
+        const answer = JSON.parse(res.text) as { response_type?: unknown; text?: unknown };
+        expect(answer.response_type).toBe('ephemeral');
+        expect(typeof answer.text).toBe('string');
+        expect((answer.text as string).length).toBeGreaterThan(0);
+        answered += 1;
+      }),
+      { numRuns: RUNS },
+    );
+    expect(answered).toBe(RUNS);
+    const after = await postSigned(h.port, slashCommand(fake, MANAGER, 'help'));
+    expect(JSON.parse(after.text)).toEqual({ response_type: 'ephemeral', text: 'Commands: help, status' });
+    expect(h.logger.lines.filter((line) => line.level === 'error')).toEqual([]);
+  });
+});
