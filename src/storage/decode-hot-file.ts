@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { CURRENT_SCHEMA_VERSION, hotFileSchema, hotStateFromFile } from './hot-state.js';
+import type { HotState } from './hot-state.js';
+import { migrate, schemaVersionOf } from './migrations.js';
+import { StoreError } from './store-error.js';
+
+const LEAVE_IT =
+  'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
+
+/** Parses, migrates and validates the hot file's text; every refusal names the file and the problem. */
+export function decodeHotFile(text: string, path: string, now: number): { state: HotState; fromVersion: number } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreError('corrupt', `The store file ${path} is not valid JSON (${reason}). ${LEAVE_IT}`);
+  }
+  const fromVersion = schemaVersionOf(data);
+  if (fromVersion === undefined) {
+    throw new StoreError('schema', `The store file ${path} is not a store (no valid schemaVersion at the top level). ${LEAVE_IT}`);
+  }
+  if (fromVersion > CURRENT_SCHEMA_VERSION) {
+    throw new StoreError(
+      'schema',
+      `The store file ${path} was written by a newer engage-bridge (schemaVersion ${fromVersion}; this one reads up to ${CURRENT_SCHEMA_VERSION}). Upgrade engage-bridge or restore a backup. The file was left unchanged.`,
+    );
+  }
+  let migrated: unknown = data;
+  if (fromVersion < CURRENT_SCHEMA_VERSION) {
+    try {
+      migrated = migrate(data, fromVersion, { now });
+    } catch (error) {
+      const problem = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
+      throw new StoreError('schema', `The store file ${path} (schemaVersion ${fromVersion}) cannot be migrated:\n${problem}\n${LEAVE_IT}`);
+    }
+  }
+  const result = hotFileSchema.safeParse(migrated);
+  if (!result.success) {
+    throw new StoreError(
+      'schema',
+      `The store file ${path} does not match schemaVersion ${CURRENT_SCHEMA_VERSION}:\n${z.prettifyError(result.error)}\n${LEAVE_IT}`,
+    );
+  }
+  return { state: hotStateFromFile(result.data), fromVersion };
+}

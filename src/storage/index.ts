@@ -1,0 +1,23 @@
+export { openFileStore } from './open-file-store.js';
+export type { FileStoreOptions } from './open-file-store.js';
+export { createMemoryStore } from './create-memory-store.js';
+export type { Store, StoreStats, PruneResult, OwnerCounts } from './store.js';
+export type { StoreOptions, StoreLogger, RetentionSettings } from './store-options.js';
+export { DEFAULT_RETENTION } from './store-options.js';
+export { StoreError, isStoreError } from './store-error.js';
+export type { StoreErrorCode } from './store-error.js';
+export { conversationKey } from './records.js';
+export type {
+  AuditEntry,
+  ConversationRecord,
+  Effect,
+  EffectInput,
+  Escalation,
+  EscalationInput,
+  EscalationPatch,
+  EscalationStatus,
+  InboundMention,
+  Owner,
+  StoreMeta,
+  TranscriptLine,
+} from './records.js';

@@ -1,0 +1,141 @@
+import { createReadStream } from 'node:fs';
+import { appendFile, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { StoreError, describeCause } from './store-error.js';
+import { isCode } from './lock-file.js';
+
+export interface LineSpan {
+  offset: number;
+  length: number;
+}
+
+/**
+ * An append-only JSON Lines file. Operations on one file run one at a time, so an append never
+ * interleaves with a rewrite and byte offsets stay exact.
+ */
+export class JsonLinesFile {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly path: string) {}
+
+  /** Appends one line per text; returns where each line's text starts and how many bytes it has. */
+  append(texts: string[]): Promise<LineSpan[]> {
+    return this.exclusive('append to', async () => {
+      let offset = await this.size();
+      // A crash in the middle of an append leaves a torn last line: start ours on a fresh line.
+      let chunk = offset > 0 && !(await this.endsWithNewline(offset)) ? '\n' : '';
+      offset += chunk.length;
+      const spans = texts.map((text) => {
+        const length = Buffer.byteLength(text);
+        const span = { offset, length };
+        offset += length + 1;
+        return span;
+      });
+      chunk += texts.join('\n') + '\n';
+      await appendFile(this.path, chunk, 'utf8');
+      return spans;
+    });
+  }
+
+  readAt(span: LineSpan): Promise<string> {
+    return this.wrap('read', async () => {
+      const handle = await open(this.path, 'r');
+      try {
+        const buffer = Buffer.alloc(span.length);
+        const { bytesRead } = await handle.read(buffer, 0, span.length, span.offset);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** Visits every non-empty line in order (1-based line numbers); a missing file has none. */
+  forEach(visit: (text: string, lineNumber: number) => void): Promise<void> {
+    return this.exclusive('read', () => this.scan(visit));
+  }
+
+  /** Keeps only the lines `keep` accepts (streamed to a temp file, then renamed); returns how many were dropped. */
+  rewrite(keep: (text: string) => boolean): Promise<number> {
+    return this.exclusive('rewrite', async () => {
+      const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
+      const out = await open(temp, 'w');
+      let dropped = 0;
+      let pending: string[] = [];
+      try {
+        for await (const { text } of this.lines()) {
+          if (!keep(text)) {
+            dropped += 1;
+            continue;
+          }
+          pending.push(text);
+          if (pending.length >= 1000) {
+            await out.write(pending.join('\n') + '\n');
+            pending = [];
+          }
+        }
+        if (pending.length > 0) await out.write(pending.join('\n') + '\n');
+      } finally {
+        await out.close();
+      }
+      if (dropped === 0) await rm(temp, { force: true });
+      else await rename(temp, this.path);
+      return dropped;
+    });
+  }
+
+  private async scan(visit: (text: string, lineNumber: number) => void): Promise<void> {
+    for await (const { text, lineNumber } of this.lines()) visit(text, lineNumber);
+  }
+
+  /** Non-empty lines in order with their 1-based numbers; a missing file has none. */
+  private async *lines(): AsyncGenerator<{ text: string; lineNumber: number }> {
+    const stream = createReadStream(this.path, { encoding: 'utf8' });
+    const opened = new Promise<boolean>((resolve, reject) => {
+      stream.once('ready', () => resolve(true));
+      stream.once('error', (error) => (isCode(error, 'ENOENT') ? resolve(false) : reject(error)));
+    });
+    if (!(await opened)) return;
+    let lineNumber = 0;
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      lineNumber += 1;
+      if (text.length > 0) yield { text, lineNumber };
+    }
+  }
+
+  private async size(): Promise<number> {
+    try {
+      return (await stat(this.path)).size;
+    } catch (error) {
+      if (isCode(error, 'ENOENT')) return 0;
+      throw error;
+    }
+  }
+
+  private async endsWithNewline(size: number): Promise<boolean> {
+    const handle = await open(this.path, 'r');
+    try {
+      const byte = Buffer.alloc(1);
+      await handle.read(byte, 0, 1, size - 1);
+      return byte[0] === 0x0a;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private exclusive<T>(verb: string, fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => this.wrap(verb, fn));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async wrap<T>(verb: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw new StoreError('io', `Cannot ${verb} ${this.path}: ${describeCause(error)}.`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { FilePersistence } from './file-persistence.js';
+import { StoreCore } from './store-core.js';
+import { resolveStoreOptions } from './store-options.js';
+import type { StoreOptions } from './store-options.js';
+import type { Store } from './store.js';
+
+export interface FileStoreOptions extends StoreOptions {
+  /** `BRIDGE_DATA_DIR`: created if missing; one process at a time. */
+  dataDir: string;
+}
+
+const DEFAULT_WRITE_INTERVAL_MS = 50;
+
+/**
+ * Opens the embedded store in `dataDir`. Rejects with a `StoreError`: `locked` when another live process
+ * holds the directory, `corrupt` or `schema` when the file cannot be trusted (it is never overwritten), `io`.
+ */
+export async function openFileStore(options: FileStoreOptions): Promise<Store> {
+  const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
+  const { persistence, state } = await FilePersistence.open(options.dataDir, resolved);
+  return new StoreCore(state, persistence, resolved);
+}

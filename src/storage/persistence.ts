@@ -1,0 +1,21 @@
+import type { ArchiveRef, HotState } from './hot-state.js';
+import type { AuditEntry, ConversationRecord } from './records.js';
+
+/**
+ * Where a store keeps its state: the file store writes to disk, the memory store keeps it in memory.
+ * The store logic above it is shared, so one contract suite covers both.
+ */
+export interface Persistence {
+  /** Replaces the hot state as a whole; returns the bytes written. */
+  writeHot(state: HotState): Promise<number>;
+  appendAudit(entries: AuditEntry[]): Promise<void>;
+  /** Every audit entry kept, oldest first. */
+  readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
+  /** Keeps only the entries `keep` accepts; returns how many were dropped. */
+  rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number>;
+  /** Appends the records (archived at `at`) and says where each one landed. */
+  appendArchive(records: ConversationRecord[], at: number): Promise<ArchiveRef[]>;
+  readArchive(ref: ArchiveRef): Promise<ConversationRecord>;
+  /** Releases the data directory (the lock); nothing is written afterwards. */
+  release(): Promise<void>;
+}

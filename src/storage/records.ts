@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+// One zod schema per record: the same definition validates the file at start-up and every input at the edge.
+
+export const ownerSchema = z.enum(['bot', 'agents', 'paused', 'unknown']);
+export type Owner = z.infer<typeof ownerSchema>;
+
+export const transcriptLineSchema = z.object({
+  at: z.number(),
+  from: z.enum(['customer', 'bot', 'agent', 'system']),
+  text: z.string(),
+  mentionId: z.string().optional(),
+});
+export type TranscriptLine = z.infer<typeof transcriptLineSchema>;
+
+export const conversationSchema = z.object({
+  key: z.string().min(1),
+  channel: z.string().min(1),
+  serviceId: z.string().min(1),
+  topicId: z.string().optional(),
+  contactName: z.string().optional(),
+  owner: ownerSchema,
+  ownerConfirmedAt: z.number().optional(),
+  ownerChangedAt: z.number().optional(),
+  /** The bot's dialog state: opaque JSON that only the bot understands. */
+  dialog: z.unknown().optional(),
+  transcript: z.array(transcriptLineSchema),
+  stretchStartedAt: z.number().optional(),
+  lastInboundAt: z.number().optional(),
+  lastBotReplyAt: z.number().optional(),
+  lastHumanActivityAt: z.number().optional(),
+  lastMentionId: z.string().optional(),
+  lastMentionTopicId: z.string().optional(),
+  updatedAt: z.number(),
+});
+export type ConversationRecord = z.infer<typeof conversationSchema>;
+
+export const inboundMentionSchema = z.object({
+  id: z.string().min(1),
+  topicId: z.string(),
+  /** The conversation key (`channel:serviceId`) the mention belongs to. */
+  key: z.string().min(1),
+  addedAt: z.number(),
+  payload: z.unknown(),
+});
+export type InboundMention = z.infer<typeof inboundMentionSchema>;
+
+export const effectInputSchema = z.object({
+  /** `${mentionId}:${step}`: the same inbound step always derives the same key. */
+  key: z.string().min(1),
+  kind: z.string().min(1),
+  contactKey: z.string().min(1),
+  payload: z.unknown(),
+});
+export type EffectInput = z.infer<typeof effectInputSchema>;
+
+export const effectSchema = effectInputSchema.extend({
+  seq: z.number().int(),
+  status: z.enum(['pending', 'done', 'failed']),
+  attempts: z.number().int(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  retryAt: z.number().optional(),
+  lastError: z.string().optional(),
+  result: z.unknown().optional(),
+});
+export type Effect = z.infer<typeof effectSchema>;
+
+export const escalationStatusSchema = z.enum(['open', 'queued', 'taken', 'cancelled', 'returned', 'resolved']);
+export type EscalationStatus = z.infer<typeof escalationStatusSchema>;
+
+export const escalationInputSchema = z.object({
+  contactKey: z.string().min(1),
+  channel: z.string().min(1),
+  serviceId: z.string().min(1),
+  reason: z.string(),
+  priority: z.string(),
+  status: escalationStatusSchema.optional(),
+  mentionId: z.string(),
+  topicId: z.string(),
+  permalink: z.string().optional(),
+  summary: z.string(),
+  notice: z.object({ channel: z.string(), ts: z.string() }).optional(),
+});
+export type EscalationInput = z.infer<typeof escalationInputSchema>;
+
+export const escalationSchema = escalationInputSchema.extend({
+  id: z.string().min(1),
+  status: escalationStatusSchema,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Escalation = z.infer<typeof escalationSchema>;
+
+export const escalationPatchSchema = escalationInputSchema
+  .omit({ contactKey: true, channel: true, serviceId: true })
+  .partial();
+export type EscalationPatch = z.infer<typeof escalationPatchSchema>;
+
+export const auditEntrySchema = z.object({
+  at: z.number(),
+  actor: z.string().min(1),
+  action: z.string().min(1),
+  subject: z.string(),
+  reason: z.string().optional(),
+  result: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const cursorSchema = z.object({
+  /** Opaque to the store: whatever the poller needs to resume (e.g. newest date seen and the ids at it). */
+  value: z.unknown(),
+  updatedAt: z.number(),
+});
+export type StoredCursor = z.infer<typeof cursorSchema>;
+
+export const metaSchema = z.object({
+  createdAt: z.number(),
+  /** Set once the first poll has taken the existing backlog as a baseline instead of answering it. */
+  baselineAt: z.number().optional(),
+  values: z.record(z.string(), z.unknown()),
+});
+export type StoreMeta = z.infer<typeof metaSchema>;
+
+/** The conversation key used everywhere: `whatsapp:32470000001`. */
+export function conversationKey(channel: string, serviceId: string): string {
+  return `${channel}:${serviceId}`;
+}

@@ -1,0 +1,80 @@
+import type { HotState } from '../hot-state.js';
+import type { Effect, EffectInput } from '../records.js';
+import { StoreError } from '../store-error.js';
+
+/** Adds the effect as pending unless its key exists; returns the stored effect and whether it is new. */
+export function enqueueEffectIn(
+  state: HotState,
+  input: EffectInput,
+  now: number,
+): { effect: Effect; created: boolean } {
+  const existing = state.outbox.get(input.key);
+  if (existing) return { effect: existing, created: false };
+  const effect: Effect = {
+    ...input,
+    seq: state.meta.nextEffectSeq,
+    status: 'pending',
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.meta.nextEffectSeq += 1;
+  state.outbox.set(effect.key, effect);
+  return { effect, created: true };
+}
+
+export function pendingEffectsIn(state: HotState, contactKey?: string): Effect[] {
+  const pending: Effect[] = [];
+  for (const effect of state.outbox.values()) {
+    if (effect.status === 'pending' && (contactKey === undefined || effect.contactKey === contactKey)) {
+      pending.push(effect);
+    }
+  }
+  return pending.sort((a, b) => a.seq - b.seq);
+}
+
+function requireEffect(state: HotState, key: string): Effect {
+  const effect = state.outbox.get(key);
+  if (!effect) throw new StoreError('invalid', `No effect with key ${key} in the outbox; nothing was changed.`);
+  return effect;
+}
+
+export function completeEffectIn(state: HotState, key: string, result: unknown, now: number): Effect {
+  const effect = requireEffect(state, key);
+  if (effect.status === 'done') return effect;
+  const done: Effect = { ...effect, status: 'done', attempts: effect.attempts + 1, updatedAt: now };
+  delete done.retryAt;
+  if (result !== undefined) done.result = result;
+  state.outbox.set(key, done);
+  return done;
+}
+
+export function failEffectIn(state: HotState, key: string, error: string, retryAt: number | undefined, now: number): Effect {
+  const effect = requireEffect(state, key);
+  if (effect.status === 'done') {
+    throw new StoreError('invalid', `Effect ${key} is already done; it cannot fail afterwards.`);
+  }
+  const failed: Effect = {
+    ...effect,
+    status: retryAt === undefined ? 'failed' : 'pending',
+    attempts: effect.attempts + 1,
+    lastError: error,
+    updatedAt: now,
+  };
+  if (retryAt === undefined) delete failed.retryAt;
+  else failed.retryAt = retryAt;
+  state.outbox.set(key, failed);
+  return failed;
+}
+
+/** Drops finished effects (done or given up) last touched before the cut-off; pending ones stay. */
+export function pruneEffectsIn(state: HotState, beforeMs: number): number {
+  let dropped = 0;
+  for (const [key, effect] of state.outbox) {
+    if (effect.status !== 'pending' && effect.updatedAt < beforeMs) {
+      state.outbox.delete(key);
+      dropped += 1;
+    }
+  }
+  return dropped;
+}

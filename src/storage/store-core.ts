@@ -1,0 +1,358 @@
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import type { HotState } from './hot-state.js';
+import { parseInput, requireId } from './parse-input.js';
+import type { Persistence } from './persistence.js';
+import {
+  auditEntrySchema,
+  conversationKey,
+  conversationSchema,
+  effectInputSchema,
+  escalationInputSchema,
+  escalationPatchSchema,
+  inboundMentionSchema,
+  ownerSchema,
+} from './records.js';
+import type {
+  AuditEntry,
+  ConversationRecord,
+  Effect,
+  EffectInput,
+  Escalation,
+  EscalationInput,
+  EscalationPatch,
+  EscalationStatus,
+  InboundMention,
+  Owner,
+  StoreMeta,
+} from './records.js';
+import { boundTranscript, countByOwnerIn, inactiveConversationsIn, listConversationsIn } from './state/conversations.js';
+import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
+import { markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
+import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
+import { StoreError, describeCause } from './store-error.js';
+import { DAY_MS } from './store-options.js';
+import type { ResolvedStoreOptions } from './store-options.js';
+import type { OwnerCounts, PruneResult, Store, StoreStats } from './store.js';
+import { WriteCoalescer } from './write-coalescer.js';
+
+const DEFAULT_AUDIT_LIMIT = 100;
+const WRITE_RETRY_DELAY_MS = 1000;
+
+/** The store's logic over any persistence: the file store and the memory store differ only below it. */
+export class StoreCore implements Store {
+  private auditBuffer: AuditEntry[] = [];
+  private closed = false;
+  private readonly writer: WriteCoalescer;
+  private readonly counters = { writes: 0, appends: 0, writeErrors: 0, hotFileBytes: 0, lastWriteMs: 0 };
+
+  constructor(
+    private readonly state: HotState,
+    private readonly persistence: Persistence,
+    private readonly options: ResolvedStoreOptions,
+  ) {
+    this.writer = new WriteCoalescer(() => this.writeOnce(), {
+      minIntervalMs: options.writeIntervalMs,
+      retryDelayMs: Math.max(options.writeIntervalMs, WRITE_RETRY_DELAY_MS),
+      onError: (error) => {
+        this.counters.writeErrors += 1;
+        this.options.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; will retry');
+      },
+    });
+  }
+
+  async recordInbound(mention: InboundMention): Promise<boolean> {
+    this.ensureOpen();
+    const parsed = parseInput(inboundMentionSchema, mention, 'Inbound mention');
+    if (!recordInboundIn(this.state, parsed, this.now())) return false;
+    await this.writer.whenDurable();
+    return true;
+  }
+
+  async pendingInbound(key?: string): Promise<InboundMention[]> {
+    this.ensureOpen();
+    return structuredClone(pendingInboundIn(this.state, key));
+  }
+
+  async markInboundProcessed(id: string): Promise<void> {
+    this.ensureOpen();
+    if (markInboundProcessedIn(this.state, requireId(id, 'Mention id'))) this.writer.markDirty();
+  }
+
+  async hasSeen(id: string): Promise<boolean> {
+    this.ensureOpen();
+    return this.state.seen.has(id);
+  }
+
+  async enqueueEffect(effect: EffectInput): Promise<Effect> {
+    this.ensureOpen();
+    const parsed = parseInput(effectInputSchema, effect, 'Effect');
+    const { effect: stored, created } = enqueueEffectIn(this.state, parsed, this.now());
+    const copy = structuredClone(stored);
+    // A twin enqueued a moment ago may not be on disk yet: either way, return only once it is.
+    await (created ? this.writer.whenDurable() : this.writer.flush());
+    return copy;
+  }
+
+  async pendingEffects(contactKey?: string): Promise<Effect[]> {
+    this.ensureOpen();
+    return structuredClone(pendingEffectsIn(this.state, contactKey));
+  }
+
+  async getEffect(key: string): Promise<Effect | undefined> {
+    this.ensureOpen();
+    const effect = this.state.outbox.get(key);
+    return effect && structuredClone(effect);
+  }
+
+  async completeEffect(key: string, result?: unknown): Promise<Effect> {
+    this.ensureOpen();
+    const copy = result === undefined ? undefined : parseInput(z.unknown(), result, 'Effect result');
+    const done = completeEffectIn(this.state, requireId(key, 'Effect key'), copy, this.now());
+    this.writer.markDirty();
+    return structuredClone(done);
+  }
+
+  async failEffect(key: string, error: string, retryAt?: number): Promise<Effect> {
+    this.ensureOpen();
+    if (retryAt !== undefined && !Number.isFinite(retryAt)) {
+      throw new StoreError('invalid', `retryAt must be epoch milliseconds (got ${String(retryAt)}); nothing was changed.`);
+    }
+    const failed = failEffectIn(this.state, requireId(key, 'Effect key'), String(error), retryAt, this.now());
+    this.writer.markDirty();
+    return structuredClone(failed);
+  }
+
+  async getCursor(topicId: string): Promise<unknown> {
+    this.ensureOpen();
+    const cursor = this.state.cursors.get(topicId);
+    return cursor === undefined ? undefined : structuredClone(cursor.value);
+  }
+
+  async setCursor(topicId: string, cursor: unknown): Promise<void> {
+    this.ensureOpen();
+    const value = parseInput(z.unknown(), cursor, `Cursor of topic ${topicId}`);
+    this.state.cursors.set(requireId(topicId, 'Topic id'), { value, updatedAt: this.now() });
+    this.writer.markDirty();
+  }
+
+  async getMeta(): Promise<StoreMeta> {
+    this.ensureOpen();
+    const { createdAt, baselineAt, values } = this.state.meta;
+    return structuredClone(baselineAt === undefined ? { createdAt, values } : { createdAt, baselineAt, values });
+  }
+
+  async setMeta(patch: { baselineAt?: number; values?: Record<string, unknown> }): Promise<StoreMeta> {
+    this.ensureOpen();
+    const parsed = parseInput(
+      z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() }),
+      patch,
+      'Meta patch',
+    );
+    if (parsed.baselineAt !== undefined) this.state.meta.baselineAt = parsed.baselineAt;
+    if (parsed.values) this.state.meta.values = { ...this.state.meta.values, ...parsed.values };
+    this.writer.markDirty();
+    return this.getMeta();
+  }
+
+  async getConversation(key: string): Promise<ConversationRecord | undefined> {
+    this.ensureOpen();
+    const found = await this.findConversation(key);
+    return found && structuredClone(found);
+  }
+
+  async saveConversation(record: ConversationRecord): Promise<ConversationRecord> {
+    this.ensureOpen();
+    return structuredClone(this.putConversation(parseInput(conversationSchema, record, 'Conversation')));
+  }
+
+  async updateConversation(
+    key: string,
+    fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
+  ): Promise<ConversationRecord | undefined> {
+    this.ensureOpen();
+    const current = await this.findConversation(key);
+    // Nothing awaits between reading and saving, so no other update can slip in between.
+    const next = fn(current && structuredClone(current));
+    if (next === undefined) return current && structuredClone(current);
+    const parsed = parseInput(conversationSchema, next, 'Conversation');
+    if (parsed.key !== key) {
+      throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
+    }
+    return structuredClone(this.putConversation(parsed));
+  }
+
+  async listConversations(filter: { owner?: Owner } = {}): Promise<ConversationRecord[]> {
+    this.ensureOpen();
+    const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
+    return structuredClone(listConversationsIn(this.state, owner));
+  }
+
+  async countByOwner(): Promise<OwnerCounts> {
+    this.ensureOpen();
+    return countByOwnerIn(this.state);
+  }
+
+  async archiveInactive(beforeMs?: number): Promise<number> {
+    this.ensureOpen();
+    const cutoff = beforeMs ?? this.now() - this.options.retention.archiveAfterDays * DAY_MS;
+    const candidates = inactiveConversationsIn(this.state, cutoff);
+    if (candidates.length === 0) return 0;
+    const refs = await this.persistence.appendArchive(candidates, this.now());
+    this.counters.appends += 1;
+    let moved = 0;
+    candidates.forEach((record, index) => {
+      const ref = refs[index];
+      // A record saved while the archive was being written is newer than the archived copy: it stays hot.
+      if (ref === undefined || this.state.conversations.get(record.key) !== record) return;
+      this.state.conversations.delete(record.key);
+      this.state.archived.set(record.key, ref);
+      moved += 1;
+    });
+    if (moved > 0) this.writer.markDirty();
+    return moved;
+  }
+
+  async openEscalation(input: EscalationInput): Promise<Escalation> {
+    this.ensureOpen();
+    const escalation = openEscalationIn(this.state, parseInput(escalationInputSchema, input, 'Escalation'), this.now());
+    this.writer.markDirty();
+    return structuredClone(escalation);
+  }
+
+  async updateEscalation(id: string, patch: EscalationPatch): Promise<Escalation> {
+    this.ensureOpen();
+    const parsed = parseInput(escalationPatchSchema, patch, 'Escalation patch');
+    const updated = updateEscalationIn(this.state, requireId(id, 'Escalation id'), parsed, this.now());
+    this.writer.markDirty();
+    return structuredClone(updated);
+  }
+
+  async getEscalation(id: string): Promise<Escalation | undefined> {
+    this.ensureOpen();
+    const escalation = this.state.escalations.get(id);
+    return escalation && structuredClone(escalation);
+  }
+
+  async listEscalations(
+    filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {},
+  ): Promise<Escalation[]> {
+    this.ensureOpen();
+    return structuredClone(listEscalationsIn(this.state, filter));
+  }
+
+  async audit(entry: AuditEntry): Promise<void> {
+    this.ensureOpen();
+    this.auditBuffer.push(parseInput(auditEntrySchema, entry, 'Audit entry'));
+    this.writer.markDirty();
+  }
+
+  async listAudit(filter: { since?: number; limit?: number } = {}): Promise<AuditEntry[]> {
+    this.ensureOpen();
+    const limit = Math.max(0, Math.floor(filter.limit ?? DEFAULT_AUDIT_LIMIT));
+    const since = filter.since ?? Number.NEGATIVE_INFINITY;
+    await this.flush();
+    const kept: AuditEntry[] = [];
+    await this.persistence.readAudit((entry) => {
+      if (entry.at < since) return;
+      kept.push(entry);
+      // Trim in chunks so a long log never sits in memory whole.
+      if (kept.length > limit * 2 + 1000) kept.splice(0, kept.length - limit);
+    });
+    return limit === 0 ? [] : kept.slice(-limit);
+  }
+
+  async prune(cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number } = {}): Promise<PruneResult> {
+    this.ensureOpen();
+    const now = this.now();
+    const seenBefore = cutoffs.seenBeforeMs ?? now - this.options.retention.seenIdsDays * DAY_MS;
+    const auditBefore = cutoffs.auditBeforeMs ?? now - this.options.retention.auditDays * DAY_MS;
+    const result: PruneResult = {
+      seenIds: pruneSeenIn(this.state, seenBefore),
+      effects: pruneEffectsIn(this.state, seenBefore),
+      escalations: pruneEscalationsIn(this.state, auditBefore),
+      auditEntries: 0,
+    };
+    await this.flush();
+    result.auditEntries = await this.persistence.rewriteAudit((entry) => entry.at >= auditBefore);
+    return result;
+  }
+
+  flush(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return this.writer.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.writer.flush();
+    } finally {
+      this.closed = true;
+      this.writer.cancelTimer();
+      await this.persistence.release();
+    }
+  }
+
+  stats(): StoreStats {
+    return {
+      ...this.counters,
+      conversations: this.state.conversations.size,
+      archived: this.state.archived.size,
+      pendingInbound: this.state.inbox.length,
+      pendingEffects: pendingEffectsIn(this.state).length,
+    };
+  }
+
+  private putConversation(parsed: ConversationRecord): ConversationRecord {
+    if (parsed.key !== conversationKey(parsed.channel, parsed.serviceId)) {
+      throw new StoreError(
+        'invalid',
+        `Conversation key ${parsed.key} does not match channel:serviceId (${conversationKey(parsed.channel, parsed.serviceId)}); nothing was changed.`,
+      );
+    }
+    const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
+    this.state.conversations.set(record.key, record);
+    this.state.archived.delete(record.key);
+    this.writer.markDirty();
+    return record;
+  }
+
+  /** The hot record, or the archived one; re-checks after reading the archive in case the key moved meanwhile. */
+  private async findConversation(key: string): Promise<ConversationRecord | undefined> {
+    for (;;) {
+      const hot = this.state.conversations.get(key);
+      if (hot) return hot;
+      const ref = this.state.archived.get(key);
+      if (!ref) return undefined;
+      const archived = await this.persistence.readArchive(ref);
+      if (!this.state.conversations.has(key) && this.state.archived.get(key) === ref) return archived;
+    }
+  }
+
+  private async writeOnce(): Promise<void> {
+    const entries = this.auditBuffer;
+    if (entries.length > 0) {
+      this.auditBuffer = [];
+      try {
+        await this.persistence.appendAudit(entries);
+        this.counters.appends += 1;
+      } catch (error) {
+        this.auditBuffer = entries.concat(this.auditBuffer);
+        throw error;
+      }
+    }
+    const started = performance.now();
+    this.counters.hotFileBytes = await this.persistence.writeHot(this.state);
+    this.counters.lastWriteMs = Math.round((performance.now() - started) * 10) / 10;
+    this.counters.writes += 1;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new StoreError('closed', 'The store is closed; open it again to use it.');
+  }
+
+  private now(): number {
+    return this.options.clock();
+  }
+}

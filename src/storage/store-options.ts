@@ -1,0 +1,68 @@
+import { StoreError } from './store-error.js';
+
+/** What the store may log: pino's `(fields, message)` signature, so a pino child logger fits as is. */
+export interface StoreLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface RetentionSettings {
+  /** How long an inbound mention id is remembered (and a finished effect kept) after it was first seen. */
+  seenIdsDays: number;
+  /** How long audit entries and closed escalations are kept. */
+  auditDays: number;
+  /** A conversation untouched this long leaves the hot file for the archive. */
+  archiveAfterDays: number;
+}
+
+export interface StoreOptions {
+  /** Epoch milliseconds; defaults to `Date.now`. */
+  clock?: () => number;
+  logger?: StoreLogger;
+  /** Transcript window kept per conversation (default 50 lines). */
+  transcriptMaxLines?: number;
+  /** Longer transcript lines are cut to this many characters (default 2000). */
+  transcriptMaxLineChars?: number;
+  retention?: Partial<RetentionSettings>;
+  /** Minimum spacing of disk writes: 50 ms means at most 20 writes per second whatever the load. */
+  writeIntervalMs?: number;
+}
+
+export interface ResolvedStoreOptions {
+  clock: () => number;
+  logger: StoreLogger;
+  transcriptMaxLines: number;
+  transcriptMaxLineChars: number;
+  retention: RetentionSettings;
+  writeIntervalMs: number;
+}
+
+export const DEFAULT_RETENTION: RetentionSettings = { seenIdsDays: 14, auditDays: 90, archiveAfterDays: 30 };
+
+const silent: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalMs: number): ResolvedStoreOptions {
+  return {
+    clock: options.clock ?? Date.now,
+    logger: options.logger ?? silent,
+    transcriptMaxLines: positive(options.transcriptMaxLines, 50, 'transcriptMaxLines'),
+    transcriptMaxLineChars: positive(options.transcriptMaxLineChars, 2000, 'transcriptMaxLineChars'),
+    retention: {
+      seenIdsDays: positive(options.retention?.seenIdsDays, DEFAULT_RETENTION.seenIdsDays, 'retention.seenIdsDays'),
+      auditDays: positive(options.retention?.auditDays, DEFAULT_RETENTION.auditDays, 'retention.auditDays'),
+      archiveAfterDays: positive(options.retention?.archiveAfterDays, DEFAULT_RETENTION.archiveAfterDays, 'retention.archiveAfterDays'),
+    },
+    writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
+  };
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new StoreError('invalid', `Store setting ${name} must be a positive number (got ${String(value)}).`);
+  }
+  return value;
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,99 @@
+import type {
+  AuditEntry,
+  ConversationRecord,
+  Effect,
+  EffectInput,
+  Escalation,
+  EscalationInput,
+  EscalationPatch,
+  EscalationStatus,
+  InboundMention,
+  Owner,
+  StoreMeta,
+} from './records.js';
+
+export interface StoreStats {
+  /** Hot-file writes completed since open. */
+  writes: number;
+  /** Appends to the cold files (audit log, archive) since open. */
+  appends: number;
+  writeErrors: number;
+  /** Size in bytes of the hot file as last written (0 for the memory store until its first write). */
+  hotFileBytes: number;
+  lastWriteMs: number;
+  conversations: number;
+  archived: number;
+  pendingInbound: number;
+  pendingEffects: number;
+}
+
+export interface PruneResult {
+  seenIds: number;
+  effects: number;
+  escalations: number;
+  auditEntries: number;
+}
+
+export type OwnerCounts = Record<Owner, number> & { archived: number };
+
+/**
+ * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
+ * resolve only when the change is on disk, so an effect is never performed before the record that
+ * makes it safe. The others are written by the next coalesced write (`flush()` waits for it).
+ */
+export interface Store {
+  /** Durable. Records an inbound mention once: false when its id was seen before (never act twice). */
+  recordInbound(mention: InboundMention): Promise<boolean>;
+  /** Recorded mentions not yet processed, in `addedAt` then id order. */
+  pendingInbound(key?: string): Promise<InboundMention[]>;
+  markInboundProcessed(id: string): Promise<void>;
+  hasSeen(id: string): Promise<boolean>;
+
+  /** Durable. Idempotent by key: enqueueing a known key returns the effect already stored. */
+  enqueueEffect(effect: EffectInput): Promise<Effect>;
+  /** Pending effects (including those waiting for `retryAt`) in creation order. */
+  pendingEffects(contactKey?: string): Promise<Effect[]>;
+  getEffect(key: string): Promise<Effect | undefined>;
+  completeEffect(key: string, result?: unknown): Promise<Effect>;
+  /** With `retryAt` the effect stays pending until then; without, it is given up (`failed`). */
+  failEffect(key: string, error: string, retryAt?: number): Promise<Effect>;
+
+  getCursor(topicId: string): Promise<unknown>;
+  setCursor(topicId: string, cursor: unknown): Promise<void>;
+  getMeta(): Promise<StoreMeta>;
+  setMeta(patch: { baselineAt?: number; values?: Record<string, unknown> }): Promise<StoreMeta>;
+
+  /** Looks in the hot set, then in the archive (an archived conversation is still findable). */
+  getConversation(key: string): Promise<ConversationRecord | undefined>;
+  /** Saves the record (transcript trimmed to the window); an archived conversation comes back to the hot set. */
+  saveConversation(record: ConversationRecord): Promise<ConversationRecord>;
+  /** Reads, applies `fn` and saves in one step; `fn` returning undefined leaves the record unchanged. */
+  updateConversation(
+    key: string,
+    fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
+  ): Promise<ConversationRecord | undefined>;
+  /** Hot (non-archived) conversations, optionally of one owner. */
+  listConversations(filter?: { owner?: Owner }): Promise<ConversationRecord[]>;
+  countByOwner(): Promise<OwnerCounts>;
+  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
+  archiveInactive(beforeMs?: number): Promise<number>;
+
+  openEscalation(input: EscalationInput): Promise<Escalation>;
+  updateEscalation(id: string, patch: EscalationPatch): Promise<Escalation>;
+  getEscalation(id: string): Promise<Escalation | undefined>;
+  listEscalations(filter?: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string }): Promise<Escalation[]>;
+
+  /** Appends to the audit log (append-only; written by the next coalesced write). */
+  audit(entry: AuditEntry): Promise<void>;
+  /** The most recent `limit` entries at or after `since`, oldest first. */
+  listAudit(filter?: { since?: number; limit?: number }): Promise<AuditEntry[]>;
+
+  /** Drops seen ids, finished effects, closed escalations and audit entries older than the cut-offs. */
+  prune(cutoffs?: { seenBeforeMs?: number; auditBeforeMs?: number }): Promise<PruneResult>;
+
+  /** Durable: resolves once every mutation made so far is on disk. */
+  flush(): Promise<void>;
+  /** Flushes and releases the data directory. Later calls fail with code `closed`. */
+  close(): Promise<void>;
+  stats(): StoreStats;
+}
