@@ -1,0 +1,92 @@
+import type { Contact, Mention } from '../../src/engage/schemas/index.js';
+import type {
+  AuditEntry,
+  BridgeControl,
+  CommandDeps,
+  CommandEngageClient,
+} from '../../src/commands/ports.js';
+
+export interface PortCall {
+  port: string;
+  args: unknown[];
+}
+
+export interface FakeDeps extends CommandDeps {
+  readonly calls: PortCall[];
+  readonly audits: AuditEntry[];
+}
+
+type Overrides = {
+  engage?: {
+    mentions?: Partial<CommandEngageClient['mentions']>;
+    contacts?: Partial<CommandEngageClient['contacts']>;
+    handover?: Partial<CommandEngageClient['handover']>;
+    businessHours?: Partial<CommandEngageClient['businessHours']>;
+  };
+  bridge?: Partial<BridgeControl>;
+  audit?: (entry: AuditEntry) => Promise<void>;
+  managerIds?: readonly string[];
+  now?: Date;
+};
+
+const mention = (tags: string[]): Mention => ({ id: '9001', topic_id: '2001', tags }) as Mention;
+const contact = (): Contact => ({ id: '7001', name: 'Ann', tags: [], customattributes: {} }) as Contact;
+
+/** Ports that record every call, with harmless answers unless a test overrides one. */
+export function fakeDeps(o: Overrides = {}): FakeDeps {
+  const calls: PortCall[] = [];
+  const audits: AuditEntry[] = [];
+  const rec =
+    <A extends unknown[], R>(port: string, impl: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      calls.push({ port, args });
+      return impl(...args);
+    };
+  const e = o.engage ?? {};
+  const b = o.bridge ?? {};
+  const engage: CommandEngageClient = {
+    mentions: { update: rec('mentions.update', e.mentions?.update ?? (async (_t, _i, c) => mention(c.updates.tags))) },
+    contacts: {
+      get: rec('contacts.get', e.contacts?.get ?? (async () => contact())),
+      update: rec('contacts.update', e.contacts?.update ?? (async () => contact())),
+    },
+    handover: {
+      get: rec(
+        'handover.get',
+        e.handover?.get ?? (async (service, id) => ({ service, service_id: id, owner: 'agents' as const, date: { updated: null } })),
+      ),
+    },
+    businessHours: { list: rec('businessHours.list', e.businessHours?.list ?? (async () => [])) },
+  };
+  const bridge: BridgeControl = {
+    getOwner: rec('bridge.getOwner', b.getOwner ?? (async () => undefined)),
+    setOwner: rec('bridge.setOwner', b.setOwner ?? (async (_k, owner) => ({ from: 'bot' as const, to: owner }))),
+    pauseBot: rec('bridge.pauseBot', b.pauseBot ?? (async () => ({ changed: true }))),
+    resumeBot: rec('bridge.resumeBot', b.resumeBot ?? (async () => ({ changed: true }))),
+    openEscalations: rec('bridge.openEscalations', b.openEscalations ?? (async () => [])),
+    health: rec(
+      'bridge.health',
+      b.health ??
+        (async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false })),
+    ),
+    watchedTopicIds: rec('bridge.watchedTopicIds', b.watchedTopicIds ?? (async () => ['2001'])),
+  };
+  return {
+    calls,
+    audits,
+    engage,
+    bridge,
+    audit: {
+      audit: async (entry) => {
+        calls.push({ port: 'audit', args: [entry] });
+        audits.push(entry);
+        if (o.audit) await o.audit(entry);
+      },
+    },
+    managerIds: o.managerIds ?? ['UMANAGER'],
+    now: () => o.now ?? new Date('2026-11-23T10:00:00Z'),
+  };
+}
+
+export const manager = { id: 'UMANAGER', name: 'Mia', transport: 'slack' } as const;
+export const stranger = { id: 'USTRANGER', transport: 'slack' } as const;
