@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import { envelopeSchema, type Envelope } from '../schemas/envelope.js';
+
+/** The parsed envelope, or why it could not be read. */
+export type EnvelopeReading = { ok: true; envelope: Envelope } | { ok: false; problem: string };
+
+export function readEnvelope(bodyText: string): EnvelopeReading {
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText);
+  } catch {
+    return { ok: false, problem: `the body is not JSON (starts with ${JSON.stringify(bodyText.slice(0, 40))})` };
+  }
+  const parsed = envelopeSchema.safeParse(json);
+  if (!parsed.success || !('response' in parsed.data)) {
+    return { ok: false, problem: 'the body is not an envelope { meta, response }' };
+  }
+  return { ok: true, envelope: parsed.data };
+}
+
+/**
+ * The alternative error shape can arrive with HTTP 200 and the real status in `meta.code`;
+ * returns that status when it says failure.
+ */
+export function envelopeFailureStatus(envelope: Envelope): number | null {
+  const code = envelope.meta?.code;
+  return typeof code === 'number' && code >= 400 ? code : null;
+}
+
+/** Names every problem with its path, e.g. `response.data.3.topic_id: expected an id`. */
+export function describeIssues(error: z.ZodError, root: string): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${[root, ...issue.path.map(String)].join('.')}: ${issue.message}`)
+    .join('; ');
+}
