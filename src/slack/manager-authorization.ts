@@ -1,12 +1,17 @@
-/** Commands anyone in the workspace may run; everything else is for managers only (deny by default). */
-const OPEN_COMMANDS: ReadonlySet<string> = new Set(['help']);
+import { authorize } from '../commands/index.js';
+import type { SlackActor } from './ports.js';
 
-export function isManager(userId: string, managerIds: readonly string[]): boolean {
-  return userId.length > 0 && managerIds.includes(userId);
+// The rule itself lives in src/commands (one function for both transports); this file only words the
+// Slack-side refusals.
+
+/** Whether `actor` may run `commandName` (deny by default: only `help` is open to everyone). */
+export function mayRunCommand(actor: SlackActor, commandName: string, managerIds: readonly string[]): boolean {
+  return authorize(actor, commandName, managerIds).allowed;
 }
 
-export function mayRunCommand(userId: string, commandName: string, managerIds: readonly string[]): boolean {
-  return OPEN_COMMANDS.has(commandName) || isManager(userId, managerIds);
+/** Notice buttons change ownership, so they need what any manager command needs. */
+export function mayUseNoticeButtons(actor: SlackActor, managerIds: readonly string[]): boolean {
+  return authorize(actor, 'handover', managerIds).allowed;
 }
 
 export function refusalText(userId: string, what: string): string {

@@ -11,7 +11,7 @@ import {
 } from './escalation-blocks.js';
 import type { EscalationNotifier } from './escalation-notifier.js';
 import { failureText } from './failure-text.js';
-import { isManager, refusalText } from './manager-authorization.js';
+import { mayUseNoticeButtons, refusalText } from './manager-authorization.js';
 import type { AuditSink, BridgeActions, Clock, SlackActor, SlackLogger } from './ports.js';
 import { auditSafely } from './safe-audit.js';
 
@@ -36,14 +36,14 @@ interface ButtonSpec {
 const BUTTONS: readonly ButtonSpec[] = [
   {
     actionId: ACTION_RETURN_TO_BOT,
-    auditAction: 'slack.button.return_to_bot',
+    auditAction: 'escalation.return_to_bot',
     what: 'return the conversation to the bot',
     done: 'returned the conversation to the bot',
     perform: (bridge, value, actor) => bridge.returnToBot(value.contactKey, actor),
   },
   {
     actionId: ACTION_MARK_RESOLVED,
-    auditAction: 'slack.button.mark_resolved',
+    auditAction: 'escalation.mark_resolved',
     what: 'mark the escalation resolved',
     done: 'marked the escalation resolved',
     perform: (bridge, value, actor) => bridge.markResolved(value.escalationId, actor),
@@ -74,8 +74,15 @@ async function handleClick(
   const { logger, clock } = deps;
   const actor: SlackActor = { id: body.user.id, transport: 'slack' };
   const value = decodeButtonValue(rawValue);
-  const audit = (result: string, subject = value?.escalationId ?? 'unreadable button'): void =>
-    auditSafely(deps.audit, logger, { at: clock.now(), actor: actor.id, action: spec.auditAction, subject, result });
+  const audit = (result: 'ok' | 'refused' | 'failed', reason?: string): void =>
+    auditSafely(deps.audit, logger, {
+      at: clock.now(),
+      actor: `slack:${actor.id}`,
+      action: spec.auditAction,
+      subject: value === undefined ? 'unreadable button' : `escalation ${value.escalationId} (${value.contactKey})`,
+      result,
+      ...(reason === undefined ? {} : { reason }),
+    });
   const tell = async (text: string): Promise<void> => {
     try {
       await respond({ response_type: 'ephemeral', replace_original: false, text });
@@ -85,20 +92,21 @@ async function handleClick(
   };
 
   if (value === undefined) {
-    audit('rejected: unreadable button value');
+    audit('failed', 'unreadable button value');
     await tell('This button could not be read (it may come from an older version of the bridge). Use `/engage escalations` instead.');
     return;
   }
-  if (!isManager(actor.id, deps.managerIds)) {
-    audit('refused: not a manager');
+  if (!mayUseNoticeButtons(actor, deps.managerIds)) {
+    audit('refused', 'not a manager');
     await tell(refusalText(actor.id, spec.what));
     return;
   }
   try {
     await spec.perform(deps.bridge, value, actor);
   } catch (error) {
-    audit('failed');
-    await tell(failureText(spec.what, error));
+    const sentence = failureText(spec.what, error);
+    audit('failed', sentence);
+    await tell(sentence);
     return;
   }
   audit('ok');

@@ -20,7 +20,8 @@ const ECHO_MAX = 80;
 /**
  * The slash command: every request is acked at once with an ephemeral message. Usage errors, refusals
  * and help are answered in the ack itself (no I/O); anything else runs after the ack and answers through
- * `respond()`, so a slow Engage API never costs the 3-second window.
+ * `respond()`, so a slow Engage API never costs the 3-second window. The runner audits what it runs;
+ * this transport audits what never reaches it (usage errors and its own refusals), in the same shape.
  */
 export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
   const { commands, managerIds, logger, clock } = deps;
@@ -29,17 +30,17 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
     const text = typeof command.text === 'string' ? command.text.trim() : '';
     const actor: SlackActor = { id: String(command.user_id ?? ''), transport: 'slack' };
     if (typeof command.user_name === 'string') actor.name = command.user_name;
-    const audit = (result: string): void =>
-      auditSafely(deps.audit, logger, { at: clock.now(), actor: actor.id, action: 'slack.command', subject: text, result });
+    const audit = (action: string, result: 'refused' | 'failed', reason: string): void =>
+      auditSafely(deps.audit, logger, { at: clock.now(), actor: `slack:${actor.id}`, action, subject: text, result, reason });
 
     const parsed = safeParse(commands, text);
     if (!parsed.ok) {
-      audit('usage error');
+      audit('malformed', 'failed', `usage error: ${firstLine(parsed.usage)}`);
       await ack({ response_type: 'ephemeral', text: truncate(parsed.usage, ANSWER_MAX) });
       return;
     }
-    if (!mayRunCommand(actor.id, parsed.name, managerIds)) {
-      audit('refused: not a manager');
+    if (!mayRunCommand(actor, parsed.name, managerIds)) {
+      audit(parsed.name, 'refused', 'not a manager');
       logger.info({ actor: actor.id, command: parsed.name }, 'Refused a Slack command from a non-manager');
       await ack({ response_type: 'ephemeral', text: refusalText(actor.id, `run \`${parsed.name}\``) });
       return;
@@ -57,6 +58,10 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
       logger.warn({ command: parsed.name, err: error instanceof Error ? error.message : String(error) }, 'Could not deliver a command answer to Slack');
     }
   });
+}
+
+function firstLine(text: string): string {
+  return truncate(text.split('\n', 1)[0] ?? '', 200);
 }
 
 function safeParse(commands: CommandRunner, text: string): ParsedCommand {

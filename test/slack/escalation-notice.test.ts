@@ -70,7 +70,13 @@ describe('escalation notices and their buttons', () => {
     expect(replaced.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect(JSON.stringify(replaced.blocks)).toContain(`<@${MANAGER}> returned the conversation to the bot`);
     expect(JSON.stringify(replaced.blocks)).toContain('Order 42 arrived broken');
-    expect(h.audit).toContainEqual({ at: 1_700_000_000_000, actor: MANAGER, action: 'slack.button.return_to_bot', subject: 'esc-1', result: 'ok' });
+    expect(h.audit).toContainEqual({
+      at: 1_700_000_000_000,
+      actor: `slack:${MANAGER}`,
+      action: 'escalation.return_to_bot',
+      subject: 'escalation esc-1 (whatsapp/32470000001)',
+      result: 'ok',
+    });
   });
 
   it('marks the escalation resolved when a manager clicks Mark resolved', async () => {
@@ -80,7 +86,7 @@ describe('escalation notices and their buttons', () => {
     await eventually(() => fake.callsTo('/respond/c2').length === 1, 'the replaced notice');
     expect(h.bridge.calls).toEqual([`markResolved esc-1 by ${MANAGER}`]);
     expect(JSON.stringify(fake.callsTo('/respond/c2')[0]?.body)).toContain('marked the escalation resolved');
-    expect(h.audit).toContainEqual(expect.objectContaining({ action: 'slack.button.mark_resolved', result: 'ok' }));
+    expect(h.audit).toContainEqual(expect.objectContaining({ action: 'escalation.mark_resolved', result: 'ok' }));
   });
 
   it('acks the Open in Engage URL button and does nothing else', async () => {
@@ -99,7 +105,7 @@ describe('escalation notices and their buttons', () => {
     expect(fake.callsTo('/respond/c4')[0]?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(String(fake.callsTo('/respond/c4')[0]?.body.text)).toContain('only bridge managers may return the conversation to the bot');
     expect(h.bridge.calls).toEqual([]);
-    expect(h.audit).toContainEqual(expect.objectContaining({ actor: STRANGER, action: 'slack.button.return_to_bot', result: 'refused: not a manager' }));
+    expect(h.audit).toContainEqual(expect.objectContaining({ actor: `slack:${STRANGER}`, action: 'escalation.return_to_bot', result: 'refused', reason: 'not a manager' }));
   });
 
   it('tells the manager in a sentence when the bridge action fails, and keeps the buttons', async () => {
@@ -113,7 +119,7 @@ describe('escalation notices and their buttons', () => {
       replace_original: false,
       text: 'Could not return the conversation to the bot: Engage is not answering; try again in a minute.',
     });
-    expect(h.audit).toContainEqual(expect.objectContaining({ action: 'slack.button.return_to_bot', result: 'failed' }));
+    expect(h.audit).toContainEqual(expect.objectContaining({ action: 'escalation.return_to_bot', result: 'failed', reason: 'Could not return the conversation to the bot: Engage is not answering; try again in a minute.' }));
   });
 
   it('answers a button with an unreadable value without calling the bridge', async () => {

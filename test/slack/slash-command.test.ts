@@ -51,7 +51,9 @@ describe('the /engage slash command over HTTP', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({ response_type: 'ephemeral', text: 'Unknown command "frobnicate". Usage: /engage help' });
     expect(h.commands.runs).toHaveLength(0);
-    expect(h.audit).toEqual([{ at: 1_700_000_000_000, actor: MANAGER, action: 'slack.command', subject: 'frobnicate now', result: 'usage error' }]);
+    expect(h.audit).toEqual([
+      { at: 1_700_000_000_000, actor: `slack:${MANAGER}`, action: 'malformed', subject: 'frobnicate now', result: 'failed', reason: 'usage error: Unknown command "frobnicate". Usage: /engage help' },
+    ]);
   });
 
   it('refuses a non-manager ephemerally, audits the refusal and runs nothing', async () => {
@@ -62,7 +64,7 @@ describe('the /engage slash command over HTTP', () => {
     expect(answer.text).toContain('only bridge managers may run `status`');
     expect(answer.text).toContain(STRANGER);
     expect(h.commands.runs).toHaveLength(0);
-    expect(h.audit).toEqual([{ at: 1_700_000_000_000, actor: STRANGER, action: 'slack.command', subject: 'status', result: 'refused: not a manager' }]);
+    expect(h.audit).toEqual([{ at: 1_700_000_000_000, actor: `slack:${STRANGER}`, action: 'status', subject: 'status', result: 'refused', reason: 'not a manager' }]);
   });
 
   it('lets anyone run help and answers it in the ack', async () => {
