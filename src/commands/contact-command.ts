@@ -37,7 +37,10 @@ async function setContact(
   try {
     const topicIds = await topicIdsFor(c.contact, deps);
     for (const call of calls) {
-      contact = await deps.engage.contacts.update(c.contact, { ...call, ...(topicIds && { topicIds }) });
+      contact = await deps.engage.contacts.update(c.contact, call.updates, {
+        ...(call.options && { options: call.options }),
+        ...(topicIds && { topicIds }),
+      });
       done++;
     }
   } catch (error) {

@@ -34,6 +34,8 @@ export function describeFailure(error: unknown, subject: string): string {
     return `Engage's rate limit is used up for now: try again in about ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s.`;
   }
   if (error instanceof InvalidParameterError) {
+    // No status: the client refused it before sending, and its message says why.
+    if (error.status === undefined) return error.humanMessage;
     return `Engage refused the request for ${subject}${error.description ? `: ${error.description}` : ''}.`;
   }
   if (error instanceof ServerError) {

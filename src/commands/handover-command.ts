@@ -54,7 +54,7 @@ export const handoverCommand: CommandSpec<'handover'> = {
         return { ok: false, text: describeFailure(error, key) };
       }
       try {
-        const item = await deps.engage.handover.get(c.contact.service, c.contact.serviceId);
+        const item = await deps.engage.handover.get(c.contact);
         return { ok: true, text: `${key}: ${bridgeView(view, nowMs)}; ${serviceView(item, nowMs)}.` };
       } catch (error) {
         return { ok: false, text: `${key}: ${bridgeView(view, nowMs)}. ${describeFailure(error, key)}` };

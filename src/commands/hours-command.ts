@@ -46,9 +46,9 @@ export const hoursCommand: CommandSpec<'hours'> = {
   },
   subject: (c) => (c.schedule === undefined ? 'all schedules' : `schedule ${c.schedule}`),
   async run(c, { deps }) {
-    let schedules: BusinessHoursSchedule[];
+    const schedules: BusinessHoursSchedule[] = [];
     try {
-      schedules = await deps.engage.businessHours.list();
+      for await (const page of deps.engage.businessHours.listPages()) schedules.push(...page.data);
     } catch (error) {
       return { ok: false, text: describeFailure(error, 'the business hours schedules') };
     }

@@ -1,8 +1,9 @@
 import type { ContactUpdateOptions } from '../engage/schemas/index.js';
 import type { ContactChanges } from './command-types.js';
+import type { ContactUpdatesSent } from './ports.js';
 
 export interface ContactUpdateCall {
-  readonly updates: Record<string, unknown>;
+  readonly updates: ContactUpdatesSent;
   readonly options?: ContactUpdateOptions;
 }
 
@@ -11,32 +12,32 @@ export interface ContactUpdateCall {
  * go in a second call after everything else. Returns one or two calls, never an empty one.
  */
 export function planContactUpdate(changes: ContactChanges): ContactUpdateCall[] {
-  const first: Record<string, unknown> = {};
+  const first: ContactUpdatesSent = {};
   const firstOptions: ContactUpdateOptions = {};
-  if (changes.company !== undefined) first['company'] = changes.company;
-  if (changes.comments !== undefined) first['comments'] = changes.comments;
+  if (changes.company !== undefined) first.company = changes.company;
+  if (changes.comments !== undefined) first.comments = changes.comments;
   // The code wins over the name at the service, and we resolved the name ourselves.
-  if (changes.country !== undefined) first['address'] = { country: { code: changes.country.code } };
+  if (changes.country !== undefined) first.address = { country: { code: changes.country.code } };
   if (changes.tags?.kind === 'replace') {
-    first['tags'] = [...changes.tags.tags];
+    first.tags = [...changes.tags.tags];
     firstOptions.tags_edit_mode = 'update';
   } else if (changes.tags?.kind === 'edit' && changes.tags.add.length > 0) {
-    first['tags'] = [...changes.tags.add];
+    first.tags = [...changes.tags.add];
     firstOptions.tags_edit_mode = 'add';
   }
   if (Object.keys(changes.setAttributes).length > 0) {
-    first['customattributes'] = { ...changes.setAttributes };
+    first.customattributes = { ...changes.setAttributes };
     firstOptions.customattributes_edit_mode = 'update';
   }
 
-  const second: Record<string, unknown> = {};
+  const second: ContactUpdatesSent = {};
   const secondOptions: ContactUpdateOptions = {};
   if (changes.tags?.kind === 'edit' && changes.tags.remove.length > 0) {
-    second['tags'] = [...changes.tags.remove];
+    second.tags = [...changes.tags.remove];
     secondOptions.tags_edit_mode = 'delete';
   }
   if (changes.removeAttributes.length > 0) {
-    second['customattributes'] = Object.fromEntries(changes.removeAttributes.map((name) => [name, null]));
+    second.customattributes = Object.fromEntries(changes.removeAttributes.map((name) => [name, null]));
     secondOptions.customattributes_edit_mode = 'delete';
   }
 

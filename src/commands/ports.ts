@@ -28,32 +28,41 @@ export function contactKeyText(contact: ContactKey): string {
 /** How a contact is addressed on the contact endpoints. */
 export type ContactAddress = { readonly id: string } | ContactKey;
 
-/** The slice of the Engage client the commands use (names follow `src/engage`). */
+/** Only the contact properties a command changes; the shape `contacts.update` sends. */
+export interface ContactUpdatesSent {
+  company?: string;
+  comments?: string;
+  address?: { country: { code: string } };
+  tags?: string[];
+  customattributes?: Record<string, unknown>;
+}
+
+/**
+ * The slice of the Engage client (`src/engage/resources`) the commands use, with the client's own
+ * signatures, so the real client can be passed as it is.
+ */
 export interface CommandEngageClient {
   readonly mentions: {
     update(
-      topicId: string,
-      id: string,
-      change: { updates: { tags: string[] }; options?: { tags_edit_mode?: TagsEditMode } },
+      ref: { topicId: string; id: string },
+      updates: { tags: string[] },
+      opts?: { options?: { tags_edit_mode?: TagsEditMode } },
     ): Promise<Mention>;
   };
   readonly contacts: {
     get(ref: ContactAddress, opts?: { topicIds?: readonly string[] }): Promise<Contact>;
     update(
       ref: ContactAddress,
-      change: {
-        updates: Record<string, unknown>;
-        options?: ContactUpdateOptions;
-        topicIds?: readonly string[];
-      },
+      updates: ContactUpdatesSent,
+      opts?: { options?: ContactUpdateOptions; topicIds?: readonly string[] },
     ): Promise<Contact>;
   };
   readonly handover: {
-    get(service: string, serviceId: string): Promise<HandoverItem>;
+    get(ref: ContactKey): Promise<HandoverItem>;
   };
   readonly businessHours: {
-    /** Every schedule of the account (all pages). */
-    list(): Promise<BusinessHoursSchedule[]>;
+    /** Every page of the account's schedules. */
+    listPages(): AsyncIterable<{ data: BusinessHoursSchedule[] }>;
   };
 }
 

@@ -33,17 +33,19 @@ export const tagCommand: CommandSpec<'tag'> = {
     let mention: Mention | undefined;
     try {
       if (c.add.length > 0) {
-        mention = await deps.engage.mentions.update(topicId, mentionId, {
-          updates: { tags: [...c.add] },
-          options: { tags_edit_mode: 'add' },
-        });
+        mention = await deps.engage.mentions.update(
+          { topicId, id: mentionId },
+          { tags: [...c.add] },
+          { options: { tags_edit_mode: 'add' } },
+        );
         done.push(`added ${list(c.add)}`);
       }
       if (c.remove.length > 0) {
-        mention = await deps.engage.mentions.update(topicId, mentionId, {
-          updates: { tags: [...c.remove] },
-          options: { tags_edit_mode: 'delete' },
-        });
+        mention = await deps.engage.mentions.update(
+          { topicId, id: mentionId },
+          { tags: [...c.remove] },
+          { options: { tags_edit_mode: 'delete' } },
+        );
         done.push(`removed ${list(c.remove)}`);
       }
     } catch (error) {

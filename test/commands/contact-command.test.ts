@@ -77,10 +77,10 @@ describe('contact', () => {
       actor: manager,
       deps,
     });
-    const updates = deps.calls.filter((c) => c.port === 'contacts.update').map((c) => c.args[1]);
+    const updates = deps.calls.filter((c) => c.port === 'contacts.update').map((c) => c.args.slice(1));
     expect(updates).toEqual([
-      { updates: { company: 'Acme NV', tags: ['gold'] }, options: { tags_edit_mode: 'add' }, topicIds: ['2001'] },
-      { updates: { customattributes: { plan: null } }, options: { customattributes_edit_mode: 'delete' }, topicIds: ['2001'] },
+      [{ company: 'Acme NV', tags: ['gold'] }, { options: { tags_edit_mode: 'add' }, topicIds: ['2001'] }],
+      [{ customattributes: { plan: null } }, { options: { customattributes_edit_mode: 'delete' }, topicIds: ['2001'] }],
     ]);
     expect(answer.ok).toBe(true);
     expect(answer.text).toBe(

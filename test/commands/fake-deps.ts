@@ -1,4 +1,4 @@
-import type { Contact, Mention } from '../../src/engage/schemas/index.js';
+import type { BusinessHoursSchedule, Contact, Mention } from '../../src/engage/schemas/index.js';
 import type {
   AuditEntry,
   BridgeControl,
@@ -21,7 +21,8 @@ type Overrides = {
     mentions?: Partial<CommandEngageClient['mentions']>;
     contacts?: Partial<CommandEngageClient['contacts']>;
     handover?: Partial<CommandEngageClient['handover']>;
-    businessHours?: Partial<CommandEngageClient['businessHours']>;
+    /** The schedules, served by the fake one per page so paging is exercised. */
+    businessHours?: { list?: () => Promise<BusinessHoursSchedule[]> };
   };
   bridge?: Partial<BridgeControl>;
   audit?: (entry: AuditEntry) => Promise<void>;
@@ -45,7 +46,7 @@ export function fakeDeps(o: Overrides = {}): FakeDeps {
   const e = o.engage ?? {};
   const b = o.bridge ?? {};
   const engage: CommandEngageClient = {
-    mentions: { update: rec('mentions.update', e.mentions?.update ?? (async (_t, _i, c) => mention(c.updates.tags))) },
+    mentions: { update: rec('mentions.update', e.mentions?.update ?? (async (_ref, updates) => mention(updates.tags))) },
     contacts: {
       get: rec('contacts.get', e.contacts?.get ?? (async () => contact())),
       update: rec('contacts.update', e.contacts?.update ?? (async () => contact())),
@@ -53,10 +54,19 @@ export function fakeDeps(o: Overrides = {}): FakeDeps {
     handover: {
       get: rec(
         'handover.get',
-        e.handover?.get ?? (async (service, id) => ({ service, service_id: id, owner: 'agents' as const, date: { updated: null } })),
+        e.handover?.get ??
+          (async (ref) => ({ service: ref.service, service_id: ref.serviceId, owner: 'agents' as const, date: { updated: null } })),
       ),
     },
-    businessHours: { list: rec('businessHours.list', e.businessHours?.list ?? (async () => [])) },
+    businessHours: {
+      listPages: () => {
+        calls.push({ port: 'businessHours.listPages', args: [] });
+        const list = e.businessHours?.list ?? (async () => []);
+        return (async function* () {
+          for (const schedule of await list()) yield { data: [schedule] };
+        })();
+      },
+    },
   };
   const bridge: BridgeControl = {
     getOwner: rec('bridge.getOwner', b.getOwner ?? (async () => undefined)),

@@ -10,8 +10,8 @@ describe('tag', () => {
     const deps = fakeDeps({
       engage: {
         mentions: {
-          update: async (_t, _i, { updates, options }) => {
-            tags = options?.tags_edit_mode === 'delete' ? tags.filter((t) => !updates.tags.includes(t)) : [...tags, ...updates.tags];
+          update: async (_ref, updates, opts) => {
+            tags = opts?.options?.tags_edit_mode === 'delete' ? tags.filter((t) => !updates.tags.includes(t)) : [...tags, ...updates.tags];
             return { id: '9001', topic_id: '2001', tags } as Mention;
           },
         },
@@ -19,8 +19,8 @@ describe('tag', () => {
     });
     const answer = await runCommand('tag 2001/9001 +vip -spam refund', { actor: manager, deps });
     expect(deps.calls.filter((c) => c.port === 'mentions.update').map((c) => c.args)).toEqual([
-      ['2001', '9001', { updates: { tags: ['vip', 'refund'] }, options: { tags_edit_mode: 'add' } }],
-      ['2001', '9001', { updates: { tags: ['spam'] }, options: { tags_edit_mode: 'delete' } }],
+      [{ topicId: '2001', id: '9001' }, { tags: ['vip', 'refund'] }, { options: { tags_edit_mode: 'add' } }],
+      [{ topicId: '2001', id: '9001' }, { tags: ['spam'] }, { options: { tags_edit_mode: 'delete' } }],
     ]);
     expect(answer).toMatchObject({ ok: true, changed: { added: ['vip', 'refund'], removed: ['spam'], tags: ['old', 'vip', 'refund'] } });
     expect(answer.text).toBe('Mention 2001/9001: added vip, refund; removed spam. Tags now: old, vip, refund.');
