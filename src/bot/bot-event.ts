@@ -1,0 +1,41 @@
+// The events the bridge feeds the brain, and everything it passes in with them.
+import type { Flows } from './flow-schema.js';
+import type { DialogState } from './dialog-state.js';
+import type { BusinessHoursSchedule, Button, CannedResponse, Channel, ContactInfo, TranscriptLine } from './types.js';
+
+export type BotEvent =
+  /** A customer's message (the mention), with the quick replies it clicked and the service's sentiment. */
+  | { kind: 'message'; mentionId: string; text: string; clicked?: Button[]; sentiment?: string | number | null }
+  /** Agents gave the conversation back (resolved, idle, a manager's command, ...). */
+  | { kind: 'returned-to-bot'; reason: string }
+  /** A person took the conversation (reply seen, or the service reports agents as owner). */
+  | { kind: 'agent-took-over' }
+  /** The scheduler releases a queued escalation: opening time (or agents available again). */
+  | { kind: 'opening-time' }
+  /** The bridge could not hand over (the handover call failed): the bot owns the conversation again. */
+  | { kind: 'escalation-failed'; error?: string };
+
+export interface HoursInput {
+  schedule?: BusinessHoursSchedule | undefined;
+  /** The service's live `is_active`; wins over the calculator when given. */
+  isActive?: boolean | undefined;
+  /** Agents available now (a count or a yes/no); defaults to the schedule's `users.available`. */
+  agentsAvailable?: number | boolean | undefined;
+}
+
+export interface DecideInput {
+  flows: Flows;
+  event: BotEvent;
+  /** The state the brain returned last time; undefined (or unreadable) starts a new conversation. */
+  conversation: DialogState | undefined;
+  contact: ContactInfo;
+  channel: Channel;
+  now: Date | number;
+  hours?: HoursInput | undefined;
+  /** The conversation as recorded by the bridge (any length; the brain windows it from the stretch start). */
+  transcript?: readonly TranscriptLine[] | undefined;
+  /** Canned responses of the account, so menus can name theirs by name or id. */
+  cannedResponses?: readonly CannedResponse[] | undefined;
+  /** Who owns the contact as the bridge knows it; corrects the brain's picture when they differ. */
+  owner?: 'bot' | 'agents' | undefined;
+}

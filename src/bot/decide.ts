@@ -1,0 +1,116 @@
+// The brain's one entry point: an event and the conversation's state in, actions and the next state out.
+import type { DecideInput } from './bot-event.js';
+import type { Decision } from './decision.js';
+import { dialogStateSchema, freshState, newStretch, type DialogState } from './dialog-state.js';
+import { Turn } from './turn.js';
+import { releaseQueued, sayOutcome } from './escalate.js';
+import { handleCancel, handleMessage, isCancel, readSentiment } from './handle-message.js';
+
+const RECENT_IDS = 20;
+const SENTIMENTS_KEPT = 10;
+
+function returnToBot(turn: Turn, reason: string): void {
+  turn.state = newStretch(turn.state, turn.nowMs);
+  sayOutcome(turn, 'returned', reason, turn.mainMenu);
+}
+
+function takenByAgents(state: DialogState): void {
+  state.mode = 'agents';
+  delete state.pendingEscalation;
+  delete state.takingMessage;
+  delete state.question;
+  delete state.offer;
+}
+
+function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'message' }>, isNew: boolean): void {
+  const { input, nowMs } = turn;
+  const text = typeof event.text === 'string' ? event.text : '';
+  if (turn.state.recentMentionIds.includes(event.mentionId)) {
+    turn.actions.push({ type: 'nothing', why: `mention ${event.mentionId} was already handled` });
+    return;
+  }
+  if (input.owner === 'agents' && turn.state.mode === 'bot') takenByAgents(turn.state);
+  if (input.owner === 'bot' && turn.state.mode !== 'bot') returnToBot(turn, 'owner_changed');
+  const state = turn.state;
+  state.recentMentionIds = [...state.recentMentionIds, event.mentionId].slice(-RECENT_IDS);
+  const sentiment = readSentiment(event.sentiment);
+  if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
+  if (state.mode === 'agents') {
+    state.lastActivityAt = nowMs;
+    turn.actions.push({ type: 'nothing', why: 'a person owns the conversation' });
+    return;
+  }
+  if (state.mode === 'escalated') {
+    state.lastActivityAt = nowMs;
+    if (isCancel(turn, text) && !event.clicked?.length) handleCancel(turn);
+    else turn.actions.push({ type: 'nothing', why: 'waiting for an agent to take the conversation' });
+    return;
+  }
+  let fresh = isNew;
+  if (!fresh && nowMs - state.lastActivityAt > turn.flows.conversation.new_after_idle_minutes * 60_000 && !state.pendingEscalation) {
+    turn.state = newStretch(state, nowMs);
+    fresh = true;
+  }
+  turn.state.lastActivityAt = nowMs;
+  turn.state.turn += 1;
+  const greeting = turn.flows.greeting;
+  const before = turn.actions.length;
+  const result = handleMessage(turn, text, event.clicked?.[0], fresh);
+  if (!fresh) return;
+  if (result === 'unmatched') {
+    turn.reply(greeting.text, greeting.menu);
+  } else {
+    // The greeting opens the conversation; the answer's own quick replies follow it.
+    turn.actions.splice(before, 0, { type: 'reply', text: turn.fill(greeting.text) || '…' });
+  }
+}
+
+function decideSafely(input: DecideInput, nowMs: number): Decision {
+  const parsed = dialogStateSchema.safeParse(input.conversation);
+  const isNew = !parsed.success;
+  const turn = new Turn(input, parsed.success ? structuredClone(parsed.data) : freshState(nowMs), nowMs);
+  const event = input.event;
+  switch (event.kind) {
+    case 'message':
+      onMessage(turn, event, isNew);
+      break;
+    case 'returned-to-bot':
+      returnToBot(turn, event.reason);
+      break;
+    case 'agent-took-over':
+      takenByAgents(turn.state);
+      break;
+    case 'opening-time':
+      if (!releaseQueued(turn)) turn.actions.push({ type: 'nothing', why: 'no escalation was queued' });
+      break;
+    case 'escalation-failed': {
+      const pending = turn.state.pendingEscalation;
+      if (turn.state.mode === 'escalated' && pending) {
+        turn.state.mode = 'bot';
+        delete turn.state.pendingEscalation;
+        sayOutcome(turn, 'failed', pending.reason, turn.mainMenu);
+      }
+      break;
+    }
+  }
+  if (turn.actions.length === 0) turn.actions.push({ type: 'nothing', why: `nothing to do for ${event.kind}` });
+  return { actions: turn.actions, state: turn.state };
+}
+
+/**
+ * Decides what to do about one event. Pure and total: it reads no clock and never throws
+ * (an internal fault becomes a `nothing` action and the state as it was).
+ */
+export function decide(input: DecideInput): Decision {
+  const raw = input.now instanceof Date ? input.now.getTime() : input.now;
+  const previous = dialogStateSchema.safeParse(input.conversation);
+  const nowMs = Number.isFinite(raw) ? raw : previous.success ? previous.data.lastActivityAt : 0;
+  try {
+    return decideSafely(input, nowMs);
+  } catch (e) {
+    return {
+      actions: [{ type: 'nothing', why: `the bot could not decide: ${(e as Error).message || 'unknown error'}` }],
+      state: previous.success ? previous.data : freshState(nowMs),
+    };
+  }
+}

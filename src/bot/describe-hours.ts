@@ -1,0 +1,78 @@
+// Business hours in words a customer reads: "Monday at 09:00", "Monday–Friday 09:00–17:00".
+import type { BusinessHoursSchedule } from './types.js';
+import { wallClock } from './zoned-time.js';
+
+export interface HoursWords {
+  locale: string;
+  today: string;
+  tomorrow: string;
+  at: string;
+}
+
+export const ENGLISH_HOURS_WORDS: HoursWords = { locale: 'en', today: 'today', tomorrow: 'tomorrow', at: 'at' };
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+function weekdayName(weekday: number, locale: string): string {
+  // 2023-01-01 was a Sunday, so day 1 + weekday lands on the wanted weekday.
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(2023, 0, 1 + weekday)),
+  );
+}
+
+/** Local clock time of an instant, "17:00". */
+export function describeTime(instantMs: number, timeZone: string): string {
+  const w = wallClock(instantMs, timeZone);
+  return `${pad(w.hour)}:${pad(w.minute)}`;
+}
+
+/** An instant relative to now, in the schedule's zone: "today at 13:00", "tomorrow at 09:00", "Monday at 09:00". */
+export function describeMoment(
+  instantMs: number,
+  nowMs: number,
+  timeZone: string,
+  words: HoursWords = ENGLISH_HOURS_WORDS,
+): string {
+  const then = wallClock(instantMs, timeZone);
+  const now = wallClock(nowMs, timeZone);
+  const days = Math.round(
+    (Date.UTC(then.year, then.month - 1, then.day) - Date.UTC(now.year, now.month - 1, now.day)) / 86_400_000,
+  );
+  const time = `${pad(then.hour)}:${pad(then.minute)}`;
+  if (days <= 0) return `${words.today} ${words.at} ${time}`;
+  if (days === 1) return `${words.tomorrow} ${words.at} ${time}`;
+  const day = weekdayName(then.weekday, words.locale);
+  if (days < 7) return `${day} ${words.at} ${time}`;
+  const date = new Intl.DateTimeFormat(words.locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(then.year, then.month - 1, then.day)),
+  );
+  return `${day} ${date} ${words.at} ${time}`;
+}
+
+const hhmm = (s: string): string => `${s.slice(0, 2)}:${s.slice(2)}`;
+
+/** The weekly opening hours, Monday first, equal consecutive days joined: "Monday–Friday 09:00–17:00". */
+export function describeWeek(schedule: BusinessHoursSchedule, locale = 'en'): string {
+  const order = [1, 2, 3, 4, 5, 6, 0];
+  const spans = order.map((d) =>
+    schedule.periods
+      .filter((p) => p.dayofweek === d && p.start < p.end)
+      .sort((a, b) => a.start.localeCompare(b.start))
+      .map((p) => `${hhmm(p.start)}–${hhmm(p.end)}`)
+      .join(', '),
+  );
+  const parts: string[] = [];
+  let i = 0;
+  while (i < order.length) {
+    let j = i;
+    while (j + 1 < order.length && spans[j + 1] === spans[i]) j++;
+    const span = spans[i];
+    if (span) {
+      const first = weekdayName(order[i] ?? 0, locale);
+      const days = i === j ? first : `${first}–${weekdayName(order[j] ?? 0, locale)}`;
+      parts.push(`${days} ${span}`);
+    }
+    i = j + 1;
+  }
+  return parts.join('; ');
+}

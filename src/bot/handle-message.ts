@@ -1,0 +1,132 @@
+// A customer's message while the bot owns the conversation: triggers first, then menus, questions, intents, fallback.
+import type { Turn } from './turn.js';
+import type { Button, Sentiment } from './types.js';
+import { foldText, containsPhrase } from './fold-text.js';
+import { findWords, matchIntent } from './match-intent.js';
+import { selectByText } from './quick-replies.js';
+import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
+import { handleClick } from './handle-click.js';
+import { handleAnswer } from './handle-question.js';
+import { runIntent } from './run-step.js';
+
+export type MessageResult = 'handled' | 'unmatched';
+
+/** The service's sentiment as one of three values; anything else is no information. */
+export function readSentiment(value: unknown): Sentiment | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 0 ? 'negative' : value > 0 ? 'positive' : 'neutral';
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim().toLowerCase();
+  return v === 'negative' || v === 'positive' || v === 'neutral' ? v : undefined;
+}
+
+/** A short message that says "never mind" (and not "cancel my order"). */
+export function isCancel(turn: Turn, text: string): boolean {
+  const cancel = turn.flows.escalation.cancel;
+  if (!cancel.enabled) return false;
+  const folded = foldText(text);
+  const words = folded.split(' ').length;
+  return cancel.phrases.some((p) => {
+    const phrase = foldText(p);
+    return containsPhrase(folded, phrase) && words <= phrase.split(' ').length + 1;
+  });
+}
+
+export function handleCancel(turn: Turn): void {
+  const { state } = turn;
+  const pending = state.pendingEscalation;
+  if (pending) {
+    turn.actions.push({ type: 'cancel-escalation', reason: pending.reason });
+    delete state.pendingEscalation;
+    state.mode = 'bot';
+    sayOutcome(turn, 'cancelled', pending.reason, turn.mainMenu);
+  } else if (state.takingMessage) {
+    const reason = state.takingMessage.reason;
+    delete state.takingMessage;
+    sayOutcome(turn, 'cancelled', reason, turn.mainMenu);
+  } else if (state.question) {
+    delete state.question;
+    turn.reply(turn.flows.conversation.question_cancelled, turn.mainMenu);
+  } else {
+    sayOutcome(turn, 'nothing_to_cancel', 'none', turn.mainMenu);
+  }
+}
+
+function fallback(turn: Turn, text: string): void {
+  const { state, flows } = turn;
+  state.fallbacks += 1;
+  const trigger = flows.escalation.triggers.repeated_fallback;
+  if (trigger.enabled && state.fallbacks >= trigger.count) {
+    requestEscalation(turn, escalationRequest(turn, 'repeated_fallback', text, { priority: trigger.priority }));
+    return;
+  }
+  turn.reply(flows.fallback.text, flows.fallback.menu);
+}
+
+/** A contact tagged for personal service (e.g. vip) goes to people once, on the first message the bot sees. */
+function contactTagTriggered(turn: Turn): boolean {
+  const { state, flows, input } = turn;
+  const t = flows.escalation.triggers;
+  const tag = t.contact_tag.enabled && !state.contactTagEscalated
+    ? input.contact.tags.find((c) => t.contact_tag.tags.some((x) => foldText(x) === foldText(c)))
+    : undefined;
+  if (tag !== undefined) {
+    state.contactTagEscalated = true;
+    requestEscalation(turn, escalationRequest(turn, 'contact_tag', `contact tag ${tag}`, { priority: t.contact_tag.priority, tags: [tag] }));
+    return true;
+  }
+  return false;
+}
+
+function textTriggered(turn: Turn, text: string): boolean {
+  const { state, flows } = turn;
+  const t = flows.escalation.triggers;
+  const asked = t.explicit_request.enabled ? findWords(text, [...t.explicit_request.phrases, ...t.explicit_request.keywords]) : undefined;
+  if (asked !== undefined) {
+    requestEscalation(turn, escalationRequest(turn, 'explicit_request', text, { priority: t.explicit_request.priority }));
+    return true;
+  }
+  const recent = state.sentiments.slice(-t.negative_sentiment.count);
+  if (t.negative_sentiment.enabled && recent.length === t.negative_sentiment.count && recent.every((s) => s === 'negative')) {
+    requestEscalation(turn, escalationRequest(turn, 'negative_sentiment', text, { priority: t.negative_sentiment.priority }));
+    // The trend was reported; the next unhappy messages count afresh.
+    state.sentiments = [];
+    return true;
+  }
+  return false;
+}
+
+/** Returns 'unmatched' when nothing in the flows understood the message and no fallback was sent (a new conversation's first words). */
+export function handleMessage(turn: Turn, text: string, clicked: Button | undefined, isNew: boolean): MessageResult {
+  const { state } = turn;
+  const click = clicked ?? (state.offer ? selectByText(text, state.offer.buttons, state.offer.numbered) : undefined);
+  if (!clicked && isCancel(turn, text) && !isNew) {
+    handleCancel(turn);
+    return 'handled';
+  }
+  if (state.takingMessage && !click) {
+    passOnMessage(turn, text);
+    return 'handled';
+  }
+  delete state.takingMessage;
+  if (contactTagTriggered(turn)) return 'handled';
+  let said = text;
+  if (click) {
+    const r = handleClick(turn, click);
+    if (r === 'handled') return 'handled';
+    if (r === 'unmatched') {
+      fallback(turn, click.title);
+      return 'handled';
+    }
+    said = [click.title, click.payload].filter(Boolean).join(' ');
+  }
+  if (textTriggered(turn, said)) return 'handled';
+  if (state.question && handleAnswer(turn, said) === 'handled') return 'handled';
+  const intent = matchIntent(turn.flows, said);
+  if (intent && runIntent(turn, intent.name, intent.words)) {
+    state.fallbacks = 0;
+    return 'handled';
+  }
+  if (isNew) return 'unmatched';
+  fallback(turn, said);
+  return 'handled';
+}

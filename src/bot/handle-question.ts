@@ -1,0 +1,49 @@
+// A pending question: validate the answer, collect it, re-ask, or give up.
+import type { Turn } from './turn.js';
+import { stripAccents } from './fold-text.js';
+import { escalationRequest, requestEscalation } from './escalate.js';
+import { runStep } from './run-step.js';
+import { matchIntent } from './match-intent.js';
+
+export type AnswerResult = 'handled' | 'not-an-answer';
+
+function extract(pattern: string, text: string): string | undefined {
+  const m = new RegExp(stripAccents(pattern), 'iu').exec(stripAccents(text));
+  if (!m) return undefined;
+  return (m[1] ?? m[0]).trim() || undefined;
+}
+
+export function handleAnswer(turn: Turn, text: string): AnswerResult {
+  const { state, flows } = turn;
+  const pending = state.question;
+  const q = pending && flows.questions[pending.name];
+  if (!pending || !q) {
+    delete state.question;
+    return 'not-an-answer';
+  }
+  const value = extract(q.pattern, text);
+  if (value !== undefined) {
+    state.collected[q.save_as ?? pending.name] = q.uppercase ? value.toUpperCase() : value;
+    delete state.question;
+    state.fallbacks = 0;
+    if (!runStep(turn, q.then, { reason: pending.name, words: text, ...(state.lastIntent ? { intent: state.lastIntent } : {}) })) {
+      return 'not-an-answer';
+    }
+    return 'handled';
+  }
+  // A customer who changes the subject is not failing the question.
+  if (matchIntent(flows, text)) {
+    delete state.question;
+    return 'not-an-answer';
+  }
+  const attempts = pending.attempts + 1;
+  if (attempts < q.max_attempts) {
+    state.question = { ...pending, attempts };
+    turn.reply(q.reask);
+    return 'handled';
+  }
+  delete state.question;
+  if (q.on_fail && runStep(turn, q.on_fail, { reason: 'question_failed', words: text })) return 'handled';
+  requestEscalation(turn, escalationRequest(turn, 'question_failed', text));
+  return 'handled';
+}

@@ -1,0 +1,49 @@
+// Intent matching by keywords, phrases and regular expressions, case- and accent-insensitive.
+import type { Flows, IntentSpec } from './flow-schema.js';
+import { containsPhrase, foldText, stripAccents } from './fold-text.js';
+
+export interface IntentMatch {
+  name: string;
+  /** The words of the customer's text that matched. */
+  words: string;
+}
+
+const compiled = new WeakMap<IntentSpec, RegExp[]>();
+
+function patternsOf(intent: IntentSpec): RegExp[] {
+  let res = compiled.get(intent);
+  if (!res) {
+    res = intent.patterns.map((p) => new RegExp(stripAccents(p), 'iu'));
+    compiled.set(intent, res);
+  }
+  return res;
+}
+
+/** The first keyword or phrase found in the text, as written in the flow file. */
+export function findWords(text: string, words: readonly string[]): string | undefined {
+  const folded = foldText(text);
+  return words.find((w) => containsPhrase(folded, foldText(w)));
+}
+
+function matchOne(text: string, intent: IntentSpec): { words: string; score: number } | undefined {
+  const plain = stripAccents(text);
+  for (const re of patternsOf(intent)) {
+    const m = re.exec(plain) ?? re.exec(text);
+    if (m) return { words: m[0], score: 3000 + m[0].length };
+  }
+  const phrase = findWords(text, intent.phrases);
+  if (phrase !== undefined) return { words: phrase, score: 2000 + phrase.length };
+  const keyword = findWords(text, intent.keywords);
+  if (keyword !== undefined) return { words: keyword, score: 1000 + keyword.length };
+  return undefined;
+}
+
+/** The best matching intent: a pattern beats a phrase beats a keyword, a longer match wins, then file order. */
+export function matchIntent(flows: Flows, text: string): IntentMatch | undefined {
+  let best: (IntentMatch & { score: number }) | undefined;
+  for (const [name, intent] of Object.entries(flows.intents)) {
+    const m = matchOne(text, intent);
+    if (m && (!best || m.score > best.score)) best = { name, ...m };
+  }
+  return best && { name: best.name, words: best.words };
+}

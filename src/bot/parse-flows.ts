@@ -1,0 +1,71 @@
+// Parses a flow file (YAML or JSON) into validated Flows; every problem names the file, the path and the line.
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { flowFileSchema, type Flows } from './flow-schema.js';
+import { checkReferences, type FlowPath } from './flow-references.js';
+
+export interface FlowProblem {
+  /** Dotted path inside the file, e.g. `intents.refund.then`; empty for the whole file. */
+  path: string;
+  line?: number;
+  message: string;
+}
+
+export class FlowFileError extends Error {
+  readonly code = 'FLOW_FILE_INVALID';
+  constructor(
+    readonly fileName: string,
+    readonly problems: FlowProblem[],
+  ) {
+    const lines = problems.map(
+      (p) => `  - ${p.path || '(file)'}${p.line !== undefined ? ` (line ${p.line})` : ''}: ${p.message}`,
+    );
+    super(`${fileName}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the flow file\n${lines.join('\n')}`);
+    this.name = 'FlowFileError';
+  }
+}
+
+function lineOf(doc: Document, counter: LineCounter, path: FlowPath): number | undefined {
+  // Walk back to the deepest part of the path that exists (a missing key has no node of its own).
+  for (let n = path.length; n >= 0; n--) {
+    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+const dotted = (path: FlowPath): string => path.map(String).join('.');
+
+export function parseFlows(text: string, fileName: string): Flows {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new FlowFileError(
+      fileName,
+      doc.errors.map((e) => ({ path: '', line: counter.linePos(e.pos[0]).line, message: e.message.split('\n')[0] ?? e.message })),
+    );
+  }
+  const parsed = flowFileSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    throw new FlowFileError(
+      fileName,
+      parsed.error.issues.map((issue) => {
+        const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+        const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+        const at = keys.length > 0 && keys[0] !== undefined ? [...path, keys[0]] : path;
+        const line = lineOf(doc, counter, at);
+        return { path: dotted(at), message: issue.message, ...(line !== undefined ? { line } : {}) };
+      }),
+    );
+  }
+  const problems = checkReferences(parsed.data);
+  if (problems.length > 0) {
+    throw new FlowFileError(
+      fileName,
+      problems.map((p) => {
+        const line = lineOf(doc, counter, p.path);
+        return { path: dotted(p.path), message: p.message, ...(line !== undefined ? { line } : {}) };
+      }),
+    );
+  }
+  return parsed.data;
+}

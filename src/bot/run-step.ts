@@ -1,0 +1,72 @@
+// Runs what a button, an intent or an answered question leads to.
+import type { Step } from './flow-schema.js';
+import type { Turn } from './turn.js';
+import { escalationRequest, requestEscalation } from './escalate.js';
+
+export interface StepOrigin {
+  /** Reason code for an escalate step that names none. */
+  reason: string;
+  /** The customer's words (or the button) that led here. */
+  words: string;
+  intent?: string;
+}
+
+const MAX_DEPTH = 8;
+
+export function askQuestion(turn: Turn, name: string): void {
+  const q = turn.flows.questions[name];
+  if (!q) return;
+  turn.state.question = { name, attempts: 0, askedAt: turn.nowMs };
+  // Typed numbers now answer the question, not the menu shown before it.
+  delete turn.state.offer;
+  turn.reply(q.prompt);
+}
+
+/** Runs an intent: always-human intents escalate (when that trigger is on), others run their step. */
+export function runIntent(turn: Turn, name: string, words: string, depth = 0): boolean {
+  const intent = turn.flows.intents[name];
+  if (!intent) return false;
+  turn.state.lastIntent = name;
+  const trigger = turn.flows.escalation.triggers.always_human;
+  if (intent.always_human && trigger.enabled) {
+    requestEscalation(turn, escalationRequest(turn, 'always_human', words, { priority: trigger.priority, intent: name }));
+    return true;
+  }
+  if (!intent.then) return false;
+  return runStep(turn, intent.then, { reason: 'flow', words, intent: name }, depth + 1);
+}
+
+/** Returns false when the step could not act (so the caller can fall back). */
+export function runStep(turn: Turn, step: Step, origin: StepOrigin, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (step.reply !== undefined) {
+    turn.reply(step.reply, step.menu);
+    return true;
+  }
+  if (step.menu !== undefined) {
+    const menu = turn.flows.menus[step.menu];
+    if (!menu) return false;
+    turn.reply(menu.text, step.menu);
+    return true;
+  }
+  if (step.ask !== undefined) {
+    if (!turn.flows.questions[step.ask]) return false;
+    askQuestion(turn, step.ask);
+    return true;
+  }
+  if (step.intent !== undefined) return runIntent(turn, step.intent, origin.words, depth);
+  if (step.escalate !== undefined) {
+    const spec = step.escalate === true ? {} : step.escalate;
+    requestEscalation(
+      turn,
+      escalationRequest(turn, spec.reason ?? origin.reason, origin.words, {
+        priority: spec.priority,
+        tags: spec.tags,
+        note: spec.note,
+        intent: origin.intent,
+      }),
+    );
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,63 @@
+// One turn of the brain: the input, the state being changed, and the actions collected so far.
+import type { DecideInput } from './bot-event.js';
+import type { DialogState } from './dialog-state.js';
+import type { Action } from './decision.js';
+import type { HoursView } from './hours-view.js';
+import { hoursView } from './hours-view.js';
+import { fillTemplate } from './fill-template.js';
+import { menuOffer, replyWithOffer } from './quick-replies.js';
+
+export class Turn {
+  readonly actions: Action[] = [];
+  private hoursCache: HoursView | undefined;
+
+  constructor(
+    readonly input: DecideInput,
+    public state: DialogState,
+    readonly nowMs: number,
+  ) {}
+
+  get flows(): DecideInput['flows'] {
+    return this.input.flows;
+  }
+
+  hours(): HoursView {
+    this.hoursCache ??= hoursView(this.flows, this.input.hours, this.nowMs);
+    return this.hoursCache;
+  }
+
+  /** Fills a text's variables; the hours ones are only computed when the text uses them. */
+  fill(text: string): string {
+    const vars: Record<string, string | undefined> = { ...this.state.collected, name: this.input.contact.name };
+    if (/\{(back|until|hours_status|hours_week)\}/.test(text)) {
+      const h = this.hours();
+      Object.assign(vars, { back: h.back ?? 'soon', until: h.until, hours_week: h.week });
+      vars.hours_status = fillTemplate(h.status, vars);
+    }
+    return fillTemplate(text, vars);
+  }
+
+  /** Sends a text, with a menu's quick replies when given, and remembers what was offered. */
+  reply(text: string, menuName?: string): void {
+    const filled = this.fill(text);
+    const offer = menuName !== undefined ? menuOffer(this.flows, menuName, this.input.cannedResponses ?? []) : undefined;
+    const action = replyWithOffer(filled || '…', offer, this.input.channel, this.flows.conversation.sms_hint);
+    this.actions.push(action);
+    if (offer) {
+      const numbered = action.quickReplies === undefined;
+      this.state.offer = {
+        menu: offer.menu,
+        buttons: offer.buttons,
+        at: this.nowMs,
+        numbered,
+        ...(offer.cannedResponseId !== undefined ? { cannedResponseId: offer.cannedResponseId } : {}),
+      };
+      if (!this.state.menusOffered.includes(offer.menu)) this.state.menusOffered.push(offer.menu);
+    }
+  }
+
+  /** The main menu: the one the greeting offers. */
+  get mainMenu(): string | undefined {
+    return this.flows.greeting.menu;
+  }
+}
