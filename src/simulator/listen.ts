@@ -1,0 +1,108 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleApi } from './api-handler.js';
+import { handleControl } from './control-api.js';
+import { pickFault } from './faults.js';
+import { sendError, sendText, splitTarget } from './http-io.js';
+import { SimError } from './sim-error.js';
+import type { Simulator } from './simulator.js';
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface RunningSimulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Applies an injected fault; true when the request was taken over (answered, held or dropped).
+ * A held request ("timeout") is never answered: it ends when the client or `close()` drops it.
+ */
+function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): number | undefined {
+  const kind = pickFault(sim.faults, sim.faultRandom());
+  if (!kind) return undefined;
+  const resetAt = String(Math.floor(sim.realMs() / 1000) + 1);
+  switch (kind) {
+    case 'rate_limit':
+      sendError(res, new SimError(400, 'rate_limit_reached', 'Rate limit reached (injected fault)'), {
+        'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt, 'retry-after': '1',
+      });
+      return 400;
+    case 'server_error':
+      sendError(res, new SimError(503, 'server_error', 'Service unavailable (injected fault)'));
+      return 503;
+    case 'malformed':
+      sendText(res, 200, 'application/json; charset=utf-8', '{"meta":{"code":200},"response":{"id":');
+      return 200;
+    case 'reset':
+      req.socket.destroy();
+      return 0;
+    case 'timeout':
+      req.resume();
+      return 0;
+  }
+}
+
+async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const { pathname, query } = splitTarget(req.url ?? '/');
+  if (pathname === '/_sim' || pathname.startsWith('/_sim/')) {
+    await handleControl(sim, req, res, pathname, query);
+    return;
+  }
+  if (sim.faults.latency_ms) await sim.sleep(sim.faults.latency_ms);
+  const faulted = applyFault(sim, res, req);
+  let status: number;
+  let params: Record<string, string>;
+  if (faulted !== undefined) {
+    status = faulted;
+    params = Object.fromEntries(query);
+  } else {
+    ({ status, params } = await handleApi({ rt: sim, router: sim.router, limiter: sim.limiter }, req, res, pathname, query));
+  }
+  const { access_token: _token, ...logged } = params;
+  sim.requests.append({
+    method: req.method ?? '', path: pathname, params: logged, status,
+    duration_ms: Math.round((performance.now() - started) * 100) / 100, date: sim.now(),
+  });
+}
+
+/** Serves the simulator over node:http until `close()`. */
+export function listen(sim: Simulator, opts: ListenOptions = {}): Promise<RunningSimulator> {
+  const server = createServer((req, res) => {
+    route(sim, req, res).catch(() => {
+      sendError(res, new SimError(500, 'server_error', 'Internal simulator error'));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  // A malformed request line or header gets a 400 with the conventions' body instead of a bare reset.
+  server.on('clientError', (_err, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const body = JSON.stringify({ error: 'invalid_request', error_description: 'Malformed HTTP request' });
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  const host = opts.host ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+      const url = `http://${shownHost}:${port}`;
+      sim.setBaseUrl(url);
+      resolve({
+        url,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

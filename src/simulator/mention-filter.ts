@@ -1,0 +1,23 @@
+import { parseFilter, type Predicate } from './filter-query.js';
+import type { MentionRecord } from './model.js';
+import { SOURCE_TYPES } from './present-mention.js';
+
+const STATUSES: Record<string, (m: MentionRecord) => boolean> = {
+  new: (m) => m.status === 'new',
+  pending: (m) => m.status === 'pending',
+  done: (m) => m.status === 'done',
+  alldone: (m) => m.status === 'done',
+  open: (m) => m.status !== 'done',
+};
+
+/** The inbox filter language of the simulator: `source:`, `status:`, `tag:` with AND / OR / NOT / parentheses. */
+export function parseMentionFilter(text: string): Predicate<MentionRecord> {
+  return parseFilter<MentionRecord>(text, {
+    source: (v) => {
+      const value = v.toLowerCase();
+      return (m) => m.service === value || (SOURCE_TYPES[m.service] ?? '').toLowerCase() === value;
+    },
+    status: (v) => STATUSES[v.toLowerCase()],
+    tag: (v) => (m) => m.tags.includes(v),
+  });
+}

@@ -1,0 +1,143 @@
+import type { Button, Period } from './seed-schema.js';
+
+export type { Button, Period };
+export type MentionStatus = 'new' | 'pending' | 'done';
+export type Priority = 'low' | 'medium' | 'high' | 'critical';
+
+export interface MentionAction {
+  type: string;
+  extra?: string;
+  user_id?: string;
+  date: { added: number };
+  metadata?: Record<string, unknown>;
+}
+
+/** An inbox mention as the simulator keeps it; `present-mention.ts` shapes it per API version. */
+export interface MentionRecord {
+  id: string;
+  num: number;
+  topicId: number;
+  status: MentionStatus;
+  priority: Priority;
+  tags: string[];
+  service: string;
+  authorId: string;
+  authorName: string;
+  managed: boolean;
+  /** The customer's id on the channel: the thread this message belongs to. */
+  threadId: string;
+  content: string;
+  messageType: string;
+  sentiment: string;
+  buttons: Button[];
+  clickedButtons: Button[];
+  added: number;
+  updated: number;
+  /** Real-clock ms from which list calls may return it (indexing delay realism). */
+  visibleAtMs: number;
+  assignment: { userIds: string[]; comment: string };
+  actions: MentionAction[];
+  hidden: boolean;
+}
+
+export interface Contact {
+  id: string;
+  name: string;
+  type: string;
+  serviceId: string;
+  tags: string[];
+  customattributes: Record<string, unknown>;
+  country: { name: string; code: string } | null;
+  company: string;
+  comments: string;
+  telephone: string | null;
+  added: number;
+  updated: number;
+}
+
+export interface HandoverRecord {
+  owner: 'agents' | 'application';
+  applicationId: string | null;
+  updated: number | null;
+}
+
+export interface PublisherMention {
+  id: string;
+  type: string;
+  status: 'posted' | 'scheduled' | 'draft' | 'awaitingapproval';
+  services: { type: string; service_id: string }[];
+  message: string;
+  subject: string | null;
+  to: { id: string }[];
+  media: string[];
+  buttons: Button[];
+  cannedResponseId: string | null;
+  topicId: number | null;
+  mentionId: string | null;
+  publishAt: number;
+  added: number;
+  tags: string[];
+  actions: MentionAction[];
+  assignment: { userIds: string[]; comment: string };
+  authorUserId: string;
+}
+
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  roleId: string;
+  scheduleId: string | null;
+  status: 'Available' | 'Unavailable' | 'Busy';
+  avatar: string;
+}
+
+export interface Schedule {
+  id: string;
+  name: string;
+  timezone: string;
+  periods: Period[];
+}
+
+export interface TokenRecord {
+  token: string;
+  userId: string;
+  scopes: Set<string>;
+  revoked: boolean;
+}
+
+export interface CannedResponse {
+  id: string;
+  name: string;
+  type: 'text' | 'buttons' | 'csat' | 'nps';
+  message: string;
+  buttons: Button[];
+  usageCount: number;
+}
+
+export interface OutboundEntry {
+  seq: number;
+  type: string;
+  services: { type: string; service_id: string }[];
+  message: string;
+  canned_response_id: string | null;
+  buttons: Button[];
+  topic_id: number | null;
+  mention_id: string | null;
+  status: string;
+  date: number;
+  publisher_mention_id: string;
+  sender: 'api' | 'agent';
+  user_id: string;
+  recipient: { channel: string; service_id: string } | null;
+}
+
+export interface RequestEntry {
+  seq: number;
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  status: number;
+  duration_ms: number;
+  date: number;
+}

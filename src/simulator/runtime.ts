@@ -1,0 +1,31 @@
+import type { BoundedLog } from './bounded-log.js';
+import type { OutboundEntry } from './model.js';
+import type { SimState } from './sim-state.js';
+
+export interface Realism {
+  /** Many mentions share one `date.added`: timestamps are rounded down to this many seconds (true = 10). */
+  timestamp_ties: boolean | number;
+  /** A new mention shows up in list calls up to this many ms after it was added. */
+  indexing_delay_ms: number;
+  /** Items carry fields no client knows about. */
+  extra_fields: boolean;
+}
+
+export const NO_REALISM: Realism = { timestamp_ties: false, indexing_delay_ms: 0, extra_fields: false };
+
+/** What every handler may use: the data, the clocks, randomness and the realism switches. */
+export interface Runtime {
+  readonly state: SimState;
+  /** Simulated time in UNIX seconds (fixed by `/_sim/clock`, else the real clock). */
+  now(): number;
+  /** The underlying clock in ms, never fixed: drives rate-limit windows and indexing delays. */
+  realMs(): number;
+  random(): number;
+  readonly realism: Realism;
+  /** Absolute base address of the API as clients reach it (for links). */
+  baseUrl(): string;
+  /** Every message published through the API or by an agent, for `/_sim/outbound`. */
+  readonly outbound: BoundedLog<OutboundEntry>;
+  /** A new inbound customer mention exists (webhook push). */
+  onInbound(mentionId: string): void;
+}
