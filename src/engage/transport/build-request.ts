@@ -27,7 +27,7 @@ export function buildRequest(op: Operation, target: RequestTarget): HttpRequest 
     return { method: 'GET', url: followUrl(op, target), headers };
   }
   const url = new URL(target.baseUrl.href);
-  url.pathname = target.baseUrl.pathname + pathOf(op, target);
+  url.pathname = target.baseUrl.pathname.replace(/\/+$/, '') + pathOf(op, target);
   const params = encodeParams({ ...op.params, version: target.version, format: op.format === 'xml' ? 'xml' : undefined });
   if (op.method === 'GET') {
     url.search = params.toString();
