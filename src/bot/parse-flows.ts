@@ -1,5 +1,5 @@
 // Parses a flow file (YAML or JSON) into validated Flows; every problem names the file, the path and the line.
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import { flowFileSchema, type Flows } from './flow-schema.js';
 import { checkReferences, type FlowPath } from './flow-references.js';
 
@@ -24,10 +24,21 @@ export class FlowFileError extends Error {
   }
 }
 
+/** The node of a path, or for a map entry its key (a block value starts on the line after its key). */
+function nodeAt(doc: Document, path: FlowPath): unknown {
+  const parent: unknown = path.length <= 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+  const last = path[path.length - 1];
+  if (last !== undefined && isMap(parent)) {
+    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(last));
+    if (pair) return pair.key;
+  }
+  return path.length === 0 ? doc.contents : doc.getIn(path, true);
+}
+
 function lineOf(doc: Document, counter: LineCounter, path: FlowPath): number | undefined {
   // Walk back to the deepest part of the path that exists (a missing key has no node of its own).
   for (let n = path.length; n >= 0; n--) {
-    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    const node = nodeAt(doc, path.slice(0, n));
     if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
   }
   return undefined;
