@@ -45,7 +45,10 @@ export class FilePersistence implements Persistence {
   }
 
   /** Locks the directory, then loads (and migrates) the hot file; refuses a file it cannot trust. */
-  static async open(dataDir: string, options: ResolvedStoreOptions): Promise<{ persistence: FilePersistence; state: HotState }> {
+  static async open(
+    dataDir: string,
+    options: ResolvedStoreOptions,
+  ): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
     await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
       throw new StoreError('io', `Cannot create the data directory ${dataDir}: ${describeCause(error)}.`, { cause: error });
     });
@@ -59,8 +62,8 @@ export class FilePersistence implements Persistence {
         lock,
         options.logger,
       );
-      const state = await persistence.load(options.clock());
-      return { persistence, state };
+      const { state, migrated } = await persistence.load(options.clock());
+      return { persistence, state, migrated };
     } catch (error) {
       await lock.release();
       throw error;
@@ -121,17 +124,18 @@ export class FilePersistence implements Persistence {
     return this.lock.release();
   }
 
-  private async load(now: number): Promise<HotState> {
+  private async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
     let text: unknown;
     try {
       text = await this.hot.read();
     } catch (error) {
       throw new StoreError('io', `Cannot read the store file ${this.hotPath}: ${describeCause(error)}.`, { cause: error });
     }
-    if (typeof text !== 'string') return emptyHotState(now);
+    if (typeof text !== 'string') return { state: emptyHotState(now), migrated: false };
     const { state, fromVersion } = decodeHotFile(text, this.hotPath, now);
-    if (fromVersion < CURRENT_SCHEMA_VERSION) await this.backUp(fromVersion);
-    return state;
+    const migrated = fromVersion < CURRENT_SCHEMA_VERSION;
+    if (migrated) await this.backUp(fromVersion);
+    return { state, migrated };
   }
 
   /** Keeps the pre-migration file: the next write replaces it with the new layout. */

@@ -17,6 +17,9 @@ const DEFAULT_WRITE_INTERVAL_MS = 50;
  */
 export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
-  const { persistence, state } = await FilePersistence.open(options.dataDir, resolved);
-  return new StoreCore(state, persistence, resolved);
+  const { persistence, state, migrated } = await FilePersistence.open(options.dataDir, resolved);
+  const store = new StoreCore(state, persistence, resolved);
+  // A migrated file is rewritten in the new layout at once (its original is kept as a backup).
+  if (migrated) await store.persistAll();
+  return store;
 }

@@ -278,6 +278,12 @@ export class StoreCore implements Store {
     return result;
   }
 
+  /** Writes the whole state even when nothing changed (after a migration). */
+  async persistAll(): Promise<void> {
+    this.ensureOpen();
+    await this.writer.whenDurable();
+  }
+
   flush(): Promise<void> {
     if (this.closed) return Promise.resolve();
     return this.writer.flush();
@@ -286,7 +292,7 @@ export class StoreCore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     try {
-      await this.writer.flush();
+      await this.writer.flushNow();
     } finally {
       this.closed = true;
       this.writer.cancelTimer();

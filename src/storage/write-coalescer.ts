@@ -25,6 +25,7 @@ export class WriteCoalescer {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   private notBeforeMs = Number.NEGATIVE_INFINITY;
+  private urgent = false;
 
   constructor(
     private readonly write: () => Promise<void>,
@@ -53,6 +54,16 @@ export class WriteCoalescer {
     return Promise.resolve();
   }
 
+  /** Like `flush()`, but without waiting out the write interval: for shutdown. */
+  flushNow(): Promise<void> {
+    this.urgent = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const flushed = this.flush();
+    this.schedule();
+    return flushed;
+  }
+
   /** Stops the timer; pending mutations are only written by a later `flush()`. */
   cancelTimer(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -61,7 +72,7 @@ export class WriteCoalescer {
 
   private schedule(): void {
     if (this.current || this.timer || !this.dirty) return;
-    const delay = Math.max(0, this.notBeforeMs - performance.now());
+    const delay = this.urgent ? 0 : Math.max(0, this.notBeforeMs - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.current = this.run();
@@ -73,6 +84,7 @@ export class WriteCoalescer {
     this.inflight = waiters;
     this.waiters = [];
     this.dirty = false;
+    this.urgent = false;
     const startedMs = performance.now();
     this.notBeforeMs = startedMs + this.options.minIntervalMs;
     try {

@@ -1,0 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openFileStore } from '../../src/storage/index.js';
+import { describeStoreContract } from './store-contract.js';
+
+describeStoreContract('the file store', async (options) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'store-contract-'));
+  const store = await openFileStore({ ...options, dataDir });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+});

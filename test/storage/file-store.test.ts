@@ -1,0 +1,254 @@
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isStoreError, openFileStore } from '../../src/storage/index.js';
+import { conversation, mention, T0 } from './store-contract.js';
+import { recordingLogger, useTempDirs } from './test-dirs.js';
+
+async function refusal(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the store to refuse');
+}
+
+function exitedPid(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', () => resolve(child.pid!));
+  });
+}
+
+describe('the file store', () => {
+  const tempDir = useTempDirs();
+
+  describe('one process per data directory', () => {
+    it('refuses a second open of the same directory, naming it and the pid holding it', async () => {
+      const dataDir = await tempDir();
+      const first = await openFileStore({ dataDir });
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'locked')).toBe(true);
+      expect(error.message).toContain(dataDir);
+      expect(error.message).toContain(String(process.pid));
+      await first.close();
+      const again = await openFileStore({ dataDir });
+      await again.close();
+    });
+
+    it('takes over a lock whose process is dead, with a log line', async () => {
+      const dataDir = await tempDir();
+      const deadPid = await exitedPid();
+      await writeFile(join(dataDir, 'store.lock'), JSON.stringify({ pid: deadPid, startedAt: 'earlier' }));
+      const { lines, logger } = recordingLogger();
+      const store = await openFileStore({ dataDir, logger });
+      expect(lines.some((l) => l.level === 'warn' && l.message.includes(String(deadPid)))).toBe(true);
+      expect(JSON.parse(await readFile(join(dataDir, 'store.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+      await store.close();
+    });
+
+    it('refuses a lock file that names no process instead of guessing', async () => {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'store.lock'), '');
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'locked')).toBe(true);
+      expect(error.message).toContain('store.lock');
+    });
+  });
+
+  describe('a file it cannot trust', () => {
+    it('refuses a store file that is not JSON, names it, and leaves it unchanged', async () => {
+      const dataDir = await tempDir();
+      const file = join(dataDir, 'store.json');
+      await writeFile(file, '{"schemaVersion":1,');
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'corrupt')).toBe(true);
+      expect(error.message).toContain(file);
+      expect(error.message).toContain('not valid JSON');
+      expect(await readFile(file, 'utf8')).toBe('{"schemaVersion":1,');
+      // The refusal released the lock: once the file is moved away the directory opens.
+      await rm(file);
+      await (await openFileStore({ dataDir })).close();
+    });
+
+    it('refuses valid JSON that fails the schema, naming the path of the problem', async () => {
+      const dataDir = await tempDir();
+      const file = join(dataDir, 'store.json');
+      const store = await openFileStore({ dataDir });
+      await store.saveConversation(conversation('1'));
+      await store.close();
+      const text = (await readFile(file, 'utf8')).replace(`"updatedAt":${T0}`, '"updatedAt":"yesterday"');
+      await writeFile(file, text);
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'schema')).toBe(true);
+      expect(error.message).toContain(file);
+      expect(error.message).toContain('conversations');
+      expect(error.message).toContain('updatedAt');
+      expect(await readFile(file, 'utf8')).toBe(text);
+    });
+
+    it('refuses a file written by a newer version', async () => {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'store.json'), JSON.stringify({ schemaVersion: 99 }));
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'schema')).toBe(true);
+      expect(error.message).toContain('newer');
+    });
+  });
+
+  describe('schema migration', () => {
+    it('migrates the unversioned prototype file, keeping a backup of the original', async () => {
+      const dataDir = await tempDir();
+      const fixture = join(import.meta.dirname, 'fixtures', 'store-v0.json');
+      await copyFile(fixture, join(dataDir, 'store.json'));
+      const store = await openFileStore({ dataDir, clock: () => T0 });
+      expect(await store.getConversation('whatsapp:32470000001')).toMatchObject({ owner: 'agents', contactName: 'Ann' });
+      expect(await store.countByOwner()).toMatchObject({ bot: 1, agents: 1 });
+      expect(await store.hasSeen('9002')).toBe(true);
+      expect(await store.getCursor('2001')).toEqual({ since: 1699999990 });
+      await store.close();
+      expect(await readFile(join(dataDir, 'store.json.v0.bak'), 'utf8')).toBe(await readFile(fixture, 'utf8'));
+      expect(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, seen: { '9001': T0 } });
+      const reopened = await openFileStore({ dataDir });
+      expect(await reopened.hasSeen('9001')).toBe(true);
+      await reopened.close();
+    });
+
+    it('refuses a prototype file it cannot migrate, naming the path', async () => {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'store.json'), JSON.stringify({ seenIds: [1, 2] }));
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'schema')).toBe(true);
+      expect(error.message).toContain('seenIds');
+    });
+  });
+
+  describe('durability', () => {
+    it('has a recorded mention on disk as soon as recordInbound resolves, before any close', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir });
+      await store.recordInbound(mention('9001'));
+      await store.enqueueEffect({ key: '9001:reply', kind: 'reply', contactKey: 'whatsapp:32470000001', payload: { text: 'hi' } });
+      const onDisk = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
+      expect(onDisk.seen).toHaveProperty('9001');
+      expect(onDisk.inbox[0].id).toBe('9001');
+      expect(onDisk.outbox['9001:reply'].status).toBe('pending');
+      await store.close();
+      const reopened = await openFileStore({ dataDir });
+      expect(await reopened.recordInbound(mention('9001'))).toBe(false);
+      expect((await reopened.pendingEffects()).map((e) => e.key)).toEqual(['9001:reply']);
+      await reopened.close();
+    });
+
+    it('writes the other mutations by flush', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir });
+      await store.recordInbound(mention('1'));
+      await store.setCursor('2001', { since: 5 });
+      await store.saveConversation(conversation('1'));
+      await store.flush();
+      const onDisk = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
+      expect(onDisk.cursors['2001'].value).toEqual({ since: 5 });
+      expect(onDisk.conversations).toHaveProperty('whatsapp:1');
+      await store.close();
+    });
+
+    it('writes on close at once, without waiting out the write interval', { timeout: 10_000 }, async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir, writeIntervalMs: 60_000 });
+      await store.recordInbound(mention('1'));
+      await store.setCursor('2001', 'c1');
+      await store.close();
+      expect(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8')).cursors['2001'].value).toBe('c1');
+      expect(store.stats().writes).toBe(2);
+    });
+
+    it('keeps what a killed process recorded, and takes over its lock', async () => {
+      const dataDir = await tempDir();
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const deadline = Date.now() + 20_000;
+      while (!output.includes('recorded') && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(output).toContain('recorded');
+      child.kill('SIGKILL');
+      await exited;
+      const { lines, logger } = recordingLogger();
+      const store = await openFileStore({ dataDir, logger });
+      expect(lines.some((l) => l.message.includes('taking over'))).toBe(true);
+      expect((await store.pendingInbound()).map((m) => m.id)).toEqual(['crash-1']);
+      expect((await store.listAudit()).map((e) => e.actor)).toEqual(['child']);
+      await store.close();
+    });
+
+    it('rejects a durable mutation whose write fails, then writes it once the disk recovers', async () => {
+      const dataDir = await tempDir();
+      const { lines, logger } = recordingLogger();
+      const store = await openFileStore({ dataDir, logger, writeIntervalMs: 0 });
+      const file = join(dataDir, 'store.json');
+      await mkdir(file); // the atomic rename onto a directory fails like a broken disk would
+      const error = await refusal(store.recordInbound(mention('1')));
+      expect(isStoreError(error, 'io')).toBe(true);
+      expect(error.message).toContain(file);
+      expect(store.stats().writeErrors).toBeGreaterThan(0);
+      expect(lines.some((l) => l.level === 'error')).toBe(true);
+      await rm(file, { recursive: true });
+      await store.flush();
+      expect(JSON.parse(await readFile(file, 'utf8')).seen).toHaveProperty('1');
+      await store.close();
+    });
+  });
+
+  describe('coalescing', () => {
+    it('turns 100 concurrent mutations into one write', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir });
+      const ids = Array.from({ length: 100 }, (_, i) => String(i));
+      const results = await Promise.all(ids.map((id) => store.recordInbound(mention(id))));
+      expect(results.every(Boolean)).toBe(true);
+      expect(store.stats().writes).toBe(1);
+      expect(Object.keys(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8')).seen)).toHaveLength(100);
+      await store.close();
+    });
+  });
+
+  describe('cold files', () => {
+    it('finds archived conversations and audit entries after a restart', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir });
+      for (const id of ['1', '2', '3']) await store.saveConversation(conversation(id, { updatedAt: T0 - 1 }));
+      await store.audit({ at: T0, actor: 'U1', action: 'bot pause', subject: 'whatsapp:1' });
+      expect(await store.archiveInactive(T0)).toBe(3);
+      await store.close();
+      const reopened = await openFileStore({ dataDir });
+      expect(await reopened.countByOwner()).toMatchObject({ bot: 0, archived: 3 });
+      expect(await reopened.getConversation('whatsapp:2')).toEqual(conversation('2', { updatedAt: T0 - 1 }));
+      expect(await reopened.listAudit()).toEqual([{ at: T0, actor: 'U1', action: 'bot pause', subject: 'whatsapp:1' }]);
+      await reopened.close();
+    });
+
+    it('skips a torn last line in the cold files and appends after it', async () => {
+      const dataDir = await tempDir();
+      await writeFile(join(dataDir, 'audit.jsonl'), `${JSON.stringify({ at: 1, actor: 'a', action: 'x', subject: 's' })}\n{"at":2,"act`);
+      await writeFile(join(dataDir, 'archive.jsonl'), '{"key":"whatsapp:zz","chan');
+      const { lines, logger } = recordingLogger();
+      const store = await openFileStore({ dataDir, logger });
+      await store.audit({ at: 3, actor: 'b', action: 'y', subject: 's' });
+      expect((await store.listAudit()).map((e) => e.at)).toEqual([1, 3]);
+      expect(lines.some((l) => l.level === 'warn' && l.message.includes('unreadable audit'))).toBe(true);
+      await store.saveConversation(conversation('1', { updatedAt: T0 - 1 }));
+      await store.archiveInactive(T0);
+      expect(await store.getConversation('whatsapp:1')).toEqual(conversation('1', { updatedAt: T0 - 1 }));
+      await store.close();
+    });
+  });
+});
