@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidParameterError, MalformedResponseError, PageLimitError, type Mention } from '../../../src/engage/index.js';
+import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { testClient, TOKEN } from '../helpers/test-client.js';
+
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const sample = {
+  id: '9001',
+  unique_id: '2001_9001',
+  topic_id: 2001,
+  status: 'new',
+  source: { service: 'whatsapp', type: 'WhatsApp', sender: '32470000001' },
+  author: { id: 32470000001, name: 'Ann', managed: false },
+  message: { type: 'privatemessage', content: 'Where is my order?', sentiment: 'neutral', entities: [] },
+  buttons: [],
+  clicked_buttons: [{ id: 'b2', title: 'Order status' }],
+  date: { added: 1700000000 },
+  actions: [{ type: 'reply', user_id: 'u1', date: { added: 1700000100 } }],
+  action_links: [{ type: 'api', key: 'reply', http_method: 'POST', link: 'https://api.engagor.com/1001/publisher/add/' }],
+  timestamps: { response_time: 0, handle_time: 0 },
+};
+
+const page = (ids: number[], next: string | null) => ok({ count: 99, data: ids.map((id) => ({ id, topic_id: 2001 })), paging: { next_url: next, previous_url: null } });
+
+async function collect(pages: AsyncIterable<{ data: Mention[] }>): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const p of pages) ids.push(...p.data.map((m) => m.id));
+  return ids;
+}
+
+describe('mentions', () => {
+  it('gets a mention and parses buttons, actions, action links and timestamps', async () => {
+    const { client } = testClient(server);
+    server.script(ok(sample));
+    const mention = await client.mentions.get({ topicId: 2001, id: 9001 });
+    expect(server.requests[0]!.url.split('?')[0]).toBe('/1001/inbox/mention/2001/9001');
+    expect(mention.topic_id).toBe('2001');
+    expect(mention.author?.id).toBe('32470000001');
+    expect(mention.clicked_buttons?.[0]?.title).toBe('Order status');
+    expect(mention.actions?.[0]?.type).toBe('reply');
+    expect(mention.action_links?.[0]?.key).toBe('reply');
+  });
+
+  it('refuses sendMail under a version older than 20160108', async () => {
+    const { client } = testClient(server, { version: '20150101' });
+    await expect(client.mentions.update({ topicId: 1, id: 2 }, { status: 'done' }, { options: { sendMail: true } })).rejects.toBeInstanceOf(
+      InvalidParameterError,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses an unknown update option and an empty update', async () => {
+    const { client } = testClient(server);
+    await expect(client.mentions.update({ topicId: 1, id: 2 }, { status: 'done' }, { options: { nope: 1 } as never })).rejects.toBeInstanceOf(
+      InvalidParameterError,
+    );
+    await expect(client.mentions.update({ topicId: 1, id: 2 }, {})).rejects.toBeInstanceOf(InvalidParameterError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('sends list dates as ISO 8601 and validates the limit (0..100)', async () => {
+    const { client } = testClient(server);
+    await expect(client.mentions.list({ limit: 101 })).rejects.toBeInstanceOf(InvalidParameterError);
+    await expect(client.mentions.list({ limit: -1 })).rejects.toBeInstanceOf(InvalidParameterError);
+    await expect(client.mentions.list({ dateFrom: 'yesterday' })).rejects.toBeInstanceOf(InvalidParameterError);
+    expect(server.requests).toHaveLength(0);
+    server.script(page([], null));
+    await client.mentions.list({ dateFrom: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)), dateTo: '2024-01-03T00:00:00Z', limit: 0, pageToken: 'abc' });
+    const params = server.requests[0]!.params;
+    expect(params.get('date_from')).toBe('2024-01-02T03:04:05.000Z');
+    expect(params.get('date_to')).toBe('2024-01-03T00:00:00Z');
+    expect(params.get('limit')).toBe('0');
+    expect(params.get('page_token')).toBe('abc');
+  });
+
+  it('follows paging.next_url across pages with the auth header and without the token in the URL', async () => {
+    const { client } = testClient(server);
+    server.script(
+      page([1, 2], `${server.baseUrl}/1001/inbox/mentions?page_token=p2&version=20210601`),
+      page([3], `${server.baseUrl}/1001/inbox/mentions?page_token=p3&access_token=${TOKEN}&version=20210601`),
+      page([4], null),
+    );
+    expect(await collect(client.mentions.listPages({ limit: 2 }))).toEqual(['1', '2', '3', '4']);
+    expect(server.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('page_token'))).toEqual([null, 'p2', 'p3']);
+    for (const req of server.requests) {
+      expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      expect(req.url).not.toContain(TOKEN);
+    }
+  });
+
+  it('stops with PageLimitError after the page guard, having yielded the pages read', async () => {
+    const { client } = testClient(server, { maxPages: 2 });
+    server.script(page([1], `${server.baseUrl}/1001/inbox/mentions?page_token=a`), page([2], `${server.baseUrl}/1001/inbox/mentions?page_token=b`));
+    const ids: string[] = [];
+    const error = await (async () => {
+      for await (const p of client.mentions.listPages()) ids.push(...p.data.map((m) => m.id));
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PageLimitError);
+    expect(ids).toEqual(['1', '2']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('refuses to follow a next_url that repeats a page or points at another origin', async () => {
+    const { client } = testClient(server);
+    const again = `${server.baseUrl}/1001/inbox/mentions?page_token=a`;
+    server.script(page([1], again), page([2], again));
+    await expect(collect(client.mentions.listPages())).rejects.toBeInstanceOf(MalformedResponseError);
+    server.requests.length = 0;
+    server.script(page([1], 'https://evil.example/1001/inbox/mentions?page_token=x'));
+    await expect(collect(client.mentions.listPages())).rejects.toThrow(/another origin/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports a mention without topic_id with the path of the field', async () => {
+    const { client } = testClient(server);
+    server.script(ok({ data: [{ id: 1, topic_id: 2 }, { id: 3 }], paging: { next_url: null } }));
+    await expect(client.mentions.list()).rejects.toThrow(/response\.data\.1\.topic_id/);
+  });
+});
