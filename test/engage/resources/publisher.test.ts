@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidParameterError, type EngageClient } from '../../../src/engage/index.js';
+import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { testClient } from '../helpers/test-client.js';
+
+let server: ScriptedServer;
+let client: EngageClient;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  client = testClient(server).client;
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const services = [{ type: 'whatsapp', service_id: '32470000001' }];
+
+describe('publisher add', () => {
+  it('asks for the services to reply with through GET publisher/add', async () => {
+    server.script(ok({ profiles: [], services: [{ type: 'whatsapp', service_id: 555, name: 'Shop' }] }));
+    const answer = await client.publisher.services({ type: 'reply', topicId: 2001, mentionId: 9001 });
+    const req = server.requests[0]!;
+    expect(req.url.split('?')[0]).toBe('/1001/publisher/add');
+    expect(req.params.get('type')).toBe('reply');
+    expect(req.params.get('topic_id')).toBe('2001');
+    expect(req.params.get('mention_id')).toBe('9001');
+    expect(answer.services[0]?.service_id).toBe('555');
+  });
+
+  it('posts a reply as a form with services as JSON text and parses the created items', async () => {
+    server.script(
+      ok({
+        messages: [{ id: 77, service: 'whatsapp', service_id: '32470000001', status: 'sent' }],
+        publisher_mention: { id: 88, status: 'sent', tags: [], actions: [], in_reply_to: { id: 9001, topic_id: 2001 } },
+      }),
+    );
+    const result = await client.publisher.add({
+      type: 'reply',
+      services,
+      message: 'Your order ships today',
+      status: '',
+      topicId: 2001,
+      mentionId: '9001',
+      cannedResponseId: 5,
+      datePublish: new Date(Date.UTC(2024, 0, 1)),
+    });
+    const p = server.requests[0]!.params;
+    expect(server.requests[0]!.method).toBe('POST');
+    expect(p.get('type')).toBe('reply');
+    expect(JSON.parse(p.get('services')!)).toEqual(services);
+    expect(p.get('message')).toBe('Your order ships today');
+    expect(p.get('status')).toBe('');
+    expect(p.get('topic_id')).toBe('2001');
+    expect(p.get('mention_id')).toBe('9001');
+    expect(p.get('canned_response_id')).toBe('5');
+    expect(p.get('date_publish')).toBe('2024-01-01T00:00:00.000Z');
+    expect(result.messages[0]?.id).toBe('77');
+    expect(result.publisher_mention?.in_reply_to?.id).toBe('9001');
+  });
+
+  it('refuses a post without message, canned response or media', async () => {
+    await expect(client.publisher.add({ type: 'reply', services })).rejects.toBeInstanceOf(InvalidParameterError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('accepts a canned response or media instead of a message', async () => {
+    server.script(ok({ messages: [] }), ok({ messages: [] }));
+    await client.publisher.add({ type: 'reply', services, cannedResponseId: 'cr1' });
+    await client.publisher.add({ type: 'post', services, media: [1, 2] });
+    expect(JSON.parse(server.requests[1]!.params.get('media')!)).toEqual(['1', '2']);
+  });
+
+  it('refuses an unknown type, an unknown status, no services and a bad email', async () => {
+    const bad = [
+      { type: 'shout' as never, services, message: 'x' },
+      { type: 'reply' as const, services, message: 'x', status: 'now' as never },
+      { type: 'reply' as const, services: [], message: 'x' },
+      { type: 'reply' as const, services, message: 'x', to: [{ id: 'not-an-email' }] },
+    ];
+    for (const input of bad) await expect(client.publisher.add(input)).rejects.toBeInstanceOf(InvalidParameterError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('publisher mentions', () => {
+  it('gets, updates, deletes and lists publisher mentions', async () => {
+    server.script(
+      ok({ id: 88, status: 'posted', in_reply_to: { id: 9001, topic_id: 2001 } }),
+      ok({ id: 88, tags: ['x'] }),
+      ok(true),
+      ok({ data: [{ id: 88 }], paging: { next_url: null } }),
+    );
+    const got = await client.publisherMentions.get(88);
+    await client.publisherMentions.update(88, { actions: [{ type: 'note', extra: 'checked' }] }, { options: { tags_edit_mode: 'add' } });
+    const deleted = await client.publisherMentions.delete(88, { options: { comment: 'dup', sendMail: false } });
+    const list = await client.publisherMentions.list({ status: 'posted', dateFrom: '2024-01-01T00:00:00Z' });
+    expect(got.in_reply_to?.id).toBe('9001');
+    expect(deleted).toBe(true);
+    expect(list.data[0]?.id).toBe('88');
+    expect(server.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+      'GET /1001/publisher/mention/88',
+      'POST /1001/publisher/mention/88',
+      'DELETE /1001/publisher/mention/88',
+      'GET /1001/publisher/mentions',
+    ]);
+    expect(JSON.parse(server.requests[1]!.params.get('updates')!)).toEqual({ actions: [{ type: 'note', extra: 'checked' }] });
+    expect(JSON.parse(server.requests[2]!.params.get('options')!)).toEqual({ comment: 'dup', sendMail: false });
+    expect(server.requests[3]!.params.get('status')).toBe('posted');
+    expect(server.requests[3]!.params.get('date_from')).toBe('2024-01-01T00:00:00Z');
+  });
+
+  it('refuses an unknown delete option', async () => {
+    await expect(client.publisherMentions.delete(1, { options: { purge: true } as never })).rejects.toBeInstanceOf(InvalidParameterError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
