@@ -35,6 +35,7 @@ export interface ContactUpdatesSent {
   address?: { country: { code: string } };
   tags?: string[];
   customattributes?: Record<string, unknown>;
+  [key: string]: unknown;
 }
 
 /**
