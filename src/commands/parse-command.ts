@@ -1,10 +1,9 @@
 import { COMMAND_NAMES, commandList, findCommand } from './command-registry.js';
 import type { ParseResult } from './command-types.js';
-import { renderCommandHelp, renderOverview } from './render-help.js';
+import { MAX_COMMAND_LENGTH, renderCommandHelp, renderOverview } from './render-help.js';
 import { tokenize } from './tokenize.js';
 
-/** Longer commands are refused before parsing: no field needs more, and it bounds the work. */
-export const MAX_COMMAND_LENGTH = 2000;
+export { MAX_COMMAND_LENGTH };
 
 /**
  * Pure and fast (Slack calls it inside its 3-second ack): either the command, or what is wrong

@@ -103,3 +103,37 @@ describe('contact', () => {
     expect(answer.text).toBe("Engage refused the request for contact 7001: Country 'X' is not recognised. Nothing was changed.");
   });
 });
+
+describe('contact set when a call fails', () => {
+  it('says which part was made when the second call fails', async () => {
+    let n = 0;
+    const deps = fakeDeps({
+      engage: {
+        contacts: {
+          update: async () => {
+            if (n++ > 0) throw new InvalidParameterError({ method: 'POST', path: '/x', status: 400, description: 'nope' });
+            return { ...ann, company: 'New' };
+          },
+        },
+      },
+    });
+    const answer = await runCommand('contact 7001 set company=New tags=-vip', { actor: manager, deps });
+    expect(answer.ok).toBe(false);
+    expect(answer.text).toBe(
+      'Engage refused the request for contact 7001: nope. Only part of the change was made; the contact now shows: company = New; tags = vip.',
+    );
+  });
+
+  it('passes on the client refusing a call before sending it', async () => {
+    const deps = fakeDeps({
+      engage: {
+        contacts: {
+          get: async () =>
+            Promise.reject(new InvalidParameterError({ method: 'GET', path: '/x', description: 'x' }, 'Not sent to Engage: x.')),
+        },
+      },
+    });
+    const answer = await runCommand('contact 7001', { actor: manager, deps });
+    expect(answer.text).toBe('Not sent to Engage: x.');
+  });
+});
