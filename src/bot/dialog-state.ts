@@ -36,8 +36,8 @@ export const dialogStateSchema = z.object({
       numbered: z.boolean(),
     })
     .optional(),
-  /** Menus offered in this conversation, so a click on an older message can be recognised. */
-  menusOffered: z.array(z.string()),
+  /** Menus offered in this conversation, with when each was last offered, so a click on an older message can be recognised. */
+  menusOffered: z.record(z.string(), z.number()),
   question: z.object({ name: z.string(), attempts: z.number().int(), askedAt: z.number() }).optional(),
   collected: z.record(z.string(), z.string()),
   lastIntent: z.string().optional(),
@@ -59,7 +59,7 @@ export function freshState(nowMs: number): DialogState {
     stretchStartedAt: nowMs,
     lastActivityAt: nowMs,
     turn: 0,
-    menusOffered: [],
+    menusOffered: {},
     collected: {},
     fallbacks: 0,
     sentiments: [],

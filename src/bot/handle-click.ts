@@ -30,8 +30,9 @@ function runEntry(turn: Turn, menuName: string, button: Button): ClickResult {
 
 /**
  * Acts on a click as the conversation stands now, never by replaying what the old message did:
- * a button of the current (not stale) offer runs; an informational button from a menu offered earlier
- * runs afresh; anything else gets a polite answer and the current menu.
+ * a button of the current (not stale) offer runs; a button from a menu offered earlier runs afresh when
+ * it only informs, or when that menu was offered recently in this stretch; anything else gets a polite
+ * answer and the current menu.
  */
 export function handleClick(turn: Turn, button: Button): ClickResult {
   const { state, flows } = turn;
@@ -40,11 +41,14 @@ export function handleClick(turn: Turn, button: Button): ClickResult {
   if (offer && turn.nowMs - offer.at <= staleMs && offer.buttons.some((b) => sameButton(b, button))) {
     return runEntry(turn, offer.menu, button);
   }
-  for (const menuName of [...state.menusOffered].reverse()) {
+  const older = Object.entries(state.menusOffered).sort((a, b) => b[1] - a[1]);
+  for (const [menuName, offeredAt] of older) {
     const entry = flows.menus[menuName] && menuEntry(flows.menus[menuName], button);
     if (!entry) continue;
-    // Informational buttons still mean the same; an old "talk to an agent" is not re-run behind the customer's back.
-    if (entry.then.escalate === undefined) return runEntry(turn, menuName, button);
+    // Informational buttons still mean the same; an action (escalation) runs only from a recent message of
+    // this stretch, never replayed from before the conversation went to agents and came back.
+    const recent = offeredAt >= state.stretchStartedAt && turn.nowMs - offeredAt <= staleMs;
+    if (entry.then.escalate === undefined || recent) return runEntry(turn, menuName, button);
     break;
   }
   turn.reply(flows.conversation.stale_click, turn.mainMenu);

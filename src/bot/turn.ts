@@ -52,7 +52,7 @@ export class Turn {
         numbered,
         ...(offer.cannedResponseId !== undefined ? { cannedResponseId: offer.cannedResponseId } : {}),
       };
-      if (!this.state.menusOffered.includes(offer.menu)) this.state.menusOffered.push(offer.menu);
+      this.state.menusOffered[offer.menu] = this.nowMs;
     }
   }
 
