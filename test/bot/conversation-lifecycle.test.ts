@@ -1,0 +1,145 @@
+import { describe, it, expect } from 'vitest';
+import { decide, freshState } from '../../src/bot/index.js';
+import { B3, Chat, MONDAY_OPEN, SATURDAY_CLOSED, defaultFlows, escalation, kinds, replies } from './bot-fixtures.js';
+
+describe('cancelling an escalation', () => {
+  it('calls off a handover nobody took yet: cancel first, then the reply', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.click(B3);
+    const actions = chat.say('Never mind!');
+    expect(actions[0]).toEqual({ type: 'cancel-escalation', reason: 'quick_reply' });
+    expect(kinds(actions)).toEqual(['cancel-escalation', 'reply']);
+    expect(chat.state?.mode).toBe('bot');
+    expect(chat.state?.pendingEscalation).toBeUndefined();
+  });
+
+  it('calls off a queued escalation, so opening time releases nothing', () => {
+    const chat = new Chat({ start: SATURDAY_CLOSED });
+    chat.say('hi');
+    chat.say('agent');
+    expect(kinds(chat.say('forget it'))).toEqual(['cancel-escalation', 'reply']);
+    chat.now = MONDAY_OPEN;
+    expect(kinds(chat.event({ kind: 'opening-time' }))).toEqual(['nothing']);
+  });
+
+  it('cannot cancel once an agent took the conversation, and stays silent', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    chat.event({ kind: 'agent-took-over' });
+    expect(chat.say('never mind')).toEqual([{ type: 'nothing', why: 'a person owns the conversation' }]);
+  });
+
+  it('does not take "cancel my order" for a cancellation', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    expect(kinds(chat.say('cancel my order'))).toEqual(['nothing']);
+    expect(chat.state?.mode).toBe('escalated');
+  });
+});
+
+describe('while people own the conversation', () => {
+  it('says nothing while waiting for an agent, whatever the customer writes', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    for (const text of ['hello?', 'agent', 'blorp', '2']) expect(kinds(chat.say(text))).toEqual(['nothing']);
+  });
+
+  it('follows the bridge when it reports agents as owner (implicit takeover)', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    expect(kinds(chat.say('opening hours?', { owner: 'agents' }))).toEqual(['nothing']);
+    expect(chat.state?.mode).toBe('agents');
+  });
+
+  it('resumes with a "back with the assistant" turn when the bridge reports the bot as owner again', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    chat.event({ kind: 'agent-took-over' });
+    const actions = chat.say('opening hours?', { owner: 'bot' });
+    expect(replies(actions)[0]).toMatch(/back with the assistant/);
+    expect(replies(actions)[1]).toMatch(/^We're open until 17:00/);
+  });
+});
+
+describe('returning to the bot', () => {
+  it('answers a return with a "back with the assistant" turn and the main menu, starting a new stretch', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('blorp');
+    chat.say('agent');
+    chat.event({ kind: 'agent-took-over' });
+    const before = chat.now;
+    const actions = chat.event({ kind: 'returned-to-bot', reason: 'idle' });
+    expect(actions).toEqual([
+      {
+        type: 'reply',
+        text: "You're back with the assistant. Is there anything else I can help with?",
+        quickReplies: expect.objectContaining({ cannedResponseId: 'cr-main' }),
+      },
+    ]);
+    expect(chat.state).toMatchObject({ mode: 'bot', fallbacks: 0, stretchStartedAt: before, awaySentInStretch: false });
+  });
+
+  it('gives the conversation back to the bot when the handover fails, and says so', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    const actions = chat.event({ kind: 'escalation-failed', error: 'server_error' });
+    expect(replies(actions)[0]).toMatch(/couldn't reach a colleague/);
+    expect(chat.state?.mode).toBe('bot');
+    expect(escalation(chat.say('agent please'))?.reason).toBe('explicit_request');
+  });
+
+  it('greets again after a day of silence', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.now += 2 * 86_400_000;
+    expect(replies(chat.say('hello again'))[0]).toBe("Hi Ann! I'm the Support desk assistant.");
+  });
+});
+
+describe('robustness', () => {
+  const base = { flows: defaultFlows, contact: { tags: [] }, channel: 'web' as const, now: MONDAY_OPEN };
+
+  it('does nothing for a mention it already handled (redelivery)', () => {
+    const first = decide({ ...base, event: { kind: 'message', mentionId: 'm1', text: 'agent' }, conversation: undefined });
+    const again = decide({ ...base, event: { kind: 'message', mentionId: 'm1', text: 'agent' }, conversation: first.state });
+    expect(again.actions).toEqual([{ type: 'nothing', why: 'mention m1 was already handled' }]);
+    expect(again.state).toEqual(first.state);
+  });
+
+  it('starts afresh from a state it cannot read instead of failing', () => {
+    const broken = { v: 99, mode: 'confused' } as unknown as ReturnType<typeof freshState>;
+    const d = decide({ ...base, event: { kind: 'message', mentionId: 'm1', text: 'hi' }, conversation: broken });
+    expect(d.state.v).toBe(1);
+    expect(kinds(d.actions)).toEqual(['reply']);
+  });
+
+  it('leaves the caller\'s state object untouched', () => {
+    const first = decide({ ...base, event: { kind: 'message', mentionId: 'm1', text: 'hi' }, conversation: undefined });
+    const copy = structuredClone(first.state);
+    decide({ ...base, event: { kind: 'message', mentionId: 'm2', text: 'agent' }, conversation: first.state });
+    expect(first.state).toEqual(copy);
+  });
+
+  it('uses no name when the contact has none', () => {
+    const d = decide({ ...base, event: { kind: 'message', mentionId: 'm1', text: 'hi' }, conversation: undefined });
+    expect(replies(d.actions)[0]).toMatch(/^Hi! I'm the Support desk assistant\.\n1\. Opening hours/);
+  });
+
+  it('treats a schedule with an unknown time zone as unknown hours, without failing', () => {
+    const d = decide({
+      ...base,
+      hours: { schedule: { id: 1, name: 'x', timezone: 'Nowhere/Land', periods: [] } },
+      event: { kind: 'message', mentionId: 'm1', text: 'opening hours?' },
+      conversation: undefined,
+    });
+    expect(replies(d.actions)[1]).toMatch(/can't see our opening hours/);
+    expect(d.actions[0]).not.toHaveProperty('why');
+  });
+});
