@@ -12,11 +12,18 @@ export const LIMITS = {
   contextText: 3000,
 } as const;
 
-/** Cuts `text` to at most `max` characters (code points), marking the cut with an ellipsis. */
+/**
+ * Cuts `text` to at most `max` UTF-16 units (the stricter of the ways to count), marking the cut with an
+ * ellipsis and never splitting a surrogate pair.
+ */
 export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return chars.slice(0, Math.max(0, max - 1)).join('') + '…';
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return out + '…';
 }
 
 /** Slack's mrkdwn treats `&`, `<` and `>` as control characters; customer text must not ping or link. */
@@ -27,7 +34,7 @@ export function escapeMrkdwn(text: string): string {
 /** Escaped and cut, where the cut never splits an escape sequence. */
 export function mrkdwn(text: string, max: number): string {
   const escaped = escapeMrkdwn(text);
-  if (Array.from(escaped).length <= max) return escaped;
+  if (escaped.length <= max) return escaped;
   let cut = truncate(escaped, max);
   cut = cut.replace(/&[a-z]{0,3}…$/, '…');
   return cut;

@@ -41,7 +41,10 @@ export interface SlackApp {
   mode: 'http' | 'socket';
   /** HTTP mode reports the bound port; Socket Mode listens on none */
   start(): Promise<{ port: number | null }>;
+  /** Stops taking work; notices still queued are dropped with a log line (call flushNotices first to send them). */
   stop(): Promise<void>;
+  /** Resolves once every queued notice was sent or given up (Retry-After waits included). */
+  flushNotices(): Promise<void>;
   notifier: SlackNotifier;
 }
 
@@ -92,29 +95,40 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerSlashCommand(app, { ...shared, command: options.command, commands: options.commands });
   registerNoticeButtons(app, { ...shared, bridge: options.bridge, notifier });
 
-  let started = false;
+  let state: 'idle' | 'starting' | 'started' | 'stopped' = 'idle';
+  async function listen(): Promise<{ port: number | null }> {
+    await app.init();
+    if (mode === 'socket') {
+      await app.start();
+      options.logger.info({ mode }, 'Slack app connected over Socket Mode');
+      return { port: null };
+    }
+    const server = await app.start({ port: options.port, ...(options.host === undefined ? {} : { host: options.host }) });
+    const port = (server.address() as AddressInfo).port;
+    options.logger.info({ mode, port }, 'Slack app listening for slash commands and button clicks');
+    return { port };
+  }
   return {
     mode,
     notifier,
+    flushNotices: () => queue.idle(),
     async start() {
-      if (started) throw new Error('The Slack app is already started');
-      started = true;
-      await app.init();
-      if (mode === 'socket') {
-        await app.start();
-        options.logger.info({ mode }, 'Slack app connected over Socket Mode');
-        return { port: null };
+      if (state !== 'idle') throw new Error(`The Slack app cannot start: it is ${state}`);
+      state = 'starting';
+      try {
+        const bound = await listen();
+        state = 'started';
+        return bound;
+      } catch (error) {
+        state = 'idle';
+        throw error;
       }
-      const server = await app.start({ port: options.port, ...(options.host === undefined ? {} : { host: options.host }) });
-      const port = (server.address() as AddressInfo).port;
-      options.logger.info({ mode, port }, 'Slack app listening for slash commands and button clicks');
-      return { port };
     },
     async stop() {
       queue.stop();
-      if (!started) return;
-      started = false;
-      await app.stop();
+      const wasStarted = state === 'started';
+      state = 'stopped';
+      if (wasStarted) await app.stop();
     },
   };
 }

@@ -36,7 +36,8 @@ describe('escalation notices and their buttons', () => {
 
   async function postNotice(): Promise<{ ts: string; blocks: Block[] }> {
     h.app.notifier.escalated(notice);
-    await eventually(() => fake.callsTo('/api/chat.postMessage').length === 1, 'the notice');
+    await h.app.flushNotices();
+    expect(fake.callsTo('/api/chat.postMessage')).toHaveLength(1);
     const call = fake.callsTo('/api/chat.postMessage')[0];
     return { ts: '1700000000.1001', blocks: call?.body.blocks as Block[] };
   }

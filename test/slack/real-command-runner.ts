@@ -4,9 +4,19 @@ import { createCommandRunner, type AuditEntry, type CommandDeps } from '../../sr
 import { ConnectionError } from '../../src/engage/errors/index.js';
 import type { CommandRunner } from '../../src/slack/ports.js';
 
-/** Any property is this same function; calling it rejects, so every API call fails cleanly. */
+/**
+ * Any property is this same function; what it returns fails like an unreachable service both when
+ * awaited and when iterated (paging methods return async iterables).
+ */
 function unreachable(): unknown {
-  const fail = (): Promise<never> => Promise.reject(new ConnectionError({ method: 'GET', path: '/1001/test' }, 'refused'));
+  const fail = (): unknown => {
+    const error = new ConnectionError({ method: 'GET', path: '/1001/test' }, 'refused');
+    const rejected = Promise.reject(error);
+    rejected.catch(() => undefined); // handled by whoever awaits it; not an unhandled rejection if iterated instead
+    return Object.assign(rejected, {
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+    });
+  };
   const proxy: unknown = new Proxy(fail, { get: (_target, key) => (key === 'then' ? undefined : proxy) });
   return proxy;
 }
