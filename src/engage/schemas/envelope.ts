@@ -19,7 +19,7 @@ export type EnvelopeMeta = z.output<typeof envelopeMetaSchema>;
 /** `{ meta, response }`; `response` is parsed separately by each operation's item schema. */
 export const envelopeSchema = z.looseObject({
   meta: envelopeMetaSchema.optional(),
-  response: z.unknown(),
+  response: z.unknown().optional(),
 });
 export type Envelope = z.output<typeof envelopeSchema>;
 

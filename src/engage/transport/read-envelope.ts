@@ -12,6 +12,8 @@ export function readEnvelope(bodyText: string): EnvelopeReading {
     return { ok: false, problem: `the body is not JSON (starts with ${JSON.stringify(bodyText.slice(0, 40))})` };
   }
   const parsed = envelopeSchema.safeParse(json);
+  // The alternative error shape may omit `response`; the caller reads its meta.code.
+  if (parsed.success && envelopeFailureStatus(parsed.data) !== null) return { ok: true, envelope: parsed.data };
   if (!parsed.success || !('response' in parsed.data)) {
     return { ok: false, problem: 'the body is not an envelope { meta, response }' };
   }

@@ -18,6 +18,8 @@ export interface ScriptedAnswer {
   body?: unknown;
   /** Destroy the socket without answering (a reset). */
   reset?: boolean;
+  /** Answer only once this settles (to hold a request in flight). */
+  hold?: Promise<unknown>;
 }
 
 /** A loopback HTTP server that answers from a queue and logs every request. */
@@ -54,6 +56,9 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       const logged: LoggedRequest = { method: req.method ?? '', url, headers: req.headers, body, params };
       requests.push(logged);
       const answer = queue.shift() ?? state.fallback(logged);
+      void (answer.hold ?? Promise.resolve()).then(() => respond(answer));
+    });
+    const respond = (answer: ScriptedAnswer): void => {
       if (answer.reset === true) {
         req.socket.destroy();
         return;
@@ -61,7 +66,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? null);
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(text);
-    });
+    };
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConnectionError, MalformedResponseError } from '../../../src/engage/index.js';
+import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { testClient } from '../helpers/test-client.js';
+
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const item = { owner: 'agents', date: { updated: null } };
+
+describe('request classes, timeouts and malformed answers', () => {
+  it('queues reads beyond their limit while a handover still goes through', async () => {
+    const { client } = testClient(server, { rateLimit: { concurrency: { read: 1, handover: 1 } } });
+    let letGo = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    server.script({ ...ok({ id: 1, topic_id: 2 }), hold: held });
+    const first = client.mentions.get({ topicId: 2, id: 1 });
+    await until(() => server.requests.length === 1, 'the first read to arrive');
+    server.script(ok(item), ok({ id: 3, topic_id: 2 }));
+    const second = client.mentions.get({ topicId: 2, id: 3 });
+    await until(() => client.stats().queued.read === 1, 'the second read to queue');
+    const handover = await client.handover.get({ service: 'web', serviceId: 'v1' });
+    expect(handover.owner).toBe('agents');
+    expect(server.requests.map((r) => r.url.split('?')[0])).toEqual(['/1001/inbox/mention/2/1', '/1001/inbox/handover/web/v1']);
+    letGo();
+    expect((await first).id).toBe('1');
+    expect((await second).id).toBe('3');
+  });
+
+  it('turns an answer that never comes into a timeout ConnectionError', async () => {
+    const { client } = testClient(server, { timeouts: { requestMs: 50 }, retry: { maxAttempts: 1 } });
+    server.script({ ...ok(true), hold: new Promise(() => undefined) });
+    const error = await client.topics.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).reason).toBe('timeout');
+    expect((error as ConnectionError).code).toBe('timeout');
+  });
+
+  it('reports a 200 answer that is not JSON as MalformedResponseError without retrying', async () => {
+    const { client } = testClient(server);
+    server.script({ status: 200, body: '{"meta":{"code":200},"response":{"id":' });
+    await expect(client.topics.list()).rejects.toBeInstanceOf(MalformedResponseError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('treats an HTTP 200 envelope whose meta.code says 503 as a server fault and retries it', async () => {
+    const { client } = testClient(server);
+    server.script({ status: 200, body: { meta: { code: 503, error_type: 'server_error', error_message: 'busy' } } }, ok([]));
+    await client.topics.list();
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('returns the JSON text unparsed through raw', async () => {
+    const { client } = testClient(server);
+    server.script(ok({ id: 1 }));
+    const answer = await client.raw({ method: 'GET', template: '/{account_id}/inbox/mention/{topic_id}/{id}', pathValues: { topic_id: 2, id: 1 } });
+    expect(JSON.parse(answer.body)).toEqual({ meta: { code: 200 }, response: { id: 1 } });
+    expect(server.requests[0]!.url.split('?')[0]).toBe('/1001/inbox/mention/2/1');
+  });
+});
