@@ -1,39 +1,29 @@
 import { z } from 'zod';
+import { ConversationTable } from './conversation-table.js';
 import { JsonMap } from './json-map.js';
 import {
-  conversationSchema,
   cursorSchema,
   effectSchema,
   escalationSchema,
   inboundMentionSchema,
   metaSchema,
 } from './records.js';
-import type {
-  ConversationRecord,
-  Effect,
-  Escalation,
-  InboundMention,
-  StoredCursor,
-} from './records.js';
+import type { Effect, Escalation, InboundMention, StoredCursor } from './records.js';
 
 export const CURRENT_SCHEMA_VERSION = 1;
-
-/** Where an archived conversation sits in the cold archive (byte offset and length in the file). */
-export const archiveRefSchema = z.object({ at: z.number(), offset: z.number().int(), length: z.number().int() });
-export type ArchiveRef = z.infer<typeof archiveRefSchema>;
 
 const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), nextEffectSeq: z.number().int() });
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The hot file: everything the bridge touches while running. Cold data (archived conversations, the
- * audit log) lives in append-only JSON Lines files beside it so that every write of this file stays small.
+ * The core file: everything the bridge touches while running except the conversations themselves,
+ * which live in shard files beside it, and the cold data (archive, audit log) in append-only files.
  */
-export const hotFileSchema = z.object({
+export const coreFileSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
   meta: hotMetaSchema,
-  conversations: z.record(z.string(), conversationSchema),
-  archived: z.record(z.string(), archiveRefSchema),
+  /** Keys of archived conversations, with when they were archived. */
+  archived: z.record(z.string(), z.number()),
   /** Every inbound mention id recorded, with when it was first seen (pruned by age). */
   seen: z.record(z.string(), z.number()),
   /** Recorded mentions not yet processed, in the order they were recorded. */
@@ -42,14 +32,13 @@ export const hotFileSchema = z.object({
   cursors: z.record(z.string(), cursorSchema),
   escalations: z.record(z.string(), escalationSchema),
 });
-export type HotFile = z.infer<typeof hotFileSchema>;
+export type CoreFile = z.infer<typeof coreFileSchema>;
 
-/** The hot state in memory: the file's shape with Maps for the keyed collections. */
 export interface HotState {
   schemaVersion: number;
   meta: HotMeta;
-  conversations: JsonMap<ConversationRecord>;
-  archived: JsonMap<ArchiveRef>;
+  conversations: ConversationTable;
+  archived: JsonMap<number>;
   seen: JsonMap<number>;
   inbox: InboundMention[];
   outbox: JsonMap<Effect>;
@@ -61,7 +50,7 @@ export function emptyHotState(now: number): HotState {
   return {
     schemaVersion: CURRENT_SCHEMA_VERSION,
     meta: { createdAt: now, values: {}, nextEscalationSeq: 1, nextEffectSeq: 1 },
-    conversations: new JsonMap(),
+    conversations: new ConversationTable(),
     archived: new JsonMap(),
     seen: new JsonMap(),
     inbox: [],
@@ -71,11 +60,11 @@ export function emptyHotState(now: number): HotState {
   };
 }
 
-export function hotStateFromFile(file: HotFile): HotState {
+export function hotStateFromCore(file: CoreFile): HotState {
   return {
     schemaVersion: file.schemaVersion,
     meta: file.meta,
-    conversations: JsonMap.from(file.conversations),
+    conversations: new ConversationTable(),
     archived: JsonMap.from(file.archived),
     seen: JsonMap.from(file.seen),
     inbox: file.inbox,
@@ -83,4 +72,10 @@ export function hotStateFromFile(file: HotFile): HotState {
     cursors: JsonMap.from(file.cursors),
     escalations: JsonMap.from(file.escalations),
   };
+}
+
+/** The core file's content: the state without its conversations (JsonMaps serialise as objects). */
+export function coreFileText(state: HotState): string {
+  const { conversations: _conversations, ...core } = state;
+  return JSON.stringify(core);
 }

@@ -1,14 +1,14 @@
-import type { ArchiveRef, HotState } from './hot-state.js';
+import type { HotState } from './hot-state.js';
 import type { Persistence } from './persistence.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
-import { StoreError } from './store-error.js';
 
-/** Keeps the cold data in arrays; an archive reference's offset is the index of its record. */
+/** Keeps the cold data in memory; a "write" only hands over the changed shards, as the file store does. */
 export class MemoryPersistence implements Persistence {
   private audit: AuditEntry[] = [];
-  private archive: string[] = [];
+  private readonly archive = new Map<string, string>();
 
-  writeHot(_state: HotState): Promise<number> {
+  writeHot(state: HotState): Promise<number> {
+    state.conversations.takeDirty();
     return Promise.resolve(0);
   }
 
@@ -28,22 +28,14 @@ export class MemoryPersistence implements Persistence {
     return Promise.resolve(before - this.audit.length);
   }
 
-  appendArchive(records: ConversationRecord[], at: number): Promise<ArchiveRef[]> {
-    return Promise.resolve(
-      records.map((record) => {
-        const text = JSON.stringify(record);
-        this.archive.push(text);
-        return { at, offset: this.archive.length - 1, length: text.length };
-      }),
-    );
+  appendArchive(records: Array<{ key: string; json: string }>): Promise<void> {
+    for (const { key, json } of records) this.archive.set(key, json);
+    return Promise.resolve();
   }
 
-  readArchive(ref: ArchiveRef): Promise<ConversationRecord> {
-    const text = this.archive[ref.offset];
-    if (text === undefined) {
-      return Promise.reject(new StoreError('corrupt', `The in-memory archive has no record at ${ref.offset}.`));
-    }
-    return Promise.resolve(JSON.parse(text) as ConversationRecord);
+  readArchive(key: string): Promise<ConversationRecord | undefined> {
+    const json = this.archive.get(key);
+    return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as ConversationRecord));
   }
 
   release(): Promise<void> {

@@ -12,7 +12,7 @@ export type Migration = (data: unknown, context: MigrationContext) => unknown;
 /**
  * Version 0: the prototype's file, without `schemaVersion`: conversations as an array, seen mention ids
  * as a bare list (no time), cursors as raw values. Version 1 keys everything and dates seen ids, so they
- * can be pruned by age (migrated ids count as seen at migration time).
+ * can be pruned by age (migrated ids count as seen at migration time), and keeps conversations in shard files.
  */
 const v0Schema = z.object({
   conversations: z.array(conversationSchema).default([]),
@@ -23,9 +23,11 @@ const v0Schema = z.object({
 const fromV0: Migration = (data, { now }) => {
   const v0 = v0Schema.parse(data);
   const v1 = emptyHotState(now);
+  // Conversations stay inline: loading a version-1 state moves them into the shard files.
+  const { conversations: _table, ...core } = v1;
   return {
-    ...v1,
-    conversations: Object.fromEntries(v0.conversations.map((record) => [record.key, record])),
+    ...core,
+    conversations: v0.conversations,
     archived: {},
     seen: Object.fromEntries(v0.seenIds.map((id) => [id, now])),
     outbox: {},

@@ -1,4 +1,4 @@
-import type { ArchiveRef, HotState } from './hot-state.js';
+import type { HotState } from './hot-state.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 
 /**
@@ -6,16 +6,17 @@ import type { AuditEntry, ConversationRecord } from './records.js';
  * The store logic above it is shared, so one contract suite covers both.
  */
 export interface Persistence {
-  /** Replaces the hot state as a whole; returns the bytes written. */
+  /** Writes the core state and the conversation shards changed since the last write; returns the bytes written. */
   writeHot(state: HotState): Promise<number>;
   appendAudit(entries: AuditEntry[]): Promise<void>;
   /** Every audit entry kept, oldest first. */
   readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
   /** Keeps only the entries `keep` accepts; returns how many were dropped. */
   rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number>;
-  /** Appends the records (archived at `at`) and says where each one landed. */
-  appendArchive(records: ConversationRecord[], at: number): Promise<ArchiveRef[]>;
-  readArchive(ref: ArchiveRef): Promise<ConversationRecord>;
+  /** Appends conversations (as JSON text) to the archive. */
+  appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
+  /** The latest archived copy of a conversation. */
+  readArchive(key: string): Promise<ConversationRecord | undefined>;
   /** Releases the data directory (the lock); nothing is written afterwards. */
   release(): Promise<void>;
 }

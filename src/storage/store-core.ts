@@ -26,7 +26,14 @@ import type {
   Owner,
   StoreMeta,
 } from './records.js';
-import { boundTranscript, countByOwnerIn, inactiveConversationsIn, listConversationsIn } from './state/conversations.js';
+import {
+  boundTranscript,
+  countByOwnerIn,
+  entryOf,
+  inactiveConversationsIn,
+  listConversationsIn,
+  recordOf,
+} from './state/conversations.js';
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
 import { markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
 import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
@@ -157,13 +164,13 @@ export class StoreCore implements Store {
 
   async getConversation(key: string): Promise<ConversationRecord | undefined> {
     this.ensureOpen();
-    const found = await this.findConversation(key);
-    return found && structuredClone(found);
+    const entry = this.state.conversations.get(key);
+    return entry ? recordOf(entry) : this.archivedConversation(key);
   }
 
   async saveConversation(record: ConversationRecord): Promise<ConversationRecord> {
     this.ensureOpen();
-    return structuredClone(this.putConversation(parseInput(conversationSchema, record, 'Conversation')));
+    return this.putConversation(parseInput(conversationSchema, record, 'Conversation'));
   }
 
   async updateConversation(
@@ -171,21 +178,23 @@ export class StoreCore implements Store {
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
   ): Promise<ConversationRecord | undefined> {
     this.ensureOpen();
-    const current = await this.findConversation(key);
-    // Nothing awaits between reading and saving, so no other update can slip in between.
-    const next = fn(current && structuredClone(current));
-    if (next === undefined) return current && structuredClone(current);
+    // A hot record is read, changed and saved without yielding, so no other update can slip in between;
+    // an archived one is re-checked after the read (it may have come back meanwhile).
+    const entry = this.state.conversations.get(key);
+    const current = entry ? recordOf(entry) : await this.archivedConversation(key);
+    const next = fn(current);
+    if (next === undefined) return current;
     const parsed = parseInput(conversationSchema, next, 'Conversation');
     if (parsed.key !== key) {
       throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
     }
-    return structuredClone(this.putConversation(parsed));
+    return this.putConversation(parsed);
   }
 
   async listConversations(filter: { owner?: Owner } = {}): Promise<ConversationRecord[]> {
     this.ensureOpen();
     const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
-    return structuredClone(listConversationsIn(this.state, owner));
+    return listConversationsIn(this.state, owner);
   }
 
   async countByOwner(): Promise<OwnerCounts> {
@@ -198,17 +207,17 @@ export class StoreCore implements Store {
     const cutoff = beforeMs ?? this.now() - this.options.retention.archiveAfterDays * DAY_MS;
     const candidates = inactiveConversationsIn(this.state, cutoff);
     if (candidates.length === 0) return 0;
-    const refs = await this.persistence.appendArchive(candidates, this.now());
+    await this.persistence.appendArchive(candidates.map(([key, entry]) => ({ key, json: entry.json })));
     this.counters.appends += 1;
+    const now = this.now();
     let moved = 0;
-    candidates.forEach((record, index) => {
-      const ref = refs[index];
+    for (const [key, entry] of candidates) {
       // A record saved while the archive was being written is newer than the archived copy: it stays hot.
-      if (ref === undefined || this.state.conversations.get(record.key) !== record) return;
-      this.state.conversations.delete(record.key);
-      this.state.archived.set(record.key, ref);
+      if (this.state.conversations.get(key) !== entry) continue;
+      this.state.conversations.delete(key);
+      this.state.archived.set(key, now);
       moved += 1;
-    });
+    }
     if (moved > 0) this.writer.markDirty();
     return moved;
   }
@@ -318,22 +327,19 @@ export class StoreCore implements Store {
       );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    this.state.conversations.set(record.key, record);
+    this.state.conversations.set(record.key, entryOf(record));
     this.state.archived.delete(record.key);
     this.writer.markDirty();
     return record;
   }
 
-  /** The hot record, or the archived one; re-checks after reading the archive in case the key moved meanwhile. */
-  private async findConversation(key: string): Promise<ConversationRecord | undefined> {
-    for (;;) {
-      const hot = this.state.conversations.get(key);
-      if (hot) return hot;
-      const ref = this.state.archived.get(key);
-      if (!ref) return undefined;
-      const archived = await this.persistence.readArchive(ref);
-      if (!this.state.conversations.has(key) && this.state.archived.get(key) === ref) return archived;
-    }
+  /** The archived copy, unless the conversation came back to the hot set while the archive was read. */
+  private async archivedConversation(key: string): Promise<ConversationRecord | undefined> {
+    if (!this.state.archived.has(key)) return undefined;
+    const archived = await this.persistence.readArchive(key);
+    const entry = this.state.conversations.get(key);
+    if (entry) return recordOf(entry);
+    return this.state.archived.has(key) ? archived : undefined;
   }
 
   private async writeOnce(): Promise<void> {

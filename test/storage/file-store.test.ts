@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
+import { shardOf } from '../../src/storage/conversation-table.js';
+import { shardFileName } from '../../src/storage/load-conversation-shards.js';
 import { conversation, mention, T0 } from './store-contract.js';
 import { recordingLogger, useTempDirs } from './test-dirs.js';
 
@@ -21,6 +23,22 @@ function exitedPid(): Promise<number> {
     child.once('error', reject);
     child.once('exit', () => resolve(child.pid!));
   });
+}
+
+async function shardFiles(dataDir: string): Promise<string[]> {
+  const names = await readdir(join(dataDir, 'conversations'));
+  const withContent: string[] = [];
+  for (const name of names.sort()) if ((await readFile(join(dataDir, 'conversations', name), 'utf8')).length > 0) withContent.push(name);
+  return withContent;
+}
+
+async function storedConversations(dataDir: string): Promise<unknown[]> {
+  const records: unknown[] = [];
+  for (const name of await shardFiles(dataDir)) {
+    const text = await readFile(join(dataDir, 'conversations', name), 'utf8');
+    for (const line of text.split('\n')) if (line) records.push(JSON.parse(line));
+  }
+  return records;
 }
 
 describe('the file store', () => {
@@ -74,18 +92,33 @@ describe('the file store', () => {
       await (await openFileStore({ dataDir })).close();
     });
 
-    it('refuses valid JSON that fails the schema, naming the path of the problem', async () => {
+    it('refuses a core file that fails the schema, naming the path of the problem', async () => {
       const dataDir = await tempDir();
       const file = join(dataDir, 'store.json');
       const store = await openFileStore({ dataDir });
-      await store.saveConversation(conversation('1'));
+      await store.recordInbound(mention('9001'));
       await store.close();
-      const text = (await readFile(file, 'utf8')).replace(`"updatedAt":${T0}`, '"updatedAt":"yesterday"');
+      const text = (await readFile(file, 'utf8')).replace(/"9001":\d+/, '"9001":"yesterday"');
       await writeFile(file, text);
       const error = await refusal(openFileStore({ dataDir }));
       expect(isStoreError(error, 'schema')).toBe(true);
       expect(error.message).toContain(file);
-      expect(error.message).toContain('conversations');
+      expect(error.message).toContain('seen.9001');
+      expect(await readFile(file, 'utf8')).toBe(text);
+    });
+
+    it('refuses a conversation file line that fails the schema, naming file, line and field', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir });
+      await store.saveConversation(conversation('1'));
+      await store.close();
+      const [name] = await shardFiles(dataDir);
+      const file = join(dataDir, 'conversations', name!);
+      const text = (await readFile(file, 'utf8')).replace(`"updatedAt":${T0}`, '"updatedAt":"yesterday"');
+      await writeFile(file, text);
+      const error = await refusal(openFileStore({ dataDir }));
+      expect(isStoreError(error, 'schema')).toBe(true);
+      expect(error.message).toContain(`${file} line 1`);
       expect(error.message).toContain('updatedAt');
       expect(await readFile(file, 'utf8')).toBe(text);
     });
@@ -111,7 +144,10 @@ describe('the file store', () => {
       expect(await store.getCursor('2001')).toEqual({ since: 1699999990 });
       await store.close();
       expect(await readFile(join(dataDir, 'store.json.v0.bak'), 'utf8')).toBe(await readFile(fixture, 'utf8'));
-      expect(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'))).toMatchObject({ schemaVersion: 1, seen: { '9001': T0 } });
+      const core = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
+      expect(core).toMatchObject({ schemaVersion: 1, seen: { '9001': T0 } });
+      expect(core).not.toHaveProperty('conversations');
+      expect(await storedConversations(dataDir)).toHaveLength(2);
       const reopened = await openFileStore({ dataDir });
       expect(await reopened.hasSeen('9001')).toBe(true);
       await reopened.close();
@@ -152,7 +188,7 @@ describe('the file store', () => {
       await store.flush();
       const onDisk = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
       expect(onDisk.cursors['2001'].value).toEqual({ since: 5 });
-      expect(onDisk.conversations).toHaveProperty('whatsapp:1');
+      expect(await storedConversations(dataDir)).toEqual([conversation('1')]);
       await store.close();
     });
 
@@ -239,7 +275,8 @@ describe('the file store', () => {
     it('skips a torn last line in the cold files and appends after it', async () => {
       const dataDir = await tempDir();
       await writeFile(join(dataDir, 'audit.jsonl'), `${JSON.stringify({ at: 1, actor: 'a', action: 'x', subject: 's' })}\n{"at":2,"act`);
-      await writeFile(join(dataDir, 'archive.jsonl'), '{"key":"whatsapp:zz","chan');
+      await mkdir(join(dataDir, 'archive'));
+      await writeFile(join(dataDir, 'archive', shardFileName(shardOf('whatsapp:1'))), '{"key":"whatsapp:1","chan');
       const { lines, logger } = recordingLogger();
       const store = await openFileStore({ dataDir, logger });
       await store.audit({ at: 3, actor: 'b', action: 'y', subject: 's' });

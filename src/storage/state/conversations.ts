@@ -1,6 +1,16 @@
+import type { ConversationEntry } from '../conversation-table.js';
 import type { HotState } from '../hot-state.js';
 import type { ConversationRecord, Owner } from '../records.js';
 import type { OwnerCounts } from '../store.js';
+
+export function entryOf(record: ConversationRecord): ConversationEntry {
+  return { json: JSON.stringify(record), owner: record.owner, updatedAt: record.updatedAt };
+}
+
+/** A fresh object each time: callers may change what they get without touching the store. */
+export function recordOf(entry: ConversationEntry): ConversationRecord {
+  return JSON.parse(entry.json) as ConversationRecord;
+}
 
 /** Keeps the last `maxLines` lines, each cut to `maxLineChars`, so a record never grows without bound. */
 export function boundTranscript(record: ConversationRecord, maxLines: number, maxLineChars: number): ConversationRecord {
@@ -17,15 +27,15 @@ export function boundTranscript(record: ConversationRecord, maxLines: number, ma
 
 export function listConversationsIn(state: HotState, owner?: Owner): ConversationRecord[] {
   const found: ConversationRecord[] = [];
-  for (const record of state.conversations.values()) {
-    if (owner === undefined || record.owner === owner) found.push(record);
+  for (const [, entry] of state.conversations.entries()) {
+    if (owner === undefined || entry.owner === owner) found.push(recordOf(entry));
   }
   return found;
 }
 
 export function countByOwnerIn(state: HotState): OwnerCounts {
   const counts: OwnerCounts = { bot: 0, agents: 0, paused: 0, unknown: 0, archived: state.archived.size };
-  for (const record of state.conversations.values()) counts[record.owner] += 1;
+  for (const [, entry] of state.conversations.entries()) counts[entry.owner] += 1;
   return counts;
 }
 
@@ -33,8 +43,12 @@ export function countByOwnerIn(state: HotState): OwnerCounts {
  * Conversations untouched since the cut-off and with nothing in flight: a contact with a pending
  * mention or effect stays hot however old its record is.
  */
-export function inactiveConversationsIn(state: HotState, beforeMs: number): ConversationRecord[] {
+export function inactiveConversationsIn(state: HotState, beforeMs: number): Array<[string, ConversationEntry]> {
   const busy = new Set<string>(state.inbox.map((mention) => mention.key));
   for (const effect of state.outbox.values()) if (effect.status === 'pending') busy.add(effect.contactKey);
-  return listConversationsIn(state).filter((record) => record.updatedAt < beforeMs && !busy.has(record.key));
+  const found: Array<[string, ConversationEntry]> = [];
+  for (const [key, entry] of state.conversations.entries()) {
+    if (entry.updatedAt < beforeMs && !busy.has(key)) found.push([key, entry]);
+  }
+  return found;
 }

@@ -42,7 +42,8 @@ function requireEffect(state: HotState, key: string): Effect {
 export function completeEffectIn(state: HotState, key: string, result: unknown, now: number): Effect {
   const effect = requireEffect(state, key);
   if (effect.status === 'done') return effect;
-  const done: Effect = { ...effect, status: 'done', attempts: effect.attempts + 1, updatedAt: now };
+  // Only the key matters once done (it keeps the effect from running twice): drop the payload to stay small.
+  const done: Effect = { ...effect, payload: null, status: 'done', attempts: effect.attempts + 1, updatedAt: now };
   delete done.retryAt;
   if (result !== undefined) done.result = result;
   state.outbox.set(key, done);

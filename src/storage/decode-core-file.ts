@@ -1,14 +1,25 @@
 import { z } from 'zod';
-import { CURRENT_SCHEMA_VERSION, hotFileSchema, hotStateFromFile } from './hot-state.js';
+import { CURRENT_SCHEMA_VERSION, coreFileSchema, hotStateFromCore } from './hot-state.js';
 import type { HotState } from './hot-state.js';
 import { migrate, schemaVersionOf } from './migrations.js';
+import { conversationSchema } from './records.js';
+import type { ConversationRecord } from './records.js';
 import { StoreError } from './store-error.js';
 
 const LEAVE_IT =
   'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
 
-/** Parses, migrates and validates the hot file's text; every refusal names the file and the problem. */
-export function decodeHotFile(text: string, path: string, now: number): { state: HotState; fromVersion: number } {
+/** A migrated older file may still carry its conversations inline: they move to the shard files on the first write. */
+const loadableSchema = coreFileSchema.extend({ conversations: z.array(conversationSchema).default([]) });
+
+export interface DecodedCoreFile {
+  state: HotState;
+  fromVersion: number;
+  inlineConversations: ConversationRecord[];
+}
+
+/** Parses, migrates and validates the core file's text; every refusal names the file and the problem. */
+export function decodeCoreFile(text: string, path: string, now: number): DecodedCoreFile {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -35,12 +46,13 @@ export function decodeHotFile(text: string, path: string, now: number): { state:
       throw new StoreError('schema', `The store file ${path} (schemaVersion ${fromVersion}) cannot be migrated:\n${problem}\n${LEAVE_IT}`);
     }
   }
-  const result = hotFileSchema.safeParse(migrated);
+  const result = loadableSchema.safeParse(migrated);
   if (!result.success) {
     throw new StoreError(
       'schema',
       `The store file ${path} does not match schemaVersion ${CURRENT_SCHEMA_VERSION}:\n${z.prettifyError(result.error)}\n${LEAVE_IT}`,
     );
   }
-  return { state: hotStateFromFile(result.data), fromVersion };
+  const { conversations, ...core } = result.data;
+  return { state: hotStateFromCore(core), fromVersion, inlineConversations: conversations };
 }

@@ -1,0 +1,160 @@
+// Measures the file store with many stored conversations and prints one JSON object.
+// Usage: npx tsx bench/store-bench.ts [--conversations 50000] [--lines 6]
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { openFileStore } from '../src/storage/index.js';
+import type { ConversationRecord, Store } from '../src/storage/index.js';
+
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function record(i: number, lines: number, now: number): ConversationRecord {
+  const serviceId = String(32470000000 + i);
+  return {
+    key: `whatsapp:${serviceId}`,
+    channel: 'whatsapp',
+    serviceId,
+    topicId: '2001',
+    contactName: `Customer ${i}`,
+    owner: i % 10 === 0 ? 'agents' : 'bot',
+    dialog: { flow: 'main', step: 'menu', vars: { orderId: `A${i}` } },
+    transcript: Array.from({ length: lines }, (_, n) => ({
+      at: now - (lines - n) * 1000,
+      from: n % 2 === 0 ? ('customer' as const) : ('bot' as const),
+      text: n % 2 === 0 ? 'Where is my order? It should have arrived yesterday.' : 'Let me check that for you: one moment please.',
+      mentionId: String(100000 + i * lines + n),
+    })),
+    lastInboundAt: now - 1000,
+    lastMentionId: String(100000 + i * lines),
+    updatedAt: now - (i % 100) * 60_000,
+  };
+}
+
+const round = (value: number): number => Math.round(value * 10) / 10;
+const mb = (bytes: number): number => round(bytes / 1024 / 1024);
+
+/** Run in a child process so its peak RSS is the start-up's alone. */
+async function openOnly(dataDir: string): Promise<void> {
+  const started = performance.now();
+  const store = await openFileStore({ dataDir });
+  const openMs = performance.now() - started;
+  const counts = await store.countByOwner();
+  await store.close();
+  process.stdout.write(JSON.stringify({ openMs: round(openMs), maxRssMb: round(process.resourceUsage().maxRSS / 1024), counts }));
+}
+
+function openInChild(dataDir: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--open', dataDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child exited ${code}`))));
+  });
+}
+
+/** Many contacts writing at once for `seconds`: how many disk writes per second does that cost? */
+async function sustainedLoad(store: Store, seconds: number): Promise<{ mutations: number; writes: number; writesPerSecond: number }> {
+  const writesBefore = store.stats().writes;
+  const until = performance.now() + seconds * 1000;
+  let mutations = 0;
+  const worker = async (w: number): Promise<void> => {
+    for (let n = 0; performance.now() < until; n += 1) {
+      const id = `load-${w}-${n}`;
+      await store.recordInbound({ id, topicId: '2001', key: `whatsapp:${32470000000 + w}`, addedAt: n, payload: { text: 'hi' } });
+      await store.markInboundProcessed(id);
+      mutations += 2;
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, (_, w) => worker(w)));
+  const writes = store.stats().writes - writesBefore;
+  return { mutations, writes, writesPerSecond: round(writes / seconds) };
+}
+
+async function main(): Promise<void> {
+  const openIndex = process.argv.indexOf('--open');
+  if (openIndex >= 0) return openOnly(process.argv[openIndex + 1] ?? '');
+  const conversations = argument('conversations', 50_000);
+  const lines = argument('lines', 6);
+  const dataDir = await mkdtemp(join(tmpdir(), 'store-bench-'));
+  try {
+    const now = Date.now();
+    const store = await openFileStore({ dataDir });
+    let started = performance.now();
+    for (let i = 0; i < conversations; i += 1) await store.saveConversation(record(i, lines, now));
+    const saveAllMs = performance.now() - started;
+    started = performance.now();
+    await store.flush();
+    const flushMs = performance.now() - started;
+    const hotWriteMs = store.stats().lastWriteMs;
+    const hotFileBytes = (await stat(join(dataDir, 'store.json'))).size;
+    const load = await sustainedLoad(store, 3);
+    const hotLoadWriteMs = store.stats().lastWriteMs;
+    const rssWhileHotMb = mb(process.memoryUsage().rss);
+    await store.close();
+    const openHot = await openInChild(dataDir);
+
+    const reopened = await openFileStore({ dataDir });
+    started = performance.now();
+    const archived = await reopened.archiveInactive(now + 1);
+    const archiveMs = performance.now() - started;
+    await reopened.flush();
+    const archivedHotBytes = (await stat(join(dataDir, 'store.json'))).size;
+    const archiveBytes = (await stat(join(dataDir, 'archive.jsonl'))).size;
+    started = performance.now();
+    const one = await reopened.getConversation(`whatsapp:${32470000000 + 4242}`);
+    const archivedLookupMs = performance.now() - started;
+    const loadArchived = await sustainedLoad(reopened, 3);
+    const archivedLoadWriteMs = reopened.stats().lastWriteMs;
+    await reopened.close();
+    const openArchived = await openInChild(dataDir);
+
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          benchmark: 'store',
+          node: process.version,
+          conversations,
+          transcriptLinesEach: lines,
+          allHot: {
+            saveAllMs: round(saveAllMs),
+            flushMs: round(flushMs),
+            hotWriteMs,
+            hotFileMb: mb(hotFileBytes),
+            sustainedLoad: { ...load, lastWriteMs: hotLoadWriteMs },
+            rssWhileOpenMb: rssWhileHotMb,
+            startup: openHot,
+          },
+          allArchived: {
+            archived,
+            archiveMs: round(archiveMs),
+            hotFileKb: round(archivedHotBytes / 1024),
+            archiveFileMb: mb(archiveBytes),
+            archivedLookupMs: round(archivedLookupMs),
+            foundArchived: one?.serviceId === String(32470000000 + 4242),
+            sustainedLoad: { ...loadArchived, lastWriteMs: archivedLoadWriteMs },
+            startup: openArchived,
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

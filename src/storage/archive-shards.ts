@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { shardOf } from './conversation-table.js';
+import { JsonLinesFile } from './jsonl-file.js';
+import { shardFileName } from './load-conversation-shards.js';
+import { conversationSchema } from './records.js';
+import type { ConversationRecord } from './records.js';
+import { StoreError } from './store-error.js';
+
+/** Archive shards are smaller than hot ones would need to be: a lookup scans one file. */
+const ARCHIVE_SHARDS = 256;
+
+/**
+ * Archived conversations, appended to one JSON Lines file per shard. No index is kept: a lookup reads
+ * the key's shard and takes the last copy, so start-up pays nothing for the archive however large.
+ */
+export class ArchiveShards {
+  private readonly files = new Map<number, JsonLinesFile>();
+
+  constructor(private readonly dir: string) {}
+
+  async append(records: Array<{ key: string; json: string }>): Promise<void> {
+    const byShard = new Map<number, string[]>();
+    for (const { key, json } of records) {
+      const index = shardOf(key, ARCHIVE_SHARDS);
+      const lines = byShard.get(index) ?? [];
+      lines.push(json);
+      byShard.set(index, lines);
+    }
+    for (const [index, lines] of byShard) await this.file(index).append(lines);
+  }
+
+  async find(key: string): Promise<ConversationRecord | undefined> {
+    const file = this.file(shardOf(key, ARCHIVE_SHARDS));
+    let found: { text: string; lineNumber: number } | undefined;
+    await file.forEach((text, lineNumber) => {
+      // Cheap pre-check before parsing: the key is always serialised as a JSON string.
+      if (!text.includes(JSON.stringify(key))) return;
+      try {
+        if ((JSON.parse(text) as { key?: unknown }).key === key) found = { text, lineNumber };
+      } catch {
+        // A torn line from a crash during an append: the record is still in the hot set.
+      }
+    });
+    if (!found) return undefined;
+    const result = conversationSchema.safeParse(JSON.parse(found.text));
+    if (!result.success) {
+      throw new StoreError('corrupt', `The archive file ${file.path} line ${found.lineNumber} is not a valid conversation; it cannot be read back.`);
+    }
+    return result.data;
+  }
+
+  private file(index: number): JsonLinesFile {
+    let file = this.files.get(index);
+    if (!file) {
+      file = new JsonLinesFile(join(this.dir, shardFileName(index)));
+      this.files.set(index, file);
+    }
+    return file;
+  }
+}
