@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, resourceDateSchema, serviceRefSchema } from './primitives.js';
+import { idSchema, resourceDateSchema, serviceRefSchema, tagNameSchema } from './primitives.js';
 
 export const contactCountrySchema = z.looseObject({
   name: z.string().nullable().optional(),
@@ -10,7 +10,7 @@ export const contactSchema = z.looseObject({
   id: idSchema,
   name: z.string().nullable().optional(),
   socialprofiles: z.array(serviceRefSchema).optional(),
-  tags: z.array(z.string()).optional(),
+  tags: z.array(tagNameSchema).optional(),
   customattributes: z.record(z.string(), z.unknown()).nullable().optional(),
   address: z
     .looseObject({ country: contactCountrySchema.nullable().optional() })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, resourceDateSchema } from './primitives.js';
+import { idSchema, resourceDateSchema, tagNameSchema } from './primitives.js';
 import { buttonSchema } from './button.js';
 import { mentionActionSchema } from './mention-action.js';
 import { mentionAssigneeSchema } from './mention-assignee.js';
@@ -46,7 +46,7 @@ export const mentionSchema = z.looseObject({
   topic: z.looseObject({ id: idSchema.optional(), name: z.string().optional() }).optional(),
   status: z.string().optional(),
   priority: z.string().nullable().optional(),
-  tags: z.array(z.string()).optional(),
+  tags: z.array(tagNameSchema).optional(),
   source: mentionSourceSchema.optional(),
   author: mentionAuthorSchema.optional(),
   message: mentionMessageSchema.optional(),

@@ -27,3 +27,12 @@ export const resourceDateSchema = z.looseObject({
   added: unixSecondsSchema.nullable().optional(),
   updated: unixSecondsSchema.nullable().optional(),
 });
+
+/**
+ * A tag on an item. Usually a string; from version 20180115 tag objects carry a status, so an object
+ * with a name is read as that name (the list stays `string[]` for every consumer).
+ */
+export const tagNameSchema = z.union([
+  z.string(),
+  z.looseObject({ name: z.string() }).transform((tag) => tag.name),
+]);

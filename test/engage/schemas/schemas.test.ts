@@ -41,6 +41,10 @@ describe('schemas', () => {
     expect(c.date).toEqual({ added: 1700000000, updated: null });
   });
 
+  it('reads tag objects (version 20180115 and later) as their names', () => {
+    expect(mentionSchema.parse({ id: 1, topic_id: 2, tags: ['a', { name: 'b', status: 'active' }] }).tags).toEqual(['a', 'b']);
+  });
+
   it('refuses a handover item with an unknown owner', () => {
     expect(handoverItemSchema.safeParse({ owner: 'bot' }).success).toBe(false);
   });
