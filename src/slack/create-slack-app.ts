@@ -35,6 +35,8 @@ export interface SlackAppOptions {
   /** retries of the Web API client for network and 5xx failures (rate limits are the queue's business) */
   webApiRetries?: number;
   noticeQueueSize?: number;
+  /** how long `help` may take before it is answered after the ack instead; default 2,000 ms */
+  helpAckBudgetMs?: number;
 }
 
 export interface SlackApp {
@@ -92,7 +94,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const notifier = createEscalationNotifier({ client: app.client, queue, logger: options.logger, channel: options.escalationChannel });
   const shared = { managerIds: [...options.managerIds], audit: options.audit, logger: options.logger, clock };
-  registerSlashCommand(app, { ...shared, command: options.command, commands: options.commands });
+  registerSlashCommand(app, {
+    ...shared,
+    command: options.command,
+    commands: options.commands,
+    ...(options.helpAckBudgetMs === undefined ? {} : { ackBudgetMs: options.helpAckBudgetMs }),
+  });
   registerNoticeButtons(app, { ...shared, bridge: options.bridge, notifier });
 
   let state: 'idle' | 'starting' | 'started' | 'stopped' = 'idle';

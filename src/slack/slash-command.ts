@@ -12,10 +12,13 @@ export interface SlashCommandDeps {
   audit: AuditSink;
   logger: SlackLogger;
   clock: Clock;
+  /** how long help may take before it is answered after the ack instead (Slack allows 3,000 ms in all) */
+  ackBudgetMs?: number;
 }
 
 const ANSWER_MAX = 3900;
 const ECHO_MAX = 80;
+const DEFAULT_ACK_BUDGET_MS = 2000;
 
 /**
  * The slash command: every request is acked at once with an ephemeral message. Usage errors, refusals
@@ -45,19 +48,36 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
       await ack({ response_type: 'ephemeral', text: refusalText(actor.id, `run \`${parsed.name}\``) });
       return;
     }
+    const pending = safeRun(commands, text, actor, `run \`${parsed.name}\``);
     if (parsed.name === 'help') {
-      // help is pure: run it and answer in the ack
-      await ack({ response_type: 'ephemeral', text: truncate((await safeRun(commands, text, actor, 'show help')).text, ANSWER_MAX) });
-      return;
+      // help needs no API call: answer it in the ack, unless the executor is unexpectedly slow
+      const answer = await withinBudget(pending, deps.ackBudgetMs ?? DEFAULT_ACK_BUDGET_MS);
+      if (answer !== undefined) {
+        await ack({ response_type: 'ephemeral', text: truncate(answer.text, ANSWER_MAX) });
+        return;
+      }
     }
     await ack({ response_type: 'ephemeral', text: `Working on \`${truncate(text, ECHO_MAX)}\`…` });
-    const answer = await safeRun(commands, text, actor, `run \`${parsed.name}\``);
+    const answer = await pending;
     try {
       await respond({ response_type: 'ephemeral', text: truncate(answer.text, ANSWER_MAX) });
     } catch (error) {
       logger.warn({ command: parsed.name, err: error instanceof Error ? error.message : String(error) }, 'Could not deliver a command answer to Slack');
     }
   });
+}
+
+/** The value if it settles within `ms`, else undefined (the work itself goes on). */
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function firstLine(text: string): string {

@@ -73,6 +73,21 @@ describe('the /engage slash command over HTTP', () => {
     expect(h.commands.runs.map((run) => run.text)).toEqual(['help']);
   });
 
+  it('still acks at once when help is unexpectedly slow, and answers it through response_url', async () => {
+    await h.app.stop();
+    let release: (() => void) | undefined;
+    const slowHelp = {
+      parse: () => ({ ok: true as const, name: 'help' }),
+      run: () => new Promise<{ ok: boolean; text: string }>((resolve) => { release = () => resolve({ ok: true, text: 'late help' }); }),
+    };
+    h = await startHarness(fake, { commands: slowHelp, helpAckBudgetMs: 1 });
+    const res = await postSigned(h.port, slashCommand(fake, STRANGER, 'help', 'slow'));
+    expect(JSON.parse(res.text)).toEqual({ response_type: 'ephemeral', text: 'Working on `help`…' });
+    release?.();
+    await eventually(() => fake.callsTo('/respond/slow').length === 1, 'the late help');
+    expect(fake.callsTo('/respond/slow')[0]?.body).toMatchObject({ response_type: 'ephemeral', text: 'late help' });
+  });
+
   it('refuses everyone when no manager ids are configured', async () => {
     await h.app.stop();
     h = await startHarness(fake, { managerIds: [] });
