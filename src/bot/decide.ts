@@ -75,7 +75,9 @@ function decideSafely(input: DecideInput, nowMs: number): Decision {
       onMessage(turn, event, isNew);
       break;
     case 'returned-to-bot':
-      returnToBot(turn, event.reason);
+      // After a cancellation the bot already speaks; a second "back with the assistant" would be a duplicate.
+      if (!isNew && turn.state.mode === 'bot') turn.actions.push({ type: 'nothing', why: 'the bot already has the conversation' });
+      else returnToBot(turn, event.reason);
       break;
     case 'agent-took-over':
       takenByAgents(turn.state);

@@ -85,6 +85,16 @@ describe('returning to the bot', () => {
     expect(chat.state).toMatchObject({ mode: 'bot', fallbacks: 0, stretchStartedAt: before, awaySentInStretch: false });
   });
 
+  it('does not say "back with the assistant" twice after the customer cancelled', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    chat.say('never mind');
+    expect(chat.event({ kind: 'returned-to-bot', reason: 'cancelled' })).toEqual([
+      { type: 'nothing', why: 'the bot already has the conversation' },
+    ]);
+  });
+
   it('gives the conversation back to the bot when the handover fails, and says so', () => {
     const chat = new Chat();
     chat.say('hi');

@@ -90,6 +90,7 @@ describe('escalation outcome texts', () => {
     for (const text of ['agent', 'human please', 'someone real', 'refund']) sent.push(...replies(chat.say(text)));
     expect(sent.filter((t) => t === '<closed_continue>')).toHaveLength(1);
     // A new stretch (back from agents) may tell it again.
+    chat.event({ kind: 'agent-took-over' });
     chat.event({ kind: 'returned-to-bot', reason: 'manager' });
     expect(replies(chat.say('agent'))).toContain('<closed_continue>');
   });
