@@ -23,7 +23,7 @@ export interface SlackAppOptions {
   /** Web API base address, e.g. `https://slack.com/api/` */
   apiUrl?: string;
   escalationChannel?: string;
-  managerIds: string[];
+  managerIds: readonly string[];
   command: string;
   commands: CommandRunner;
   bridge: BridgeActions;
