@@ -14,6 +14,12 @@ function returnToBot(turn: Turn, reason: string): void {
   sayOutcome(turn, 'returned', reason, turn.mainMenu);
 }
 
+/** After a long silence the customer starts over: greeted again, nothing collected, a vip escalated again. */
+function newConversation(state: DialogState, nowMs: number): DialogState {
+  const { lastIntent: _l, ...rest } = newStretch(state, nowMs);
+  return { ...rest, collected: {}, contactTagEscalated: false };
+}
+
 function takenByAgents(state: DialogState): void {
   state.mode = 'agents';
   delete state.pendingEscalation;
@@ -31,28 +37,27 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
   }
   if (input.owner === 'agents' && turn.state.mode === 'bot') takenByAgents(turn.state);
   if (input.owner === 'bot' && turn.state.mode !== 'bot') returnToBot(turn, 'owner_changed');
+  turn.state.recentMentionIds = [...turn.state.recentMentionIds, event.mentionId].slice(-RECENT_IDS);
+  let fresh = isNew;
+  const idleMs = turn.flows.conversation.new_after_idle_minutes * 60_000;
+  if (!fresh && turn.state.mode === 'bot' && !turn.state.pendingEscalation && nowMs - turn.state.lastActivityAt > idleMs) {
+    turn.state = newConversation(turn.state, nowMs);
+    fresh = true;
+  }
   const state = turn.state;
-  state.recentMentionIds = [...state.recentMentionIds, event.mentionId].slice(-RECENT_IDS);
   const sentiment = readSentiment(event.sentiment);
   if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
+  state.lastActivityAt = nowMs;
   if (state.mode === 'agents') {
-    state.lastActivityAt = nowMs;
     turn.actions.push({ type: 'nothing', why: 'a person owns the conversation' });
     return;
   }
   if (state.mode === 'escalated') {
-    state.lastActivityAt = nowMs;
     if (isCancel(turn, text) && !event.clicked?.length) handleCancel(turn);
     else turn.actions.push({ type: 'nothing', why: 'waiting for an agent to take the conversation' });
     return;
   }
-  let fresh = isNew;
-  if (!fresh && nowMs - state.lastActivityAt > turn.flows.conversation.new_after_idle_minutes * 60_000 && !state.pendingEscalation) {
-    turn.state = newStretch(state, nowMs);
-    fresh = true;
-  }
-  turn.state.lastActivityAt = nowMs;
-  turn.state.turn += 1;
+  state.turn += 1;
   const greeting = turn.flows.greeting;
   const before = turn.actions.length;
   const result = handleMessage(turn, text, event.clicked?.[0], fresh);

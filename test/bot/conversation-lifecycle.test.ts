@@ -153,3 +153,19 @@ describe('robustness', () => {
     expect(d.actions[0]).not.toHaveProperty('why');
   });
 });
+
+describe('a new conversation after a long silence', () => {
+  it('forgets collected values and counts the first message\'s sentiment', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('my order');
+    chat.say('AB-12345');
+    chat.event({ kind: 'agent-took-over' });
+    chat.event({ kind: 'returned-to-bot', reason: 'resolved' });
+    expect(chat.state?.collected).toEqual({ order_number: 'AB-12345' });
+    chat.now += 3 * 86_400_000;
+    chat.say('hello', { sentiment: 'negative' });
+    expect(chat.state?.collected).toEqual({});
+    expect(chat.state?.sentiments).toEqual(['negative']);
+  });
+});
