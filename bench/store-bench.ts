@@ -1,7 +1,7 @@
 // Measures the file store with many stored conversations and prints one JSON object.
 // Usage: npx tsx bench/store-bench.ts [--conversations 50000] [--lines 6]
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,6 +35,12 @@ function record(i: number, lines: number, now: number): ConversationRecord {
     lastMentionId: String(100000 + i * lines),
     updatedAt: now - (i % 100) * 60_000,
   };
+}
+
+async function dirBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size;
+  return total;
 }
 
 const round = (value: number): number => Math.round(value * 10) / 10;
@@ -96,7 +102,8 @@ async function main(): Promise<void> {
     await store.flush();
     const flushMs = performance.now() - started;
     const hotWriteMs = store.stats().lastWriteMs;
-    const hotFileBytes = (await stat(join(dataDir, 'store.json'))).size;
+    const coreFileBytes = (await stat(join(dataDir, 'store.json'))).size;
+    const shardBytes = await dirBytes(join(dataDir, 'conversations'));
     const load = await sustainedLoad(store, 3);
     const hotLoadWriteMs = store.stats().lastWriteMs;
     const rssWhileHotMb = mb(process.memoryUsage().rss);
@@ -108,8 +115,8 @@ async function main(): Promise<void> {
     const archived = await reopened.archiveInactive(now + 1);
     const archiveMs = performance.now() - started;
     await reopened.flush();
-    const archivedHotBytes = (await stat(join(dataDir, 'store.json'))).size;
-    const archiveBytes = (await stat(join(dataDir, 'archive.jsonl'))).size;
+    const archivedCoreBytes = (await stat(join(dataDir, 'store.json'))).size;
+    const archiveBytes = await dirBytes(join(dataDir, 'archive'));
     started = performance.now();
     const one = await reopened.getConversation(`whatsapp:${32470000000 + 4242}`);
     const archivedLookupMs = performance.now() - started;
@@ -129,7 +136,8 @@ async function main(): Promise<void> {
             saveAllMs: round(saveAllMs),
             flushMs: round(flushMs),
             hotWriteMs,
-            hotFileMb: mb(hotFileBytes),
+            coreFileKb: round(coreFileBytes / 1024),
+            conversationShardsMb: mb(shardBytes),
             sustainedLoad: { ...load, lastWriteMs: hotLoadWriteMs },
             rssWhileOpenMb: rssWhileHotMb,
             startup: openHot,
@@ -137,8 +145,8 @@ async function main(): Promise<void> {
           allArchived: {
             archived,
             archiveMs: round(archiveMs),
-            hotFileKb: round(archivedHotBytes / 1024),
-            archiveFileMb: mb(archiveBytes),
+            coreFileKb: round(archivedCoreBytes / 1024),
+            archiveMb: mb(archiveBytes),
             archivedLookupMs: round(archivedLookupMs),
             foundArchived: one?.serviceId === String(32470000000 + 4242),
             sustainedLoad: { ...loadArchived, lastWriteMs: archivedLoadWriteMs },

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { shardOf } from './conversation-table.js';
 import { JsonLinesFile } from './jsonl-file.js';
-import { shardFileName } from './load-conversation-shards.js';
+import { shardFileName, shardOf } from './sharded-map.js';
 import { conversationSchema } from './records.js';
 import type { ConversationRecord } from './records.js';
 import { StoreError } from './store-error.js';

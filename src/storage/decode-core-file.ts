@@ -2,20 +2,30 @@ import { z } from 'zod';
 import { CURRENT_SCHEMA_VERSION, coreFileSchema, hotStateFromCore } from './hot-state.js';
 import type { HotState } from './hot-state.js';
 import { migrate, schemaVersionOf } from './migrations.js';
-import { conversationSchema } from './records.js';
-import type { ConversationRecord } from './records.js';
+import { conversationSchema, effectSchema } from './records.js';
+import type { ConversationRecord, Effect } from './records.js';
 import { StoreError } from './store-error.js';
 
 const LEAVE_IT =
   'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
 
-/** A migrated older file may still carry its conversations inline: they move to the shard files on the first write. */
-const loadableSchema = coreFileSchema.extend({ conversations: z.array(conversationSchema).default([]) });
+/** A migrated older file may carry sharded collections inline: they move to the shard files on the first write. */
+const loadableSchema = coreFileSchema.extend({
+  conversations: z.array(conversationSchema).default([]),
+  seen: z.record(z.string(), z.number()).default({}),
+  outbox: z.record(z.string(), effectSchema).default({}),
+});
+
+export interface InlineCollections {
+  conversations: ConversationRecord[];
+  seen: Record<string, number>;
+  outbox: Record<string, Effect>;
+}
 
 export interface DecodedCoreFile {
   state: HotState;
   fromVersion: number;
-  inlineConversations: ConversationRecord[];
+  inline: InlineCollections;
 }
 
 /** Parses, migrates and validates the core file's text; every refusal names the file and the problem. */
@@ -53,6 +63,6 @@ export function decodeCoreFile(text: string, path: string, now: number): Decoded
       `The store file ${path} does not match schemaVersion ${CURRENT_SCHEMA_VERSION}:\n${z.prettifyError(result.error)}\n${LEAVE_IT}`,
     );
   }
-  const { conversations, ...core } = result.data;
-  return { state: hotStateFromCore(core), fromVersion, inlineConversations: conversations };
+  const { conversations, seen, outbox, ...core } = result.data;
+  return { state: hotStateFromCore(core), fromVersion, inline: { conversations, seen, outbox } };
 }

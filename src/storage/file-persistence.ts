@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { ArchiveShards } from './archive-shards.js';
 import { decodeCoreFile } from './decode-core-file.js';
-import { CURRENT_SCHEMA_VERSION, coreFileText, emptyHotState } from './hot-state.js';
+import { CURRENT_SCHEMA_VERSION, coreFileText, emptyHotState, shardedTables } from './hot-state.js';
 import type { HotState } from './hot-state.js';
+import type { InlineCollections } from './decode-core-file.js';
 import { JsonLinesFile } from './jsonl-file.js';
-import { loadConversationShards, shardFileName } from './load-conversation-shards.js';
+import { decodeConversationLine, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
+import { shardFileName } from './sharded-map.js';
+import { indexPendingEffects } from './state/outbox.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
 import type { Persistence } from './persistence.js';
@@ -18,7 +21,6 @@ import { StoreError, describeCause } from './store-error.js';
 import type { ResolvedStoreOptions, StoreLogger } from './store-options.js';
 
 export const STORE_FILE = 'store.json';
-export const CONVERSATIONS_DIR = 'conversations';
 export const ARCHIVE_DIR = 'archive';
 export const AUDIT_FILE = 'audit.jsonl';
 export const LOCK_FILE = 'store.lock';
@@ -30,7 +32,7 @@ export const LOCK_FILE = 'store.lock';
  */
 export class FilePersistence implements Persistence {
   private readonly core: TextFile;
-  private readonly shardFiles = new Map<number, TextFile>();
+  private readonly shardFiles = new Map<string, TextFile>();
 
   private constructor(
     private readonly dataDir: string,
@@ -44,7 +46,8 @@ export class FilePersistence implements Persistence {
 
   /** Locks the directory, then loads (and migrates) the state; refuses files it cannot trust. */
   static async open(dataDir: string, options: ResolvedStoreOptions): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
-    for (const dir of [dataDir, join(dataDir, CONVERSATIONS_DIR), join(dataDir, ARCHIVE_DIR)]) {
+    const dirs = [dataDir, join(dataDir, ARCHIVE_DIR), ...shardedTables(emptyHotState(0)).map(([name]) => join(dataDir, name))];
+    for (const dir of dirs) {
       await mkdir(dir, { recursive: true }).catch((error: unknown) => {
         throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
       });
@@ -69,17 +72,19 @@ export class FilePersistence implements Persistence {
     const coreText = coreFileText(state);
     let bytes = Buffer.byteLength(coreText);
     await this.writeText(this.core, STORE_FILE, coreText);
-    // The core goes first: an archived key recorded there while its shard still holds it reads as hot.
-    const dirty = state.conversations.takeDirty();
-    try {
-      for (const index of dirty) {
-        const text = state.conversations.shardText(index);
-        bytes += Buffer.byteLength(text);
-        await this.writeText(this.shardFile(index), join(CONVERSATIONS_DIR, shardFileName(index)), text);
+    // The core goes first: a crash before the shards leaves an inbox entry whose id load re-adds to `seen`.
+    for (const [name, table] of shardedTables(state)) {
+      const dirty = table.takeDirty();
+      try {
+        for (const index of dirty) {
+          const text = table.shardText(index);
+          bytes += Buffer.byteLength(text);
+          await this.writeText(this.shardFile(name, index), join(name, shardFileName(index)), text);
+        }
+      } catch (error) {
+        table.markDirty(dirty);
+        throw error;
       }
-    } catch (error) {
-      state.conversations.markDirty(dirty);
-      throw error;
     }
     return bytes;
   }
@@ -130,10 +135,13 @@ export class FilePersistence implements Persistence {
     }
     const decoded = text === null ? undefined : decodeCoreFile(text, path, now);
     const state = decoded?.state ?? emptyHotState(now);
-    await loadConversationShards(join(this.dataDir, CONVERSATIONS_DIR), state.conversations);
-    for (const record of decoded?.inlineConversations ?? []) state.conversations.set(record.key, entryOf(record));
-    // A crash between the core write and the shard writes can leave a key both hot and archived: hot wins.
-    for (const key of [...state.archived.keys()]) if (state.conversations.has(key)) state.archived.delete(key);
+    await loadShards(join(this.dataDir, 'conversations'), state.conversations, decodeConversationLine);
+    await loadShards(join(this.dataDir, 'seen'), state.seen, decodeSeenLine);
+    await loadShards(join(this.dataDir, 'outbox'), state.outbox, decodeEffectLine);
+    if (decoded) moveInline(state, decoded.inline);
+    // A crash between the core write and the shard writes can leave an inbox entry whose id is not yet in `seen`.
+    for (const mention of state.inbox) if (!state.seen.has(mention.id)) state.seen.set(mention.id, now);
+    indexPendingEffects(state);
     const migrated = decoded !== undefined && decoded.fromVersion < CURRENT_SCHEMA_VERSION;
     if (migrated) await this.backUp(path, decoded.fromVersion);
     return { state, migrated };
@@ -152,11 +160,12 @@ export class FilePersistence implements Persistence {
     this.logger.info({ file: path, backup, fromVersion, toVersion: CURRENT_SCHEMA_VERSION }, 'store file migrated');
   }
 
-  private shardFile(index: number): TextFile {
-    let file = this.shardFiles.get(index);
+  private shardFile(table: string, index: number): TextFile {
+    const name = join(table, shardFileName(index));
+    let file = this.shardFiles.get(name);
     if (!file) {
-      file = new TextFile(join(this.dataDir, CONVERSATIONS_DIR, shardFileName(index)));
-      this.shardFiles.set(index, file);
+      file = new TextFile(join(this.dataDir, name));
+      this.shardFiles.set(name, file);
     }
     return file;
   }
@@ -168,6 +177,12 @@ export class FilePersistence implements Persistence {
       throw new StoreError('io', `Cannot write ${join(this.dataDir, name)}: ${describeCause(error)}.`, { cause: error });
     }
   }
+}
+
+function moveInline(state: HotState, inline: InlineCollections): void {
+  for (const record of inline.conversations) state.conversations.set(record.key, entryOf(record));
+  for (const [id, at] of Object.entries(inline.seen)) state.seen.set(id, at);
+  for (const [key, effect] of Object.entries(inline.outbox)) state.outbox.set(key, effect);
 }
 
 function parseAuditLine(text: string): AuditEntry | undefined {

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { ConversationTable } from './conversation-table.js';
 import { JsonMap } from './json-map.js';
-import {
-  cursorSchema,
-  effectSchema,
-  escalationSchema,
-  inboundMentionSchema,
-  metaSchema,
-} from './records.js';
-import type { Effect, Escalation, InboundMention, StoredCursor } from './records.js';
+import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from './records.js';
+import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
+import { ShardedMap } from './sharded-map.js';
 
 export const CURRENT_SCHEMA_VERSION = 1;
 
@@ -16,66 +10,85 @@ const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), n
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The core file: everything the bridge touches while running except the conversations themselves,
- * which live in shard files beside it, and the cold data (archive, audit log) in append-only files.
+ * The core file: the small, busy part of the state. The collections that grow with traffic
+ * (conversations, seen mention ids, the outbox) live in shard files beside it.
  */
 export const coreFileSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
   meta: hotMetaSchema,
-  /** Keys of archived conversations, with when they were archived. */
-  archived: z.record(z.string(), z.number()),
-  /** Every inbound mention id recorded, with when it was first seen (pruned by age). */
-  seen: z.record(z.string(), z.number()),
   /** Recorded mentions not yet processed, in the order they were recorded. */
   inbox: z.array(inboundMentionSchema),
-  outbox: z.record(z.string(), effectSchema),
   cursors: z.record(z.string(), cursorSchema),
   escalations: z.record(z.string(), escalationSchema),
 });
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
+/** A conversation in memory: its compact JSON (a third of the parsed objects' memory) and the fields scans need; or a marker that it was archived. */
+export type ConversationSlot =
+  | { json: string; owner: Owner; updatedAt: number }
+  | { archivedAt: number };
+
+export const SHARDS = { conversations: 256, seen: 64, outbox: 64 } as const;
+
 export interface HotState {
   schemaVersion: number;
   meta: HotMeta;
-  conversations: ConversationTable;
-  archived: JsonMap<number>;
-  seen: JsonMap<number>;
   inbox: InboundMention[];
-  outbox: JsonMap<Effect>;
   cursors: JsonMap<StoredCursor>;
   escalations: JsonMap<Escalation>;
+  conversations: ShardedMap<ConversationSlot>;
+  /** Every inbound mention id recorded, with when it was first seen (pruned by age). */
+  seen: ShardedMap<number>;
+  outbox: ShardedMap<Effect>;
+  /** Keys of pending effects in creation order (derived, never stored). */
+  pendingEffects: Set<string>;
+}
+
+export function slotLine(key: string, slot: ConversationSlot): string {
+  return 'json' in slot ? slot.json : JSON.stringify({ archivedKey: key, archivedAt: slot.archivedAt });
 }
 
 export function emptyHotState(now: number): HotState {
   return {
     schemaVersion: CURRENT_SCHEMA_VERSION,
     meta: { createdAt: now, values: {}, nextEscalationSeq: 1, nextEffectSeq: 1 },
-    conversations: new ConversationTable(),
-    archived: new JsonMap(),
-    seen: new JsonMap(),
     inbox: [],
-    outbox: new JsonMap(),
     cursors: new JsonMap(),
     escalations: new JsonMap(),
+    conversations: new ShardedMap(SHARDS.conversations, slotLine),
+    seen: new ShardedMap(SHARDS.seen, (id, at) => JSON.stringify([id, at])),
+    outbox: new ShardedMap(SHARDS.outbox, (_key, effect) => JSON.stringify(effect)),
+    pendingEffects: new Set(),
   };
 }
 
 export function hotStateFromCore(file: CoreFile): HotState {
   return {
+    ...emptyHotState(file.meta.createdAt),
     schemaVersion: file.schemaVersion,
     meta: file.meta,
-    conversations: new ConversationTable(),
-    archived: JsonMap.from(file.archived),
-    seen: JsonMap.from(file.seen),
     inbox: file.inbox,
-    outbox: JsonMap.from(file.outbox),
     cursors: JsonMap.from(file.cursors),
     escalations: JsonMap.from(file.escalations),
   };
 }
 
-/** The core file's content: the state without its conversations (JsonMaps serialise as objects). */
 export function coreFileText(state: HotState): string {
-  const { conversations: _conversations, ...core } = state;
+  const core: Record<keyof CoreFile, unknown> = {
+    schemaVersion: state.schemaVersion,
+    meta: state.meta,
+    inbox: state.inbox,
+    cursors: state.cursors,
+    escalations: state.escalations,
+  };
   return JSON.stringify(core);
+}
+
+/** The sharded collections by directory name, for writing and loading alike. */
+export function shardedTables(state: HotState): Array<[string, ShardedMap<unknown>]> {
+  return [
+    ['conversations', state.conversations as ShardedMap<unknown>],
+    ['seen', state.seen as ShardedMap<unknown>],
+    ['outbox', state.outbox as ShardedMap<unknown>],
+  ];
 }

@@ -1,3 +1,4 @@
+import { shardedTables } from './hot-state.js';
 import type { HotState } from './hot-state.js';
 import type { Persistence } from './persistence.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
@@ -8,7 +9,7 @@ export class MemoryPersistence implements Persistence {
   private readonly archive = new Map<string, string>();
 
   writeHot(state: HotState): Promise<number> {
-    state.conversations.takeDirty();
+    for (const [, table] of shardedTables(state)) table.takeDirty();
     return Promise.resolve(0);
   }
 

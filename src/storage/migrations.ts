@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURRENT_SCHEMA_VERSION, emptyHotState } from './hot-state.js';
+import { CURRENT_SCHEMA_VERSION } from './hot-state.js';
 import { conversationSchema } from './records.js';
 
 export interface MigrationContext {
@@ -22,17 +22,15 @@ const v0Schema = z.object({
 
 const fromV0: Migration = (data, { now }) => {
   const v0 = v0Schema.parse(data);
-  const v1 = emptyHotState(now);
-  // Conversations stay inline: loading a version-1 state moves them into the shard files.
-  const { conversations: _table, ...core } = v1;
+  // The sharded collections stay inline here: loading moves them into their shard files.
   return {
-    ...core,
-    conversations: v0.conversations,
-    archived: {},
-    seen: Object.fromEntries(v0.seenIds.map((id) => [id, now])),
-    outbox: {},
+    schemaVersion: 1,
+    meta: { createdAt: now, values: {}, nextEscalationSeq: 1, nextEffectSeq: 1 },
+    inbox: [],
     cursors: Object.fromEntries(Object.entries(v0.cursors).map(([topic, value]) => [topic, { value, updatedAt: now }])),
     escalations: {},
+    conversations: v0.conversations,
+    seen: Object.fromEntries(v0.seenIds.map((id) => [id, now])),
   };
 };
 

@@ -31,6 +31,7 @@ import {
   countByOwnerIn,
   entryOf,
   inactiveConversationsIn,
+  isHot,
   listConversationsIn,
   recordOf,
 } from './state/conversations.js';
@@ -164,8 +165,8 @@ export class StoreCore implements Store {
 
   async getConversation(key: string): Promise<ConversationRecord | undefined> {
     this.ensureOpen();
-    const entry = this.state.conversations.get(key);
-    return entry ? recordOf(entry) : this.archivedConversation(key);
+    const slot = this.state.conversations.get(key);
+    return isHot(slot) ? recordOf(slot) : this.archivedConversation(key);
   }
 
   async saveConversation(record: ConversationRecord): Promise<ConversationRecord> {
@@ -180,8 +181,8 @@ export class StoreCore implements Store {
     this.ensureOpen();
     // A hot record is read, changed and saved without yielding, so no other update can slip in between;
     // an archived one is re-checked after the read (it may have come back meanwhile).
-    const entry = this.state.conversations.get(key);
-    const current = entry ? recordOf(entry) : await this.archivedConversation(key);
+    const slot = this.state.conversations.get(key);
+    const current = isHot(slot) ? recordOf(slot) : await this.archivedConversation(key);
     const next = fn(current);
     if (next === undefined) return current;
     const parsed = parseInput(conversationSchema, next, 'Conversation');
@@ -214,8 +215,7 @@ export class StoreCore implements Store {
     for (const [key, entry] of candidates) {
       // A record saved while the archive was being written is newer than the archived copy: it stays hot.
       if (this.state.conversations.get(key) !== entry) continue;
-      this.state.conversations.delete(key);
-      this.state.archived.set(key, now);
+      this.state.conversations.set(key, { archivedAt: now });
       moved += 1;
     }
     if (moved > 0) this.writer.markDirty();
@@ -310,12 +310,13 @@ export class StoreCore implements Store {
   }
 
   stats(): StoreStats {
+    const { bot, agents, paused, unknown, archived } = countByOwnerIn(this.state);
     return {
       ...this.counters,
-      conversations: this.state.conversations.size,
-      archived: this.state.archived.size,
+      conversations: bot + agents + paused + unknown,
+      archived,
       pendingInbound: this.state.inbox.length,
-      pendingEffects: pendingEffectsIn(this.state).length,
+      pendingEffects: this.state.pendingEffects.size,
     };
   }
 
@@ -328,18 +329,18 @@ export class StoreCore implements Store {
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
     this.state.conversations.set(record.key, entryOf(record));
-    this.state.archived.delete(record.key);
     this.writer.markDirty();
     return record;
   }
 
   /** The archived copy, unless the conversation came back to the hot set while the archive was read. */
   private async archivedConversation(key: string): Promise<ConversationRecord | undefined> {
-    if (!this.state.archived.has(key)) return undefined;
+    const before = this.state.conversations.get(key);
+    if (before === undefined) return undefined;
     const archived = await this.persistence.readArchive(key);
-    const entry = this.state.conversations.get(key);
-    if (entry) return recordOf(entry);
-    return this.state.archived.has(key) ? archived : undefined;
+    const after = this.state.conversations.get(key);
+    if (isHot(after)) return recordOf(after);
+    return after === undefined ? undefined : archived;
   }
 
   private async writeOnce(): Promise<void> {

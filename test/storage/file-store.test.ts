@@ -3,8 +3,7 @@ import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
-import { shardOf } from '../../src/storage/conversation-table.js';
-import { shardFileName } from '../../src/storage/load-conversation-shards.js';
+import { shardFileName, shardOf } from '../../src/storage/sharded-map.js';
 import { conversation, mention, T0 } from './store-contract.js';
 import { recordingLogger, useTempDirs } from './test-dirs.js';
 
@@ -25,21 +24,23 @@ function exitedPid(): Promise<number> {
   });
 }
 
-async function shardFiles(dataDir: string): Promise<string[]> {
-  const names = await readdir(join(dataDir, 'conversations'));
+async function shardFiles(dataDir: string, table = 'conversations'): Promise<string[]> {
+  const names = await readdir(join(dataDir, table));
   const withContent: string[] = [];
-  for (const name of names.sort()) if ((await readFile(join(dataDir, 'conversations', name), 'utf8')).length > 0) withContent.push(name);
+  for (const name of names.sort()) if ((await readFile(join(dataDir, table, name), 'utf8')).length > 0) withContent.push(name);
   return withContent;
 }
 
-async function storedConversations(dataDir: string): Promise<unknown[]> {
+async function shardLines(dataDir: string, table: string): Promise<unknown[]> {
   const records: unknown[] = [];
-  for (const name of await shardFiles(dataDir)) {
-    const text = await readFile(join(dataDir, 'conversations', name), 'utf8');
+  for (const name of await shardFiles(dataDir, table)) {
+    const text = await readFile(join(dataDir, table, name), 'utf8');
     for (const line of text.split('\n')) if (line) records.push(JSON.parse(line));
   }
   return records;
 }
+
+const storedConversations = (dataDir: string): Promise<unknown[]> => shardLines(dataDir, 'conversations');
 
 describe('the file store', () => {
   const tempDir = useTempDirs();
@@ -98,12 +99,12 @@ describe('the file store', () => {
       const store = await openFileStore({ dataDir });
       await store.recordInbound(mention('9001'));
       await store.close();
-      const text = (await readFile(file, 'utf8')).replace(/"9001":\d+/, '"9001":"yesterday"');
+      const text = (await readFile(file, 'utf8')).replace(/"addedAt":\d+/, '"addedAt":"yesterday"');
       await writeFile(file, text);
       const error = await refusal(openFileStore({ dataDir }));
       expect(isStoreError(error, 'schema')).toBe(true);
       expect(error.message).toContain(file);
-      expect(error.message).toContain('seen.9001');
+      expect(error.message).toContain('inbox[0].addedAt');
       expect(await readFile(file, 'utf8')).toBe(text);
     });
 
@@ -145,8 +146,9 @@ describe('the file store', () => {
       await store.close();
       expect(await readFile(join(dataDir, 'store.json.v0.bak'), 'utf8')).toBe(await readFile(fixture, 'utf8'));
       const core = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
-      expect(core).toMatchObject({ schemaVersion: 1, seen: { '9001': T0 } });
+      expect(core).toMatchObject({ schemaVersion: 1 });
       expect(core).not.toHaveProperty('conversations');
+      expect(await shardLines(dataDir, 'seen')).toEqual(expect.arrayContaining([['9001', T0], ['9002', T0]]));
       expect(await storedConversations(dataDir)).toHaveLength(2);
       const reopened = await openFileStore({ dataDir });
       expect(await reopened.hasSeen('9001')).toBe(true);
@@ -169,9 +171,9 @@ describe('the file store', () => {
       await store.recordInbound(mention('9001'));
       await store.enqueueEffect({ key: '9001:reply', kind: 'reply', contactKey: 'whatsapp:32470000001', payload: { text: 'hi' } });
       const onDisk = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
-      expect(onDisk.seen).toHaveProperty('9001');
       expect(onDisk.inbox[0].id).toBe('9001');
-      expect(onDisk.outbox['9001:reply'].status).toBe('pending');
+      expect((await shardLines(dataDir, 'seen')).map((line) => (line as string[])[0])).toEqual(['9001']);
+      expect(await shardLines(dataDir, 'outbox')).toMatchObject([{ key: '9001:reply', status: 'pending' }]);
       await store.close();
       const reopened = await openFileStore({ dataDir });
       expect(await reopened.recordInbound(mention('9001'))).toBe(false);
@@ -239,7 +241,8 @@ describe('the file store', () => {
       expect(lines.some((l) => l.level === 'error')).toBe(true);
       await rm(file, { recursive: true });
       await store.flush();
-      expect(JSON.parse(await readFile(file, 'utf8')).seen).toHaveProperty('1');
+      expect(JSON.parse(await readFile(file, 'utf8')).inbox).toMatchObject([{ id: '1' }]);
+      expect((await shardLines(dataDir, 'seen')).map((line) => (line as string[])[0])).toEqual(['1']);
       await store.close();
     });
   });
@@ -252,7 +255,7 @@ describe('the file store', () => {
       const results = await Promise.all(ids.map((id) => store.recordInbound(mention(id))));
       expect(results.every(Boolean)).toBe(true);
       expect(store.stats().writes).toBe(1);
-      expect(Object.keys(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8')).seen)).toHaveLength(100);
+      expect(await shardLines(dataDir, 'seen')).toHaveLength(100);
       await store.close();
     });
   });
@@ -276,7 +279,7 @@ describe('the file store', () => {
       const dataDir = await tempDir();
       await writeFile(join(dataDir, 'audit.jsonl'), `${JSON.stringify({ at: 1, actor: 'a', action: 'x', subject: 's' })}\n{"at":2,"act`);
       await mkdir(join(dataDir, 'archive'));
-      await writeFile(join(dataDir, 'archive', shardFileName(shardOf('whatsapp:1'))), '{"key":"whatsapp:1","chan');
+      await writeFile(join(dataDir, 'archive', shardFileName(shardOf('whatsapp:1', 256))), '{"key":"whatsapp:1","chan');
       const { lines, logger } = recordingLogger();
       const store = await openFileStore({ dataDir, logger });
       await store.audit({ at: 3, actor: 'b', action: 'y', subject: 's' });

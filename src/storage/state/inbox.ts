@@ -38,7 +38,7 @@ export function markInboundProcessedIn(state: HotState, id: string): boolean {
 export function pruneSeenIn(state: HotState, beforeMs: number): number {
   const waiting = new Set(state.inbox.map((mention) => mention.id));
   let dropped = 0;
-  for (const [id, seenAt] of state.seen) {
+  for (const [id, seenAt] of state.seen.entries()) {
     if (seenAt < beforeMs && !waiting.has(id)) {
       state.seen.delete(id);
       dropped += 1;

@@ -20,15 +20,15 @@ export function enqueueEffectIn(
   };
   state.meta.nextEffectSeq += 1;
   state.outbox.set(effect.key, effect);
+  state.pendingEffects.add(effect.key);
   return { effect, created: true };
 }
 
 export function pendingEffectsIn(state: HotState, contactKey?: string): Effect[] {
   const pending: Effect[] = [];
-  for (const effect of state.outbox.values()) {
-    if (effect.status === 'pending' && (contactKey === undefined || effect.contactKey === contactKey)) {
-      pending.push(effect);
-    }
+  for (const key of state.pendingEffects) {
+    const effect = state.outbox.get(key);
+    if (effect && (contactKey === undefined || effect.contactKey === contactKey)) pending.push(effect);
   }
   return pending.sort((a, b) => a.seq - b.seq);
 }
@@ -42,11 +42,12 @@ function requireEffect(state: HotState, key: string): Effect {
 export function completeEffectIn(state: HotState, key: string, result: unknown, now: number): Effect {
   const effect = requireEffect(state, key);
   if (effect.status === 'done') return effect;
-  // Only the key matters once done (it keeps the effect from running twice): drop the payload to stay small.
+  // Once done only the key matters (it keeps the effect from running twice): drop the payload to stay small.
   const done: Effect = { ...effect, payload: null, status: 'done', attempts: effect.attempts + 1, updatedAt: now };
   delete done.retryAt;
   if (result !== undefined) done.result = result;
   state.outbox.set(key, done);
+  state.pendingEffects.delete(key);
   return done;
 }
 
@@ -62,8 +63,12 @@ export function failEffectIn(state: HotState, key: string, error: string, retryA
     lastError: error,
     updatedAt: now,
   };
-  if (retryAt === undefined) delete failed.retryAt;
-  else failed.retryAt = retryAt;
+  if (retryAt === undefined) {
+    delete failed.retryAt;
+    state.pendingEffects.delete(key);
+  } else {
+    failed.retryAt = retryAt;
+  }
   state.outbox.set(key, failed);
   return failed;
 }
@@ -71,11 +76,17 @@ export function failEffectIn(state: HotState, key: string, error: string, retryA
 /** Drops finished effects (done or given up) last touched before the cut-off; pending ones stay. */
 export function pruneEffectsIn(state: HotState, beforeMs: number): number {
   let dropped = 0;
-  for (const [key, effect] of state.outbox) {
+  for (const [key, effect] of state.outbox.entries()) {
     if (effect.status !== 'pending' && effect.updatedAt < beforeMs) {
       state.outbox.delete(key);
       dropped += 1;
     }
   }
   return dropped;
+}
+
+/** Rebuilds the pending index after loading, in creation order. */
+export function indexPendingEffects(state: HotState): void {
+  const pending = [...state.outbox.values()].filter((effect) => effect.status === 'pending').sort((a, b) => a.seq - b.seq);
+  state.pendingEffects = new Set(pending.map((effect) => effect.key));
 }

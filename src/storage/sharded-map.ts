@@ -1,16 +1,5 @@
-import type { Owner } from './records.js';
-
-/** A conversation as held in memory: its compact JSON, plus the two fields every scan needs. */
-export interface ConversationEntry {
-  json: string;
-  owner: Owner;
-  updatedAt: number;
-}
-
-export const SHARD_COUNT = 256;
-
 /** FNV-1a: stable across processes and versions, so a key always lands in the same shard file. */
-export function shardOf(key: string, shardCount = SHARD_COUNT): number {
+export function shardOf(key: string, shardCount: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) {
     hash ^= key.charCodeAt(i);
@@ -19,16 +8,24 @@ export function shardOf(key: string, shardCount = SHARD_COUNT): number {
   return (hash >>> 0) % shardCount;
 }
 
+export function shardFileName(index: number): string {
+  return `${index.toString(16).padStart(2, '0')}.jsonl`;
+}
+
 /**
- * The hot conversations, split into shards by key. Records are kept as JSON text (a third of the
- * memory of the parsed objects), and a write rewrites only the shards that changed since the last one.
+ * A keyed collection split into shards by key hash, each shard one JSON Lines file on disk. It tracks
+ * which shards changed, so a write rewrites those alone: the cost of a write follows what changed,
+ * not how much is stored.
  */
-export class ConversationTable {
-  private readonly shards: Array<Map<string, ConversationEntry>>;
+export class ShardedMap<V> {
+  private readonly shards: Array<Map<string, V>>;
   private dirty = new Set<number>();
   private count = 0;
 
-  constructor(readonly shardCount = SHARD_COUNT) {
+  constructor(
+    readonly shardCount: number,
+    private readonly lineOf: (key: string, value: V) => string,
+  ) {
     this.shards = Array.from({ length: shardCount }, () => new Map());
   }
 
@@ -36,7 +33,7 @@ export class ConversationTable {
     return this.count;
   }
 
-  get(key: string): ConversationEntry | undefined {
+  get(key: string): V | undefined {
     return this.shard(key).get(key);
   }
 
@@ -44,10 +41,10 @@ export class ConversationTable {
     return this.shard(key).has(key);
   }
 
-  set(key: string, entry: ConversationEntry): void {
+  set(key: string, value: V): void {
     const shard = this.shard(key);
     if (!shard.has(key)) this.count += 1;
-    shard.set(key, entry);
+    shard.set(key, value);
     this.dirty.add(shardOf(key, this.shardCount));
   }
 
@@ -60,20 +57,24 @@ export class ConversationTable {
     return removed;
   }
 
-  *entries(): IterableIterator<[string, ConversationEntry]> {
+  *entries(): IterableIterator<[string, V]> {
     for (const shard of this.shards) yield* shard;
   }
 
-  /** The shard's records as JSON Lines text (empty string for an empty shard). */
+  *values(): IterableIterator<V> {
+    for (const shard of this.shards) yield* shard.values();
+  }
+
+  /** The shard as JSON Lines text (empty for an empty shard). */
   shardText(index: number): string {
     const shard = this.shards[index];
     if (!shard || shard.size === 0) return '';
     const lines: string[] = [];
-    for (const entry of shard.values()) lines.push(entry.json);
+    for (const [key, value] of shard) lines.push(this.lineOf(key, value));
     return lines.join('\n') + '\n';
   }
 
-  /** Hands over the shards changed since the last call; a failed write gives them back. */
+  /** Hands over the shards changed since the last call; a failed write gives them back with `markDirty`. */
   takeDirty(): number[] {
     const taken = [...this.dirty];
     this.dirty = new Set();
@@ -84,7 +85,7 @@ export class ConversationTable {
     for (const index of indexes) this.dirty.add(index);
   }
 
-  private shard(key: string): Map<string, ConversationEntry> {
+  private shard(key: string): Map<string, V> {
     return this.shards[shardOf(key, this.shardCount)]!;
   }
 }
