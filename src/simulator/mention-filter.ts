@@ -14,8 +14,10 @@ const STATUSES: Record<string, (m: MentionRecord) => boolean> = {
 export function parseMentionFilter(text: string): Predicate<MentionRecord> {
   return parseFilter<MentionRecord>(text, {
     source: (v) => {
+      // Matches the service name or its source type ("whatsapp" or "WhatsApp"), resolved once per query.
       const value = v.toLowerCase();
-      return (m) => m.service === value || (SOURCE_TYPES[m.service] ?? '').toLowerCase() === value;
+      const services = new Set([value, ...Object.keys(SOURCE_TYPES).filter((k) => SOURCE_TYPES[k]?.toLowerCase() === value)]);
+      return (m) => services.has(m.service);
     },
     status: (v) => STATUSES[v.toLowerCase()],
     tag: (v) => (m) => m.tags.includes(v),

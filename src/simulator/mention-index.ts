@@ -33,6 +33,9 @@ export class MentionIndex {
   private readonly byTopic = new Map<number, MentionRecord[]>();
   private readonly byThread = new Map<string, MentionRecord[]>();
 
+  /** The latest real-clock ms at which an indexed mention becomes visible in lists. */
+  latestVisibleAtMs = 0;
+
   get size(): number {
     return this.byId.size;
   }
@@ -43,6 +46,7 @@ export class MentionIndex {
 
   add(m: MentionRecord): void {
     this.byId.set(m.id, m);
+    if (m.visibleAtMs > this.latestVisibleAtMs) this.latestVisibleAtMs = m.visibleAtMs;
     let list = this.byTopic.get(m.topicId);
     if (!list) this.byTopic.set(m.topicId, (list = []));
     const last = list[list.length - 1];
@@ -78,14 +82,15 @@ export class MentionIndex {
 
   /** Mentions of the topics with `from <= added <= to`, sorted by (added, num) ascending. */
   range(topicIds: readonly number[], from: number, to: number): MentionRecord[] {
-    const out: MentionRecord[] = [];
-    for (const topicId of topicIds) {
+    const slices: MentionRecord[][] = [];
+    for (const topicId of new Set(topicIds)) {
       const list = this.byTopic.get(topicId);
       if (!list) continue;
-      for (let i = lowerBoundByDate(list, from); i < list.length && list[i]!.added <= to; i++) out.push(list[i]!);
+      const end = to >= Number.MAX_SAFE_INTEGER ? list.length : lowerBoundByDate(list, to + 1);
+      slices.push(list.slice(lowerBoundByDate(list, from), end));
     }
-    if (topicIds.length > 1) out.sort((a, b) => a.added - b.added || a.num - b.num);
-    return out;
+    if (slices.length <= 1) return slices[0] ?? [];
+    return slices.flat().sort((a, b) => a.added - b.added || a.num - b.num);
   }
 }
 

@@ -12,8 +12,8 @@ let client: EngageClient;
 const warnings: unknown[] = [];
 const logger: EngageLogger = {
   debug: () => undefined, info: () => undefined, error: () => undefined,
-  warn: (obj: unknown) => { warnings.push(obj); },
-} as unknown as EngageLogger;
+  warn: (obj: object) => { warnings.push(obj); },
+};
 
 const make = (opts: { token?: string; version?: string; timeoutMs?: number } = {}) =>
   createEngageClient({

@@ -36,7 +36,9 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const entities = entitiesParam !== undefined && readBoolean(entitiesParam, "Parameter 'entities'");
 
   const nowMs = rt.realMs();
-  const items = rt.state.mentions.range(topicIds, from, to).filter((m) => m.visibleAtMs <= nowMs && (!matches || matches(m)));
+  const inRange = rt.state.mentions.range(topicIds, from, to);
+  const allVisible = rt.state.mentions.latestVisibleAtMs <= nowMs;
+  const items = allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && (!matches || matches(m)));
   let page;
   let hasNext: boolean;
   if (sort === 'dateadd:asc') {
