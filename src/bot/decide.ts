@@ -20,6 +20,16 @@ function newConversation(state: DialogState, nowMs: number): DialogState {
   return { ...rest, collected: {}, contactTagEscalated: false };
 }
 
+/**
+ * Just after an escalate action the bridge may still report the bot as owner (the handover effect not yet
+ * performed); that is not a return. Past the grace period it is: the conversation must not stay stuck.
+ */
+function handoverInFlight(turn: Turn): boolean {
+  const p = turn.state.pendingEscalation;
+  const graceMs = turn.flows.conversation.handover_grace_minutes * 60_000;
+  return turn.state.mode === 'escalated' && p?.status === 'handed-over' && turn.nowMs - p.since < graceMs;
+}
+
 function takenByAgents(state: DialogState): void {
   state.mode = 'agents';
   delete state.pendingEscalation;
@@ -36,7 +46,7 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
     return;
   }
   if (input.owner === 'agents' && turn.state.mode === 'bot') takenByAgents(turn.state);
-  if (input.owner === 'bot' && turn.state.mode !== 'bot') returnToBot(turn, 'owner_changed');
+  if (input.owner === 'bot' && turn.state.mode !== 'bot' && !handoverInFlight(turn)) returnToBot(turn, 'owner_changed');
   turn.state.recentMentionIds = [...turn.state.recentMentionIds, event.mentionId].slice(-RECENT_IDS);
   let fresh = isNew;
   const idleMs = turn.flows.conversation.new_after_idle_minutes * 60_000;

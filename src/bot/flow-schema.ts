@@ -159,6 +159,7 @@ const businessHours = z
 const conversation = z
   .object({
     new_after_idle_minutes: z.number().int().min(1).default(1440),
+    handover_grace_minutes: z.number().int().min(0).default(5),
     stale_click_minutes: z.number().int().min(1).default(1440),
     sms_hint: z.string().default('Reply with a number.'),
     stale_click: z.string().min(1).default("That option is no longer available. Here's what I can help with now:"),

@@ -19,7 +19,9 @@
 //   - nothing            no effect; `why` says why (for the log).
 // Other events: { kind: 'returned-to-bot', reason } (agents gave it back: the brain answers with a
 // "back with the assistant" turn), { kind: 'agent-took-over' } (a person owns it: the brain stays silent).
-// `owner` (what the bridge knows) corrects the brain when they disagree. `now` is passed in; nothing here
+// `owner` (what the bridge knows) corrects the brain when they disagree: 'agents' silences it (implicit
+// takeover); 'bot' after a person had it resumes with the "back" turn (but not within
+// `conversation.handover_grace_minutes` of an escalate, while the handover may still be in flight). `now` is passed in; nothing here
 // reads a clock or does I/O, except loadFlowFile.
 
 export { decide } from './decide.js';

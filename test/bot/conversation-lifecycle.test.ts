@@ -55,6 +55,16 @@ describe('while people own the conversation', () => {
     expect(chat.state?.mode).toBe('agents');
   });
 
+  it('keeps waiting when the bridge still reports the bot as owner just after the escalation (handover in flight)', () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('agent');
+    expect(kinds(chat.say('hello?', { owner: 'bot' }))).toEqual(['nothing']);
+    expect(chat.state?.mode).toBe('escalated');
+    chat.now += 10 * 60_000;
+    expect(replies(chat.say('anyone?', { owner: 'bot' }))[0]).toMatch(/back with the assistant/);
+  });
+
   it('resumes with a "back with the assistant" turn when the bridge reports the bot as owner again', () => {
     const chat = new Chat();
     chat.say('hi');
