@@ -17,15 +17,11 @@ function runEntry(turn: Turn, menuName: string, button: Button): ClickResult {
   if (!entry) return 'as-text';
   const trigger = turn.flows.escalation.triggers.quick_reply;
   if (entry.then.escalate !== undefined && !trigger.enabled) return 'unmatched';
-  const origin = { reason: 'quick_reply', words: button.title };
-  const step =
-    entry.then.escalate !== undefined && trigger.priority !== undefined && entry.then.escalate === true
-      ? { escalate: { priority: trigger.priority } }
-      : entry.then;
+  const origin = { reason: 'quick_reply', words: button.title, priority: trigger.priority };
   // Choosing from a menu abandons a question left open.
   delete turn.state.question;
   turn.state.fallbacks = 0;
-  return runStep(turn, step, origin) ? 'handled' : 'unmatched';
+  return runStep(turn, entry.then, origin) ? 'handled' : 'unmatched';
 }
 
 /**

@@ -1,5 +1,5 @@
 // Runs what a button, an intent or an answered question leads to.
-import type { Step } from './flow-schema.js';
+import type { Flows, Step } from './flow-schema.js';
 import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
 
@@ -9,6 +9,8 @@ export interface StepOrigin {
   /** The customer's words (or the button) that led here. */
   words: string;
   intent?: string;
+  /** Priority for an escalate step that names none (a trigger's own priority). */
+  priority?: Flows['escalation']['priority'] | undefined;
 }
 
 const MAX_DEPTH = 8;
@@ -60,7 +62,7 @@ export function runStep(turn: Turn, step: Step, origin: StepOrigin, depth = 0): 
     requestEscalation(
       turn,
       escalationRequest(turn, spec.reason ?? origin.reason, origin.words, {
-        priority: spec.priority,
+        priority: spec.priority ?? origin.priority,
         tags: spec.tags,
         note: spec.note,
         intent: origin.intent,

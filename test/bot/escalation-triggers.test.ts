@@ -89,6 +89,14 @@ describe('escalation triggers', () => {
     expect(escalation(off.say(text))).toBeUndefined();
   });
 
+  it('gives each trigger its configured priority', () => {
+    const flows = structuredClone(defaultFlows);
+    flows.escalation.triggers.quick_reply.priority = 'critical';
+    const chat = new Chat({ flows });
+    chat.say('hi');
+    expect(escalation(chat.click(B3))?.priority).toBe('critical');
+  });
+
   it('can switch off the quick reply trigger, answering the click with the fallback', () => {
     const flows = parseFlows(flowText.replace(/quick_reply:(.*)\n(\s+)enabled: true/, 'quick_reply:$1\n$2enabled: false'), 'f.yaml');
     expect(flows.escalation.triggers.quick_reply.enabled).toBe(false);
