@@ -228,6 +228,18 @@ describe('the file store', () => {
       await store.close();
     });
 
+    it('still knows an inbox mention whose seen-id shard never reached the disk', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir });
+      await store.recordInbound(mention('9001'));
+      await store.close();
+      await rm(join(dataDir, 'seen'), { recursive: true });
+      const reopened = await openFileStore({ dataDir });
+      expect(await reopened.recordInbound(mention('9001'))).toBe(false);
+      expect((await reopened.pendingInbound()).map((m) => m.id)).toEqual(['9001']);
+      await reopened.close();
+    });
+
     it('rejects a durable mutation whose write fails, then writes it once the disk recovers', async () => {
       const dataDir = await tempDir();
       const { lines, logger } = recordingLogger();
