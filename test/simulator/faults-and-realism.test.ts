@@ -77,6 +77,18 @@ describe('faults', () => {
     expect((await s.control('POST', '/_sim/faults', { explode: 0.5 })).status).toBe(400);
   });
 
+  it('delays API requests by latency_ms through the injected sleep', async () => {
+    const slept: number[] = [];
+    const own = await startSim({ sleep: async (ms) => { slept.push(ms); } });
+    try {
+      await own.control('POST', '/_sim/faults', { latency_ms: 250 });
+      expect((await own.api('GET', '/1001/settings/topics')).status).toBe(200);
+      expect(slept).toEqual([250]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('rolls the same faults for the same seed', async () => {
     const run = async () => {
       await s.control('POST', '/_sim/faults', { server_error: 0.5, seed: 42 });
