@@ -48,6 +48,28 @@ export class ArchiveShards {
     return result.data;
   }
 
+  /**
+   * Drops superseded copies and copies of conversations that `isArchived` no longer claims (back in the
+   * hot set, or orphans of a crash); returns how many lines were dropped.
+   */
+  async compact(isArchived: (key: string) => boolean): Promise<number> {
+    let dropped = 0;
+    for (let index = 0; index < ARCHIVE_SHARDS; index += 1) {
+      const latest = new Map<string, number>();
+      dropped += await this.file(index).rewrite(
+        (text, lineNumber) => {
+          const key = keyOf(text);
+          return key !== undefined && latest.get(key) === lineNumber && isArchived(key);
+        },
+        (text, lineNumber) => {
+          const key = keyOf(text);
+          if (key !== undefined) latest.set(key, lineNumber);
+        },
+      );
+    }
+    return dropped;
+  }
+
   private file(index: number): JsonLinesFile {
     let file = this.files.get(index);
     if (!file) {
@@ -55,5 +77,14 @@ export class ArchiveShards {
       this.files.set(index, file);
     }
     return file;
+  }
+}
+
+function keyOf(text: string): string | undefined {
+  try {
+    const key = (JSON.parse(text) as { key?: unknown }).key;
+    return typeof key === 'string' ? key : undefined;
+  } catch {
+    return undefined;
   }
 }

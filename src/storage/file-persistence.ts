@@ -121,6 +121,10 @@ export class FilePersistence implements Persistence {
     return this.archive.find(key);
   }
 
+  compactArchive(isArchived: (key: string) => boolean): Promise<number> {
+    return this.archive.compact(isArchived);
+  }
+
   release(): Promise<void> {
     return this.lock.release();
   }

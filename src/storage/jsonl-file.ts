@@ -56,16 +56,24 @@ export class JsonLinesFile {
     return this.exclusive('read', () => this.scan(visit));
   }
 
-  /** Keeps only the lines `keep` accepts (streamed to a temp file, then renamed); returns how many were dropped. */
-  rewrite(keep: (text: string) => boolean): Promise<number> {
+  /**
+   * Keeps only the lines `keep` accepts (streamed to a temp file, then renamed); returns how many were
+   * dropped. `survey`, when given, first sees every line in the same turn, so nothing is appended between.
+   */
+  rewrite(
+    keep: (text: string, lineNumber: number) => boolean,
+    survey?: (text: string, lineNumber: number) => void,
+  ): Promise<number> {
     return this.exclusive('rewrite', async () => {
+      if ((await this.size()) === 0) return 0;
+      if (survey) await this.scan(survey);
       const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
       const out = await open(temp, 'w');
       let dropped = 0;
       let pending: string[] = [];
       try {
-        for await (const { text } of this.lines()) {
-          if (!keep(text)) {
+        for await (const { text, lineNumber } of this.lines()) {
+          if (!keep(text, lineNumber)) {
             dropped += 1;
             continue;
           }

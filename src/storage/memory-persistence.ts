@@ -6,7 +6,8 @@ import type { AuditEntry, ConversationRecord } from './records.js';
 /** Keeps the cold data in memory; a "write" only hands over the changed shards, as the file store does. */
 export class MemoryPersistence implements Persistence {
   private audit: AuditEntry[] = [];
-  private readonly archive = new Map<string, string>();
+  /** Copies in append order, like the file archive: a re-archived conversation has several. */
+  private archive: Array<{ key: string; json: string }> = [];
 
   writeHot(state: HotState): Promise<number> {
     for (const [, table] of shardedTables(state)) table.takeDirty();
@@ -30,13 +31,20 @@ export class MemoryPersistence implements Persistence {
   }
 
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void> {
-    for (const { key, json } of records) this.archive.set(key, json);
+    this.archive.push(...records);
     return Promise.resolve();
   }
 
   readArchive(key: string): Promise<ConversationRecord | undefined> {
-    const json = this.archive.get(key);
-    return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as ConversationRecord));
+    const copy = this.archive.findLast((entry) => entry.key === key);
+    return Promise.resolve(copy === undefined ? undefined : (JSON.parse(copy.json) as ConversationRecord));
+  }
+
+  compactArchive(isArchived: (key: string) => boolean): Promise<number> {
+    const latest = new Map(this.archive.map((entry, index) => [entry.key, index]));
+    const before = this.archive.length;
+    this.archive = this.archive.filter((entry, index) => latest.get(entry.key) === index && isArchived(entry.key));
+    return Promise.resolve(before - this.archive.length);
   }
 
   release(): Promise<void> {

@@ -17,6 +17,8 @@ export interface Persistence {
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
   /** The latest archived copy of a conversation. */
   readArchive(key: string): Promise<ConversationRecord | undefined>;
+  /** Drops archive copies that are superseded or no longer archived; returns how many. */
+  compactArchive(isArchived: (key: string) => boolean): Promise<number>;
   /** Releases the data directory (the lock); nothing is written afterwards. */
   release(): Promise<void>;
 }

@@ -50,6 +50,8 @@ const WRITE_RETRY_DELAY_MS = 1000;
 /** The store's logic over any persistence: the file store and the memory store differ only below it. */
 export class StoreCore implements Store {
   private auditBuffer: AuditEntry[] = [];
+  /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
+  private archiveTurn: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly writer: WriteCoalescer;
   private readonly counters = { writes: 0, appends: 0, writeErrors: 0, hotFileBytes: 0, lastWriteMs: 0 };
@@ -203,8 +205,12 @@ export class StoreCore implements Store {
     return countByOwnerIn(this.state);
   }
 
-  async archiveInactive(beforeMs?: number): Promise<number> {
+  archiveInactive(beforeMs?: number): Promise<number> {
     this.ensureOpen();
+    return this.withArchive(() => this.moveToArchive(beforeMs));
+  }
+
+  private async moveToArchive(beforeMs: number | undefined): Promise<number> {
     const cutoff = beforeMs ?? this.now() - this.options.retention.archiveAfterDays * DAY_MS;
     const candidates = inactiveConversationsIn(this.state, cutoff);
     if (candidates.length === 0) return 0;
@@ -281,9 +287,16 @@ export class StoreCore implements Store {
       effects: pruneEffectsIn(this.state, seenBefore),
       escalations: pruneEscalationsIn(this.state, auditBefore),
       auditEntries: 0,
+      archiveCopies: 0,
     };
     await this.flush();
     result.auditEntries = await this.persistence.rewriteAudit((entry) => entry.at >= auditBefore);
+    result.archiveCopies = await this.withArchive(() =>
+      this.persistence.compactArchive((key) => {
+        const slot = this.state.conversations.get(key);
+        return slot !== undefined && !isHot(slot);
+      }),
+    );
     return result;
   }
 
@@ -359,6 +372,12 @@ export class StoreCore implements Store {
     this.counters.hotFileBytes = await this.persistence.writeHot(this.state);
     this.counters.lastWriteMs = Math.round((performance.now() - started) * 10) / 10;
     this.counters.writes += 1;
+  }
+
+  private withArchive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.archiveTurn.then(fn);
+    this.archiveTurn = run.catch(() => undefined);
+    return run;
   }
 
   private ensureOpen(): void {

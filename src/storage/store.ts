@@ -32,6 +32,8 @@ export interface PruneResult {
   effects: number;
   escalations: number;
   auditEntries: number;
+  /** Archive copies dropped: superseded by a later copy, or the conversation is hot again. */
+  archiveCopies: number;
 }
 
 export type OwnerCounts = Record<Owner, number> & { archived: number };
@@ -88,7 +90,7 @@ export interface Store {
   /** The most recent `limit` entries at or after `since`, oldest first. */
   listAudit(filter?: { since?: number; limit?: number }): Promise<AuditEntry[]>;
 
-  /** Drops seen ids, finished effects, closed escalations and audit entries older than the cut-offs. */
+  /** Drops seen ids, finished effects, closed escalations and audit entries older than the cut-offs; compacts the archive. */
   prune(cutoffs?: { seenBeforeMs?: number; auditBeforeMs?: number }): Promise<PruneResult>;
 
   /** Durable: resolves once every mutation made so far is on disk. */

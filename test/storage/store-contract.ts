@@ -286,13 +286,27 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         await store.recordInbound(mention('fresh'));
         await store.audit({ at: clock.now, actor: 'bridge', action: 'owner', subject: 'whatsapp:2' });
 
-        expect(await store.prune()).toEqual({ seenIds: 1, effects: 1, escalations: 1, auditEntries: 1 });
+        expect(await store.prune()).toEqual({ seenIds: 1, effects: 1, escalations: 1, auditEntries: 1, archiveCopies: 0 });
         expect(await store.hasSeen('old-done')).toBe(false);
         expect(await store.hasSeen('old-pending')).toBe(true);
         expect(await store.getEffect('old-pending:reply')).toBeDefined();
         expect((await store.listEscalations()).map((e) => e.id)).toEqual(['esc-2']);
         expect((await store.listAudit()).map((e) => e.subject)).toEqual(['whatsapp:2']);
       });
+    });
+
+    it('compacts the archive to the latest copy of each conversation still archived', async () => {
+      const old = T0 - 40 * DAY;
+      await store.saveConversation(conversation('1', { updatedAt: old }));
+      await store.saveConversation(conversation('2', { updatedAt: old }));
+      expect(await store.archiveInactive()).toBe(2);
+      await store.updateConversation('whatsapp:1', (c) => c && { ...c, contactName: 'Ann', updatedAt: old + 1 });
+      await store.updateConversation('whatsapp:2', (c) => c && { ...c, updatedAt: T0 });
+      expect(await store.archiveInactive()).toBe(1);
+      expect((await store.prune()).archiveCopies).toBe(2);
+      expect(await store.getConversation('whatsapp:1')).toEqual(conversation('1', { contactName: 'Ann', updatedAt: old + 1 }));
+      expect(await store.getConversation('whatsapp:2')).toEqual(conversation('2', { updatedAt: T0 }));
+      expect((await store.prune()).archiveCopies).toBe(0);
     });
 
     it('refuses every call once closed', async () => {
