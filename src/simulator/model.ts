@@ -127,8 +127,10 @@ export interface OutboundEntry {
   status: string;
   date: number;
   publisher_mention_id: string;
-  sender: 'api' | 'agent';
-  user_id: string;
+  /** `bot` for anything published through the API, `agent` for a reply from the service's tool. */
+  author: 'bot' | 'agent';
+  /** The agent who wrote it; null for API publishing. */
+  user_id: string | null;
   recipient: { channel: string; service_id: string } | null;
 }
 

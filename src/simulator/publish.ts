@@ -17,7 +17,8 @@ export interface PublishInput {
   mention: MentionRecord | null;
   canned: CannedResponse | null;
   userId: string;
-  sender: 'api' | 'agent';
+  /** `bot`: published through the API; `agent`: written by an agent in the service's tool. */
+  author: 'bot' | 'agent';
 }
 
 export interface MessageItem {
@@ -63,7 +64,7 @@ export function publish(rt: Runtime, input: PublishInput): { messages: MessageIt
   rt.outbound.append({
     type: pm.type, services: pm.services, message: pm.message, canned_response_id: pm.cannedResponseId, buttons,
     topic_id: pm.topicId, mention_id: pm.mentionId, status: pm.status, date: now, publisher_mention_id: pm.id,
-    sender: input.sender, user_id: input.userId, recipient,
+    author: input.author, user_id: input.author === 'agent' ? input.userId : null, recipient,
   });
   if (sent) deliver(rt, pm);
   return { messages, publisherMention: pm };

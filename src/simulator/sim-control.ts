@@ -75,7 +75,7 @@ export function simulateAgentReply(rt: Runtime, input: z.output<typeof agentRepl
   const profile = rt.state.profileFor(input.channel);
   const { publisherMention } = publish(rt, {
     type: 'reply', services: [{ type: profile.type, service_id: profile.service_id }], message: input.text, subject: null,
-    to: [], media: [], status: '', publishAt: now, mention: latest, canned: null, userId, sender: 'agent',
+    to: [], media: [], status: '', publishAt: now, mention: latest, canned: null, userId, author: 'agent',
   });
   return { mention: presentMention(rt, latest, { version: CONTROL_VERSION }), publisher_mention_id: publisherMention.id };
 }

@@ -51,7 +51,7 @@ describe('publisher/add', () => {
     const last = out.body.at(-1);
     expect(last).toMatchObject({
       type: 'reply', message: 'On it!', mention_id: id, topic_id: 2001, status: 'posted', services: WA,
-      recipient: { channel: 'whatsapp', service_id: '3247011' },
+      recipient: { channel: 'whatsapp', service_id: '3247011' }, author: 'bot', user_id: null,
     });
     expect(typeof last.seq).toBe('number');
     expect((await s.control('GET', `/_sim/outbound?after=${last.seq}`)).body).toEqual([]);
@@ -120,7 +120,7 @@ describe('agents in the service tool', () => {
     const m = await s.api('GET', `/1001/inbox/mention/2001/${String(latest['id'])}`, { version: V });
     expect(m.body.response.actions).toEqual([{ type: 'reply', user_id: 'u2', date: { added: expect.any(Number) } }]);
     const out = await s.control('GET', '/_sim/outbound?after=0');
-    expect(out.body.at(-1)).toMatchObject({ sender: 'agent', message: 'Agent here', user_id: 'u2', status: 'posted' });
+    expect(out.body.at(-1)).toMatchObject({ author: 'agent', message: 'Agent here', user_id: 'u2', status: 'posted' });
     const pm = await s.api('GET', `/1001/publisher/mention/${String(r.body.publisher_mention_id)}`, { version: V });
     expect(pm.body.response.in_reply_to.id).toBe(latest['id']);
     expect((await s.control('POST', '/_sim/agent/reply', { channel: 'web', service_id: 'nobody', text: 'x' })).status).toBe(404);

@@ -94,7 +94,7 @@ const postAdd = (ctx: ApiContext): unknown => {
   const publishAt = ctx.params.date('date_publish') ?? now;
   const subject = ctx.params.str('subject') ?? null;
   const result = publish(ctx.rt, {
-    type, services, message, subject, to, media, status, publishAt, mention, canned, userId: ctx.userId, sender: 'api',
+    type, services, message, subject, to, media, status, publishAt, mention, canned, userId: ctx.userId, author: 'bot',
   });
   return {
     messages: result.messages,
