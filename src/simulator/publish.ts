@@ -56,6 +56,7 @@ export function publish(rt: Runtime, input: PublishInput): { messages: MessageIt
     authorUserId: input.userId,
   };
   state.publisherMentions.set(pm.id, pm);
+  if (pm.status === 'scheduled') state.scheduled.add(pm.id);
   const sent = pm.status === 'posted';
   const messages = pm.services.map((s) => ({
     id: `msg-${state.newId('message')}`, service: s.type, service_id: s.service_id, status: sent ? ('sent' as const) : ('queued' as const),
@@ -77,6 +78,7 @@ export function publish(rt: Runtime, input: PublishInput): { messages: MessageIt
 export function deliver(rt: Runtime, pm: PublisherMention): void {
   const { state } = rt;
   pm.status = 'posted';
+  state.scheduled.delete(pm.id);
   const target = pm.mentionId ? state.mentions.get(pm.mentionId) : undefined;
   const service = target?.service ?? pm.services[0]?.type ?? 'web';
   const profile = state.profileFor(service);
@@ -98,7 +100,9 @@ export function deliver(rt: Runtime, pm: PublisherMention): void {
 /** Scheduled posts whose time has come are published when next looked at. */
 export function publishDue(rt: Runtime): void {
   const now = rt.now();
-  for (const pm of rt.state.publisherMentions.values()) {
-    if (pm.status === 'scheduled' && pm.publishAt <= now) deliver(rt, pm);
+  for (const id of rt.state.scheduled) {
+    const pm = rt.state.publisherMentions.get(id);
+    if (!pm || pm.status !== 'scheduled') rt.state.scheduled.delete(id);
+    else if (pm.publishAt <= now) deliver(rt, pm);
   }
 }

@@ -28,6 +28,8 @@ export class SimState {
   readonly handovers = new Map<string, HandoverRecord>();
   readonly mentions = new MentionIndex();
   readonly publisherMentions = new Map<string, PublisherMention>();
+  /** Ids of publisher mentions waiting for their `date_publish`. */
+  readonly scheduled = new Set<string>();
   /** The quick replies last sent to each customer (thread key), for `clicked_button`. */
   readonly lastQuickReplies = new Map<string, Button[]>();
   private next = { contact: 7001, publisher: 8001, mention: 9001, schedule: 1, group: 1, message: 1 };

@@ -134,6 +134,27 @@ describe('agents in the service tool', () => {
   });
 });
 
+describe('scheduled publishing', () => {
+  it('publishes a direct reply with a future date_publish once its time has come', async () => {
+    const m = await s.inbound('whatsapp', '3247014', 'later please');
+    const now = Math.floor(Date.now() / 1000);
+    const later = new Date((now + 3600) * 1000).toISOString();
+    const r = await reply(String(m['id']), { date_publish: later, message: 'Scheduled hello' });
+    expect(r.body.response.publisher_mention.status).toBe('scheduled');
+    expect(r.body.response.messages[0].status).toBe('queued');
+    const managed = async () =>
+      (await s.api('GET', '/1001/inbox/mentions', { version: V, limit: '100' })).body.response.data.filter(
+        (x: { author: { managed: boolean }; message: { content: string } }) => x.author.managed && x.message.content === 'Scheduled hello',
+      ).length;
+    expect(await managed()).toBe(0);
+    await s.control('POST', '/_sim/clock', { now: now + 3601 });
+    expect(await managed()).toBe(1);
+    const pm = await s.api('GET', `/1001/publisher/mention/${r.body.response.publisher_mention.id}`);
+    expect(pm.body.response.status).toBe('posted');
+    await s.control('POST', '/_sim/clock', {});
+  });
+});
+
 describe('publisher mention', () => {
   it('adds notes and tags, publishes a draft on status posted, and deletes', async () => {
     const draft = await s.api('POST', '/1001/publisher/add', { version: V, type: 'post', services: WA, message: 'Draft', status: 'draft' });

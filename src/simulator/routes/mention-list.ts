@@ -4,6 +4,7 @@ import { parseMentionFilter } from '../mention-filter.js';
 import { decodePageToken, encodePageToken, pageUrl, type PagedList } from '../paging.js';
 import { readBoolean } from '../params.js';
 import { presentMention } from '../present-mention.js';
+import { publishDue } from '../publish.js';
 import { invalidParameter } from '../sim-error.js';
 
 const SORTS = ['dateadd:desc', 'dateadd:asc'];
@@ -22,6 +23,7 @@ function readCursor(token: string | undefined): { a: number; n: number } | undef
  */
 export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const { params, rt } = ctx;
+  publishDue(rt);
   const limit = params.int('limit', 0, 100, 20);
   const sort = params.str('sort') || 'dateadd:desc';
   if (!SORTS.includes(sort)) throw invalidParameter(`Parameter 'sort' must be one of ${SORTS.join(', ')}`);
