@@ -42,10 +42,11 @@ function countries(): CountryTable {
       if (NOT_ISO.has(code)) continue;
       const name = names.of(code);
       if (!name || name === code) continue;
-      nameByCode.set(code, name);
+      // CLDR's short forms ("Bosnia & Herzegovina", "St. Lucia") read as the usual English list names.
+      const listName = name.replace(/ & /g, ' and ').replace(/\bSt\. /g, 'Saint ').replace(/\s*\(.*\)$/, '').replace(/ SAR China$/, '');
+      nameByCode.set(code, listName);
       codeByName.set(normalise(name), code);
-      const plain = name.replace(/\s*\(.*\)$/, '').replace(/ SAR China$/, '');
-      codeByName.set(normalise(plain), code);
+      codeByName.set(normalise(listName), code);
     }
   }
   for (const [alias, code] of Object.entries(ALIASES)) codeByName.set(alias, code);

@@ -43,7 +43,7 @@ describe('contacts', () => {
     const both = await update({ address: { country: { name: 'France', code: 'BE' } } });
     expect(both.body.response.address.country).toEqual({ code: 'BE', name: 'Belgium' });
     const name = await update({ address: { country: { name: 'bosnia and herzegovina' } } });
-    expect(name.body.response.address.country).toEqual({ code: 'BA', name: 'Bosnia & Herzegovina' });
+    expect(name.body.response.address.country).toEqual({ code: 'BA', name: 'Bosnia and Herzegovina' });
   });
 
   it('answers 400 invalid_parameter for an unknown country and changes nothing', async () => {

@@ -14,6 +14,9 @@ describe('English country list', () => {
 
   it('knows only assigned ISO 3166-1 codes', () => {
     expect(countryName('be')).toBe('Belgium');
+    expect(countryName('LC')).toBe('Saint Lucia');
+    expect(countryName('HK')).toBe('Hong Kong');
+    expect(countryName('TT')).toBe('Trinidad and Tobago');
     expect(countryName('EU')).toBeUndefined();
     expect(countryName('XK')).toBeUndefined();
     expect(countryName('ZZ')).toBeUndefined();
