@@ -116,6 +116,15 @@ describe('version table on mentions', () => {
     expect(asked.body.response.message.entities).toHaveLength(1);
   });
 
+  it('fills source.profile of a facebook private message from 20180125', async () => {
+    const m = await s.inbound('facebook', 'fbuser', 'private hello');
+    const url = `/1001/inbox/mention/2001/${String(m['id'])}`;
+    expect((await s.api('GET', url, { version: '20180124' })).body.response.source).not.toHaveProperty('profile');
+    const r = await s.api('GET', url, { version: '20180125' });
+    expect(r.body.response.source.profile).toEqual({ id: 'fbuser', name: 'Customer fbuser' });
+    await s.api('DELETE', url);
+  });
+
   it('needs version 20160108 for the sendMail option', async () => {
     const old = await s.api('POST', '/1001/inbox/mention/2001/9004', { version: '20160107', updates: {}, options: { sendMail: true } });
     expect(old.status).toBe(400);
