@@ -1,17 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import { ConversationBook } from './conversation-book.js';
 import type { HotState } from './hot-state.js';
 import { parseInput, requireId } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import {
   auditEntrySchema,
-  conversationKey,
-  conversationSchema,
   effectInputSchema,
   escalationInputSchema,
   escalationPatchSchema,
   inboundMentionSchema,
-  ownerSchema,
 } from './records.js';
 import type {
   AuditEntry,
@@ -26,15 +24,6 @@ import type {
   Owner,
   StoreMeta,
 } from './records.js';
-import {
-  boundTranscript,
-  countByOwnerIn,
-  entryOf,
-  inactiveConversationsIn,
-  isHot,
-  listConversationsIn,
-  recordOf,
-} from './state/conversations.js';
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
 import { markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
 import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
@@ -50,8 +39,7 @@ const WRITE_RETRY_DELAY_MS = 1000;
 /** The store's logic over any persistence: the file store and the memory store differ only below it. */
 export class StoreCore implements Store {
   private auditBuffer: AuditEntry[] = [];
-  /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
-  private archiveTurn: Promise<unknown> = Promise.resolve();
+  private readonly book: ConversationBook;
   private closed = false;
   private readonly writer: WriteCoalescer;
   private readonly counters = { writes: 0, appends: 0, writeErrors: 0, hotFileBytes: 0, lastWriteMs: 0 };
@@ -61,6 +49,10 @@ export class StoreCore implements Store {
     private readonly persistence: Persistence,
     private readonly options: ResolvedStoreOptions,
   ) {
+    this.book = new ConversationBook(state, persistence, options, (what) => {
+      if (what === 'archive') this.counters.appends += 1;
+      else this.writer.markDirty();
+    });
     this.writer = new WriteCoalescer(() => this.writeOnce(), {
       minIntervalMs: options.writeIntervalMs,
       retryDelayMs: Math.max(options.writeIntervalMs, WRITE_RETRY_DELAY_MS),
@@ -167,13 +159,12 @@ export class StoreCore implements Store {
 
   async getConversation(key: string): Promise<ConversationRecord | undefined> {
     this.ensureOpen();
-    const slot = this.state.conversations.get(key);
-    return isHot(slot) ? recordOf(slot) : this.archivedConversation(key);
+    return this.book.get(key);
   }
 
   async saveConversation(record: ConversationRecord): Promise<ConversationRecord> {
     this.ensureOpen();
-    return this.putConversation(parseInput(conversationSchema, record, 'Conversation'));
+    return this.book.save(record);
   }
 
   async updateConversation(
@@ -181,51 +172,22 @@ export class StoreCore implements Store {
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
   ): Promise<ConversationRecord | undefined> {
     this.ensureOpen();
-    // A hot record is read, changed and saved without yielding, so no other update can slip in between;
-    // an archived one is re-checked after the read (it may have come back meanwhile).
-    const slot = this.state.conversations.get(key);
-    const current = isHot(slot) ? recordOf(slot) : await this.archivedConversation(key);
-    const next = fn(current);
-    if (next === undefined) return current;
-    const parsed = parseInput(conversationSchema, next, 'Conversation');
-    if (parsed.key !== key) {
-      throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
-    }
-    return this.putConversation(parsed);
+    return this.book.update(key, fn);
   }
 
   async listConversations(filter: { owner?: Owner } = {}): Promise<ConversationRecord[]> {
     this.ensureOpen();
-    const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
-    return listConversationsIn(this.state, owner);
+    return this.book.list(filter);
   }
 
   async countByOwner(): Promise<OwnerCounts> {
     this.ensureOpen();
-    return countByOwnerIn(this.state);
+    return this.book.count();
   }
 
-  archiveInactive(beforeMs?: number): Promise<number> {
+  async archiveInactive(beforeMs?: number): Promise<number> {
     this.ensureOpen();
-    return this.withArchive(() => this.moveToArchive(beforeMs));
-  }
-
-  private async moveToArchive(beforeMs: number | undefined): Promise<number> {
-    const cutoff = beforeMs ?? this.now() - this.options.retention.archiveAfterDays * DAY_MS;
-    const candidates = inactiveConversationsIn(this.state, cutoff);
-    if (candidates.length === 0) return 0;
-    await this.persistence.appendArchive(candidates.map(([key, entry]) => ({ key, json: entry.json })));
-    this.counters.appends += 1;
-    const now = this.now();
-    let moved = 0;
-    for (const [key, entry] of candidates) {
-      // A record saved while the archive was being written is newer than the archived copy: it stays hot.
-      if (this.state.conversations.get(key) !== entry) continue;
-      this.state.conversations.set(key, { archivedAt: now });
-      moved += 1;
-    }
-    if (moved > 0) this.writer.markDirty();
-    return moved;
+    return this.book.archiveInactive(beforeMs);
   }
 
   async openEscalation(input: EscalationInput): Promise<Escalation> {
@@ -291,12 +253,7 @@ export class StoreCore implements Store {
     };
     await this.flush();
     result.auditEntries = await this.persistence.rewriteAudit((entry) => entry.at >= auditBefore);
-    result.archiveCopies = await this.withArchive(() =>
-      this.persistence.compactArchive((key) => {
-        const slot = this.state.conversations.get(key);
-        return slot !== undefined && !isHot(slot);
-      }),
-    );
+    result.archiveCopies = await this.book.compactArchive();
     return result;
   }
 
@@ -323,7 +280,7 @@ export class StoreCore implements Store {
   }
 
   stats(): StoreStats {
-    const { bot, agents, paused, unknown, archived } = countByOwnerIn(this.state);
+    const { bot, agents, paused, unknown, archived } = this.book.count();
     return {
       ...this.counters,
       conversations: bot + agents + paused + unknown,
@@ -331,29 +288,6 @@ export class StoreCore implements Store {
       pendingInbound: this.state.inbox.length,
       pendingEffects: this.state.pendingEffects.size,
     };
-  }
-
-  private putConversation(parsed: ConversationRecord): ConversationRecord {
-    if (parsed.key !== conversationKey(parsed.channel, parsed.serviceId)) {
-      throw new StoreError(
-        'invalid',
-        `Conversation key ${parsed.key} does not match channel:serviceId (${conversationKey(parsed.channel, parsed.serviceId)}); nothing was changed.`,
-      );
-    }
-    const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    this.state.conversations.set(record.key, entryOf(record));
-    this.writer.markDirty();
-    return record;
-  }
-
-  /** The archived copy, unless the conversation came back to the hot set while the archive was read. */
-  private async archivedConversation(key: string): Promise<ConversationRecord | undefined> {
-    const before = this.state.conversations.get(key);
-    if (before === undefined) return undefined;
-    const archived = await this.persistence.readArchive(key);
-    const after = this.state.conversations.get(key);
-    if (isHot(after)) return recordOf(after);
-    return after === undefined ? undefined : archived;
   }
 
   private async writeOnce(): Promise<void> {
@@ -372,12 +306,6 @@ export class StoreCore implements Store {
     this.counters.hotFileBytes = await this.persistence.writeHot(this.state);
     this.counters.lastWriteMs = Math.round((performance.now() - started) * 10) / 10;
     this.counters.writes += 1;
-  }
-
-  private withArchive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.archiveTurn.then(fn);
-    this.archiveTurn = run.catch(() => undefined);
-    return run;
   }
 
   private ensureOpen(): void {

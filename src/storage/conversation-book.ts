@@ -1,0 +1,121 @@
+import type { HotState } from './hot-state.js';
+import { parseInput } from './parse-input.js';
+import type { Persistence } from './persistence.js';
+import { conversationKey, conversationSchema, ownerSchema } from './records.js';
+import type { ConversationRecord, Owner } from './records.js';
+import {
+  boundTranscript,
+  countByOwnerIn,
+  entryOf,
+  inactiveConversationsIn,
+  isHot,
+  listConversationsIn,
+  recordOf,
+} from './state/conversations.js';
+import { StoreError } from './store-error.js';
+import { DAY_MS } from './store-options.js';
+import type { ResolvedStoreOptions } from './store-options.js';
+import type { OwnerCounts } from './store.js';
+
+/** The conversations part of the store: the hot set, the archive behind it, and moves between the two. */
+export class ConversationBook {
+  /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
+  private archiveTurn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly state: HotState,
+    private readonly persistence: Persistence,
+    private readonly options: ResolvedStoreOptions,
+    private readonly changed: (what: 'hot' | 'archive') => void,
+  ) {}
+
+  get(key: string): Promise<ConversationRecord | undefined> {
+    const slot = this.state.conversations.get(key);
+    return isHot(slot) ? Promise.resolve(recordOf(slot)) : this.archived(key);
+  }
+
+  save(record: ConversationRecord): ConversationRecord {
+    return this.put(parseInput(conversationSchema, record, 'Conversation'));
+  }
+
+  async update(
+    key: string,
+    fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
+  ): Promise<ConversationRecord | undefined> {
+    // A hot record is read, changed and saved without yielding, so no other update can slip in between;
+    // an archived one is re-checked after the read (it may have come back meanwhile).
+    const slot = this.state.conversations.get(key);
+    const current = isHot(slot) ? recordOf(slot) : await this.archived(key);
+    const next = fn(current);
+    if (next === undefined) return current;
+    const parsed = parseInput(conversationSchema, next, 'Conversation');
+    if (parsed.key !== key) {
+      throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
+    }
+    return this.put(parsed);
+  }
+
+  list(filter: { owner?: Owner }): ConversationRecord[] {
+    const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
+    return listConversationsIn(this.state, owner);
+  }
+
+  count(): OwnerCounts {
+    return countByOwnerIn(this.state);
+  }
+
+  archiveInactive(beforeMs: number | undefined): Promise<number> {
+    return this.inTurn(async () => {
+      const cutoff = beforeMs ?? this.options.clock() - this.options.retention.archiveAfterDays * DAY_MS;
+      const candidates = inactiveConversationsIn(this.state, cutoff);
+      if (candidates.length === 0) return 0;
+      await this.persistence.appendArchive(candidates.map(([key, slot]) => ({ key, json: slot.json })));
+      this.changed('archive');
+      const now = this.options.clock();
+      let moved = 0;
+      for (const [key, slot] of candidates) {
+        // A record saved while the archive was being written is newer than the archived copy: it stays hot.
+        if (this.state.conversations.get(key) !== slot) continue;
+        this.state.conversations.set(key, { archivedAt: now });
+        moved += 1;
+      }
+      if (moved > 0) this.changed('hot');
+      return moved;
+    });
+  }
+
+  compactArchive(): Promise<number> {
+    return this.inTurn(() =>
+      this.persistence.compactArchive((key) => {
+        const slot = this.state.conversations.get(key);
+        return slot !== undefined && !isHot(slot);
+      }),
+    );
+  }
+
+  private put(parsed: ConversationRecord): ConversationRecord {
+    const expected = conversationKey(parsed.channel, parsed.serviceId);
+    if (parsed.key !== expected) {
+      throw new StoreError('invalid', `Conversation key ${parsed.key} does not match channel:serviceId (${expected}); nothing was changed.`);
+    }
+    const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
+    this.state.conversations.set(record.key, entryOf(record));
+    this.changed('hot');
+    return record;
+  }
+
+  /** The archived copy, unless the conversation came back to the hot set while the archive was read. */
+  private async archived(key: string): Promise<ConversationRecord | undefined> {
+    if (this.state.conversations.get(key) === undefined) return undefined;
+    const copy = await this.persistence.readArchive(key);
+    const after = this.state.conversations.get(key);
+    if (isHot(after)) return recordOf(after);
+    return after === undefined ? undefined : copy;
+  }
+
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.archiveTurn.then(fn);
+    this.archiveTurn = run.catch(() => undefined);
+    return run;
+  }
+}
