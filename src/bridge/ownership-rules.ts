@@ -12,7 +12,7 @@ export type OwnershipEvent =
   /** A person acted on the contact in the service's tool (a reply, a message of theirs). */
   | { readonly type: 'human-activity' }
   /** People are done: resolved, idle, or a manager gave it back. */
-  | { readonly type: 'return'; readonly by: 'resolved' | 'idle' | 'manager' | 'cancelled' }
+  | { readonly type: 'return'; readonly by: 'resolved' | 'idle' | 'manager' | 'cancelled' | 'service' }
   /** A manager handed the contact to people. */
   | { readonly type: 'manager-to-agents' }
   | { readonly type: 'pause' }

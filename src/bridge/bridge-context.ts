@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { Store } from '../storage/index.js';
+import type { Flows, CannedResponse } from '../bot/index.js';
+import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
+import type { BridgeEngage } from './bridge-engage.js';
+import type { Ownership } from './ownership.js';
+import type { BridgeNotifier } from './notifier.js';
+import type { BusinessHoursCache } from './business-hours-cache.js';
+
+export interface BridgeSettings {
+  readonly channels: readonly string[];
+  readonly topicIds: readonly string[] | undefined;
+  readonly pollIntervalMs: number;
+  readonly lookbackSeconds: number;
+  readonly backfillMinutes: number;
+  readonly ownerConfirmAgeMs: number;
+  readonly idleReturnMinutes: number;
+  readonly stuckEscalationMinutes: number;
+  readonly maxConcurrentContacts: number;
+  readonly transcriptLines: number;
+  readonly businessHoursSchedule: string | undefined;
+}
+
+/** What the bridge knows of itself at run time, for readiness, `status` and the notices. */
+export interface BridgeHealthState {
+  pausedForAll: boolean;
+  /** Set while the token is refused: the bridge waits instead of failing every call. */
+  revoked: boolean;
+  lastApiOkAt?: number;
+  lastPollOkAt?: number;
+  newestMentionAt?: number;
+  lastError?: { atMs: number; message: string };
+}
+
+/** Everything the bridge's parts share; built once by `createBridge`. */
+export interface BridgeContext {
+  readonly store: Store;
+  readonly engage: BridgeEngage;
+  readonly ownership: Ownership;
+  readonly flows: Flows;
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly metrics: BridgeMetrics;
+  readonly notifier: BridgeNotifier;
+  readonly hours: BusinessHoursCache;
+  readonly settings: BridgeSettings;
+  readonly health: BridgeHealthState;
+  /** Canned responses of the account (menus name theirs), refreshed with the business hours. */
+  cannedResponses(): readonly CannedResponse[];
+  /**
+   * Effects known not to have happened: stored by this process and not tried, or whose last try failed with a
+   * clear answer. Any other pending effect (from before a crash, or after a timeout) is checked against the
+   * service before it is performed.
+   */
+  readonly clean: Set<string>;
+  /** Asks for a contact's worker to run (now, or at `atMs`). */
+  wake(key: string, atMs?: number): void;
+  /** The handover of an escalation failed for good: the brain tells the customer and keeps the conversation. */
+  onEscalationFailed(key: string, why: string): Promise<void>;
+}

@@ -1,0 +1,121 @@
+import type { BridgeContext } from './bridge-context.js';
+import type { ConversationEvents } from './conversation-events.js';
+import { keyFromSlashForm, slashForm } from './contact-key.js';
+
+type Owner = 'bot' | 'agents' | 'paused' | 'unknown';
+
+/** Who acts, as commands and Slack name them. */
+export interface ControlActor {
+  readonly id: string;
+  readonly transport: 'slack' | 'cli';
+}
+
+function actorName(a: ControlActor): string {
+  return `${a.transport}:${a.id}`;
+}
+
+function keyOf(contactKey: string): string {
+  const key = keyFromSlashForm(contactKey);
+  if (!key) throw new Error(`"${contactKey}" is not a contact of the form service/service_id`);
+  return key;
+}
+
+/**
+ * What managers (Slack, terminal) may ask of the running bridge. Every owner change goes through the conversation
+ * events, and so through the one ownership module and the audit log.
+ */
+export class BridgeControlService {
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly events: ConversationEvents,
+    private readonly topicIds: () => Promise<readonly string[]>,
+  ) {}
+
+  async getOwner(contactKey: string): Promise<{ owner: Owner; sinceMs?: number } | undefined> {
+    const c = await this.ctx.store.getConversation(keyOf(contactKey));
+    if (!c) return undefined;
+    return { owner: c.owner, ...(c.ownerChangedAt !== undefined ? { sinceMs: c.ownerChangedAt } : {}) };
+  }
+
+  async setOwner(contactKey: string, owner: 'bot' | 'agents', actor: ControlActor): Promise<{ from?: Owner; to: Owner }> {
+    const key = keyOf(contactKey);
+    const change = owner === 'bot'
+      ? await this.events.returnToBot(key, 'manager', actorName(actor), 'a manager returned the contact to the bot')
+      : await this.events.toAgents(key, actorName(actor), 'a manager handed the contact to agents');
+    return { from: change.from, to: change.to };
+  }
+
+  async pauseBot(target: string, actor: ControlActor): Promise<{ changed: boolean; from?: Owner; to?: Owner }> {
+    if (target === 'all') return this.setPausedForAll(true, actor);
+    const change = await this.events.pause(keyOf(target), actorName(actor));
+    return { changed: change.changed, from: change.from, to: change.to };
+  }
+
+  async resumeBot(target: string, actor: ControlActor): Promise<{ changed: boolean; from?: Owner; to?: Owner }> {
+    if (target === 'all') return this.setPausedForAll(false, actor);
+    const change = await this.events.resume(keyOf(target), actorName(actor));
+    return { changed: change.changed, from: change.from, to: change.to };
+  }
+
+  async openEscalations(): Promise<Array<{ contactKey: string; name?: string; channel: string; reason: string; sinceMs: number }>> {
+    const list = await this.ctx.store.listEscalations({ status: ['open', 'queued', 'taken'] });
+    const out = [];
+    for (const e of list) {
+      const c = await this.ctx.store.getConversation(e.contactKey);
+      out.push({
+        contactKey: slashForm(e.contactKey),
+        ...(c?.contactName ? { name: c.contactName } : {}),
+        channel: e.channel,
+        reason: e.status === 'open' ? e.reason : `${e.reason} (${e.status})`,
+        sinceMs: e.createdAt,
+      });
+    }
+    return out;
+  }
+
+  async health() {
+    const { ctx } = this;
+    const counts = await ctx.store.countByOwner();
+    const budget = ctx.engage.stats().budget;
+    const newest = ctx.health.newestMentionAt;
+    return {
+      ingestionLagMs: ctx.health.lastPollOkAt === undefined ? null : Math.max(0, ctx.now() - ctx.health.lastPollOkAt),
+      conversationsByOwner: { bot: counts.bot, agents: counts.agents, paused: counts.paused, unknown: counts.unknown },
+      apiBudgetRemaining: budget.remaining,
+      ...(budget.resetAtMs !== null ? { apiBudgetResetMs: budget.resetAtMs } : {}),
+      ...(ctx.health.lastError ? { lastError: ctx.health.lastError } : {}),
+      botPausedForAll: ctx.health.pausedForAll,
+      ...(newest !== undefined ? { newestMentionAtMs: newest } : {}),
+    };
+  }
+
+  watchedTopicIds(): Promise<readonly string[]> {
+    return this.topicIds();
+  }
+
+  /** Slack's "Return to bot" button. */
+  async returnToBot(contactKey: string, actor: ControlActor): Promise<void> {
+    await this.events.returnToBot(keyOf(contactKey), 'manager', actorName(actor), 'returned from the escalation notice');
+  }
+
+  /** Slack's "Mark resolved" button: the customer's mention is resolved and the bot has the contact again. */
+  async markResolved(escalationId: string, actor: ControlActor): Promise<void> {
+    const e = await this.ctx.store.getEscalation(escalationId);
+    if (!e) throw new Error(`there is no escalation ${escalationId}`);
+    await this.ctx.engage.mentions.update({ topicId: e.topicId, id: e.mentionId }, { status: 'done' });
+    await this.events.returnToBot(e.contactKey, 'resolved', actorName(actor), 'marked resolved from the escalation notice');
+    await this.ctx.store.updateEscalation(e.id, { status: 'resolved' });
+  }
+
+  private async setPausedForAll(paused: boolean, actor: ControlActor): Promise<{ changed: boolean }> {
+    const { ctx } = this;
+    if (ctx.health.pausedForAll === paused) return { changed: false };
+    ctx.health.pausedForAll = paused;
+    const meta = await ctx.store.getMeta();
+    await ctx.store.setMeta({ values: { ...meta.values, pausedForAll: paused } });
+    await ctx.store.audit({ at: ctx.now(), actor: actorName(actor), action: paused ? 'bot paused for all' : 'bot resumed for all', subject: 'all' });
+    if (paused) ctx.notifier.bridgePaused(`${actorName(actor)} paused the bot for every contact`);
+    await ctx.store.flush();
+    return { changed: true };
+  }
+}

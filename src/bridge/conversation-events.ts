@@ -1,0 +1,96 @@
+import type { BridgeContext } from './bridge-context.js';
+import type { KeyedMutex } from './keyed-mutex.js';
+import { runBrain, commitDecision } from './run-brain.js';
+import type { OwnershipChange } from './ownership.js';
+
+export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
+
+/**
+ * Events that do not come from the inbox: a return to the bot, a manager's choice, opening time. Each runs under
+ * the contact's lock, so it never interleaves with the contact's worker.
+ */
+export class ConversationEvents {
+  constructor(private readonly ctx: BridgeContext, private readonly mutex: KeyedMutex) {}
+
+  /** People are done: the bot owns the contact again and resumes with a "back with the assistant" turn. */
+  returnToBot(key: string, cause: ReturnCause, actor: string, reason: string): Promise<OwnershipChange> {
+    return this.mutex.run(key, async () => {
+      const { ctx } = this;
+      const change = await ctx.ownership.apply(key, { type: 'return', by: cause }, actor, reason);
+      if (!change.changed) return change;
+      for (const e of await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued', 'taken'] })) {
+        await ctx.store.updateEscalation(e.id, { status: cause === 'resolved' ? 'resolved' : 'returned' });
+        ctx.notifier.noticeUpdated(e.id, cause === 'resolved' ? 'Resolved; the bot has the conversation again.' : `Returned to the bot (${cause}).`);
+      }
+      ctx.metrics.returnsToBot.inc({ reason: cause });
+      const conv = await ctx.store.getConversation(key);
+      if (conv) {
+        const decision = runBrain(ctx, conv, { kind: 'returned-to-bot', reason: cause }, { name: conv.contactName, tags: [] });
+        const target = conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
+        await commitDecision(ctx, key, `return:${ctx.now()}`, decision, target, (c) => ({
+          ...c,
+          transcript: [...c.transcript, { at: ctx.now(), from: 'system', text: `back with the bot (${cause})` }],
+        }));
+      }
+      ctx.wake(key);
+      return change;
+    });
+  }
+
+  /** A manager hands the contact to people (or takes it from the bot). */
+  toAgents(key: string, actor: string, reason: string): Promise<OwnershipChange> {
+    return this.mutex.run(key, async () => {
+      const { ctx } = this;
+      const change = await ctx.ownership.apply(key, { type: 'manager-to-agents' }, actor, reason);
+      const conv = await ctx.store.getConversation(key);
+      if (change.changed && conv) {
+        const decision = runBrain(ctx, conv, { kind: 'agent-took-over' }, { name: conv.contactName, tags: [] });
+        await commitDecision(ctx, key, `manager:${ctx.now()}`, decision, undefined, (c) => c);
+      }
+      return change;
+    });
+  }
+
+  pause(key: string, actor: string): Promise<OwnershipChange> {
+    return this.mutex.run(key, () => this.ctx.ownership.apply(key, { type: 'pause' }, actor, 'bot paused by a manager'));
+  }
+
+  resume(key: string, actor: string): Promise<OwnershipChange> {
+    return this.mutex.run(key, async () => {
+      const change = await this.ctx.ownership.apply(key, { type: 'resume' }, actor, 'bot resumed by a manager');
+      if (change.changed) await this.ctx.ownership.confirm(key, actor, 'resumed: ask the service who owns it');
+      this.ctx.wake(key);
+      return { ...change, to: await this.ctx.ownership.current(key) };
+    });
+  }
+
+  /** Opening time: a queued escalation goes to the people now. */
+  releaseQueued(key: string, escalationId: string): Promise<void> {
+    return this.mutex.run(key, async () => {
+      const { ctx } = this;
+      const conv = await ctx.store.getConversation(key);
+      if (!conv) return;
+      const decision = runBrain(ctx, conv, { kind: 'opening-time' }, { name: conv.contactName, tags: [] });
+      const target = conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
+      await commitDecision(ctx, key, `open:${escalationId}`, decision, target, (c) => c);
+      if (!decision.actions.some((a) => a.type === 'escalate')) {
+        await ctx.store.updateEscalation(escalationId, { status: 'cancelled' });
+      }
+      ctx.wake(key);
+    });
+  }
+
+  /** Called from inside the contact's worker (lock already held): the handover failed for good. */
+  async escalationFailed(key: string, why: string): Promise<void> {
+    const { ctx } = this;
+    const conv = await ctx.store.getConversation(key);
+    if (!conv) return;
+    for (const e of await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued'] })) {
+      await ctx.store.updateEscalation(e.id, { status: 'cancelled' });
+    }
+    const decision = runBrain(ctx, conv, { kind: 'escalation-failed', error: why }, { name: conv.contactName, tags: [] });
+    const target = conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
+    await commitDecision(ctx, key, `failed:${ctx.now()}`, decision, target, (c) => c);
+    ctx.wake(key);
+  }
+}

@@ -1,0 +1,125 @@
+import type { ConversationRecord, InboundMention } from '../storage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+import type { InboundPayload } from './inbound-item.js';
+import { runPendingEffects } from './outbox-runner.js';
+import { runBrain, commitDecision } from './run-brain.js';
+import { splitKey } from './contact-key.js';
+import type { KeyedMutex } from './keyed-mutex.js';
+import { ContactTags } from './contact-tags.js';
+
+/** How long after the bot said something its own message may come back through the inbox. */
+const OWN_ECHO_WINDOW_MS = 15 * 60_000;
+
+function blank(key: string, now: number): ConversationRecord {
+  const { channel, serviceId } = splitKey(key);
+  return { key, channel, serviceId, owner: 'unknown', transcript: [], updatedAt: now };
+}
+
+/**
+ * The work of one contact, run by the dispatcher one contact at a time: first the effects still pending,
+ * then every recorded inbound mention in order, each decided once and its effects performed before the next.
+ */
+export class ConversationWorker {
+  private readonly tags: ContactTags;
+
+  constructor(private readonly ctx: BridgeContext, private readonly mutex: KeyedMutex) {
+    this.tags = new ContactTags(ctx);
+  }
+
+  async work(key: string): Promise<void> {
+    await this.mutex.run(key, async () => {
+      if (!(await runPendingEffects(this.ctx, key))) return;
+      for (const item of await this.ctx.store.pendingInbound(key)) {
+        await this.handle(item);
+        if (!(await runPendingEffects(this.ctx, key))) return;
+        await this.ctx.store.markInboundProcessed(item.id);
+      }
+      this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
+    });
+  }
+
+  private async handle(item: InboundMention): Promise<void> {
+    const payload = item.payload as InboundPayload;
+    if (payload.kind === 'customer') return this.onCustomer(item, payload);
+    if (payload.kind === 'account') return this.onAccountMessage(item, payload);
+    return this.onHumanActivity(item.key, item.addedAt * 1000, undefined);
+  }
+
+  private async onCustomer(item: InboundMention, p: Extract<InboundPayload, { kind: 'customer' }>): Promise<void> {
+    const { ctx } = this;
+    const key = item.key;
+    if (await ctx.store.getEffect(`${item.id}:decision`)) return; // decided before a restart: only effects remain
+    ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
+    let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
+    const stale = ctx.now() - (conv.ownerConfirmedAt ?? 0) > ctx.settings.ownerConfirmAgeMs;
+    if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
+      await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
+      conv = (await ctx.store.getConversation(key)) ?? conv;
+    }
+    const shown = p.text || p.clicked.map((b) => b.title).join(', ');
+    const line = { at: item.addedAt * 1000, from: 'customer' as const, text: shown, mentionId: item.id };
+    const patch = (c: ConversationRecord): ConversationRecord => ({
+      ...c,
+      transcript: [...c.transcript, line],
+      lastInboundAt: item.addedAt * 1000,
+      lastMentionId: item.id,
+      lastMentionTopicId: item.topicId,
+      ...(p.name ? { contactName: p.name } : {}),
+    });
+    if (conv.owner === 'paused' || ctx.health.pausedForAll) {
+      // The bot is stopped for this contact: keep the message for the people, decide nothing.
+      await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined));
+      await ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } });
+      return;
+    }
+    const tags = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.of(key, item.topicId) : [];
+    const decision = runBrain(ctx, patch(conv), {
+      kind: 'message', mentionId: item.id, text: p.text, clicked: p.clicked.map((b) => ({ ...b })), sentiment: p.sentiment ?? null,
+    }, { name: p.name ?? conv.contactName, tags });
+    await commitDecision(ctx, key, item.id, decision, { mentionId: item.id, topicId: item.topicId }, patch, {
+      ...(p.permalink ? { permalink: p.permalink } : {}),
+      ...(p.name ?? conv.contactName ? { customerName: (p.name ?? conv.contactName) as string } : {}),
+    });
+  }
+
+  /** The account wrote to the customer: the bot's own reply coming back, or a person in the service's tool. */
+  private async onAccountMessage(item: InboundMention, p: Extract<InboundPayload, { kind: 'account' }>): Promise<void> {
+    const { ctx } = this;
+    const conv = await ctx.store.getConversation(item.key);
+    if (!conv) return; // a contact the bot never talked to: nothing of ours to protect
+    const at = item.addedAt * 1000;
+    const ownIndex = conv.transcript.findIndex(
+      (l) => l.from === 'bot' && l.mentionId === undefined && l.text === p.text && at - l.at < OWN_ECHO_WINDOW_MS,
+    );
+    if (ownIndex >= 0) {
+      await ctx.store.updateConversation(item.key, (c) =>
+        c ? { ...c, transcript: c.transcript.map((l, i) => (i === ownIndex ? { ...l, mentionId: item.id } : l)) } : undefined,
+      );
+      return;
+    }
+    await ctx.store.updateConversation(item.key, (c) =>
+      c ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id }] } : undefined,
+    );
+    await this.onHumanActivity(item.key, at, p.authorName);
+  }
+
+  /** A person acted: the bot steps aside at once (implicit takeover) and the idle clock restarts. */
+  async onHumanActivity(key: string, atMs: number, who: string | undefined): Promise<void> {
+    const { ctx } = this;
+    const conv = await ctx.store.getConversation(key);
+    if (!conv) return;
+    await ctx.store.updateConversation(key, (c) =>
+      c ? { ...c, lastHumanActivityAt: Math.max(c.lastHumanActivityAt ?? 0, atMs), updatedAt: ctx.now() } : undefined,
+    );
+    const change = await ctx.ownership.apply(key, { type: 'human-activity' }, who ? `agent:${who}` : 'agent', 'a person answered the customer');
+    for (const e of await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued'] })) {
+      await ctx.store.updateEscalation(e.id, { status: 'taken' });
+      ctx.notifier.noticeUpdated(e.id, `${who ?? 'An agent'} took the conversation.`);
+    }
+    if (change.changed || conv.owner === 'agents') {
+      const fresh = (await ctx.store.getConversation(key)) ?? conv;
+      const decision = runBrain(ctx, fresh, { kind: 'agent-took-over' }, { name: fresh.contactName, tags: [] });
+      await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import type { Logger } from 'pino';
+import type { Store } from '../storage/index.js';
+import type { Flows } from '../bot/index.js';
+import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
+import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
+import type { BridgeEngage } from './bridge-engage.js';
+import type { BridgeContext, BridgeSettings } from './bridge-context.js';
+import { silentNotifier, type BridgeNotifier } from './notifier.js';
+import { Ownership } from './ownership.js';
+import { BusinessHoursCache } from './business-hours-cache.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import { ConversationWorker } from './conversation-worker.js';
+import { ConversationEvents } from './conversation-events.js';
+import { createContactDispatcher } from './contact-dispatcher.js';
+import { Poller } from './poller.js';
+import { Reconciler } from './reconcile.js';
+import { Scheduler } from './scheduler.js';
+import { BridgeControlService } from './bridge-control.js';
+import { ingestMentions, parseWebhookBody } from './ingest.js';
+import { WakeTimers } from './wake-timers.js';
+
+export interface BridgeOptions {
+  readonly store: Store;
+  readonly engage: BridgeEngage;
+  readonly flows: Flows;
+  readonly settings: BridgeSettings;
+  readonly log: Logger;
+  readonly metrics: BridgeMetrics;
+  readonly notifier?: BridgeNotifier;
+  readonly now?: () => number;
+}
+
+export type Bridge = Awaited<ReturnType<typeof createBridge>>;
+
+/** Wires ingestion, the per-contact workers, ownership, the outbox and the scheduler around one store and client. */
+export async function createBridge(o: BridgeOptions) {
+  const now = o.now ?? Date.now;
+  const notifier: BridgeNotifier = { ...silentNotifier };
+  if (o.notifier) Object.assign(notifier, o.notifier);
+  const mutex = new KeyedMutex();
+  const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
+  const ownership = new Ownership({ store: o.store, engage: o.engage, now, confirmAgeMs: o.settings.ownerConfirmAgeMs });
+  let events!: ConversationEvents;
+  let dispatcherRef!: ReturnType<typeof createContactDispatcher>;
+  const timers = new WakeTimers(now, (key) => dispatcherRef.schedule(key));
+  const ctx: BridgeContext = {
+    store: o.store, engage: o.engage, ownership, flows: o.flows, now, log: o.log, metrics: o.metrics, notifier, hours,
+    settings: o.settings,
+    health: { pausedForAll: false, revoked: false },
+    cannedResponses: () => hours.cannedResponses(),
+    clean: new Set(),
+    wake: (key, atMs) => (atMs === undefined || atMs <= now() ? dispatcherRef.schedule(key) : timers.at(key, atMs)),
+    onEscalationFailed: (key, why) => events.escalationFailed(key, why),
+  };
+  events = new ConversationEvents(ctx, mutex);
+  const worker = new ConversationWorker(ctx, mutex);
+  const dispatcher = createContactDispatcher({
+    concurrency: o.settings.maxConcurrentContacts,
+    work: (key) => worker.work(key),
+    onError: (key, err) => {
+      ctx.health.lastError = { atMs: now(), message: (err as Error)?.message ?? String(err) };
+      o.log.error({ contact: key, err: (err as Error)?.message }, 'processing a contact failed; it is retried');
+      timers.at(key, now() + 5_000);
+    },
+  });
+  dispatcherRef = dispatcher;
+
+  const channelBySource = new Map(o.settings.channels.map((c) => [DEFAULT_CHANNEL_SERVICES[c]?.sourceService ?? c, c]));
+  let topics: readonly string[] | undefined = o.settings.topicIds;
+  const topicIds = async (): Promise<readonly string[]> => {
+    if (topics) return topics;
+    const page = await o.engage.topics.list();
+    topics = page.data.map((t) => String(t.id));
+    return topics;
+  };
+  let baselineAtSeconds = 0;
+  const poller = new Poller(ctx, { channelBySource, topicIds, baselineAt: () => baselineAtSeconds, schedule: (k) => dispatcher.schedule(k) });
+  const reconciler = new Reconciler(ctx, events);
+  const control = new BridgeControlService(ctx, events, topicIds);
+  const scheduler = new Scheduler(ctx, {
+    reconcile: () => reconciler.run(),
+    refreshHours: () => hours.refresh(),
+    releaseQueued: () => reconciler.releaseQueued(),
+    housekeeping: async () => {
+      const day = 24 * 60 * 60 * 1000;
+      await o.store.prune();
+      await o.store.archiveInactive(now() - 30 * day);
+    },
+  });
+
+  /** Loads what the store remembers and picks up unfinished work; does not start the loops. */
+  async function prepare(): Promise<void> {
+    const meta = await o.store.getMeta();
+    ctx.health.pausedForAll = meta.values['pausedForAll'] === true;
+    if (meta.baselineAt === undefined) {
+      const baselineMs = now() - o.settings.backfillMinutes * 60_000;
+      await o.store.setMeta({ baselineAt: baselineMs });
+      baselineAtSeconds = Math.floor(baselineMs / 1000);
+      o.log.info({ backfillMinutes: o.settings.backfillMinutes }, 'first start: earlier messages are taken as a baseline, not answered');
+    } else baselineAtSeconds = Math.floor(meta.baselineAt / 1000);
+    try {
+      await hours.refresh();
+    } catch (err) {
+      o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
+    }
+    const keys = new Set<string>();
+    for (const m of await o.store.pendingInbound()) keys.add(m.key);
+    for (const e of await o.store.pendingEffects()) keys.add(e.contactKey);
+    for (const key of keys) dispatcher.schedule(key);
+  }
+
+  return {
+    context: ctx,
+    control,
+    poller,
+    reconciler,
+    dispatcher,
+    events,
+    prepare,
+    /** Slack's notifier arrives after the bridge exists (its buttons need the bridge): plug it in. */
+    setNotifier(n: BridgeNotifier): void {
+      Object.assign(notifier, n);
+    },
+    async start(options: { poll?: boolean; schedule?: boolean } = {}): Promise<void> {
+      await prepare();
+      if (options.poll ?? true) poller.start();
+      if (options.schedule ?? true) scheduler.start();
+    },
+    /** The webhook: records the pushed mentions (durably) and answers; the workers run after. */
+    async acceptWebhook(body: unknown): Promise<{ accepted: number } | { error: string }> {
+      const parsed = parseWebhookBody(body);
+      if ('error' in parsed) return parsed;
+      const r = await ingestMentions(o.store, parsed.mentions, { channelBySource, baselineAt: baselineAtSeconds, schedule: (k) => dispatcher.schedule(k) });
+      return { accepted: r.recorded + r.repeated };
+    },
+    readiness(): { ready: boolean; reason?: string } {
+      if (ctx.health.revoked) return { ready: false, reason: 'the access token was refused (revoked or expired): re-authorise and set ENGAGE_ACCESS_TOKEN' };
+      if (ctx.health.lastApiOkAt === undefined) return { ready: false, reason: 'no successful API call yet' };
+      const lagMs = now() - (ctx.health.lastPollOkAt ?? 0);
+      if (lagMs > Math.max(60_000, o.settings.pollIntervalMs * 10)) {
+        return { ready: false, reason: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}` };
+      }
+      return { ready: true };
+    },
+    /** Resolves when no contact has work waiting (tests and shutdown). */
+    idle: () => dispatcher.idle(),
+    async stop(): Promise<void> {
+      await poller.stop();
+      await scheduler.stop();
+      timers.clear();
+      await dispatcher.stop();
+      await o.store.flush();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Action } from '../bot/index.js';
+
+/** Where a reply goes: the customer's mention it answers. */
+export interface ReplyTarget {
+  readonly mentionId: string;
+  readonly topicId: string;
+}
+
+/** What an outbox effect carries; one kind per API-facing step. */
+export type EffectPayload =
+  /** Marks that the inbound mention was decided: its state and effects are stored, never decide again. */
+  | { readonly kind: 'decision' }
+  | {
+      readonly kind: 'reply';
+      readonly target: ReplyTarget;
+      readonly text: string;
+      readonly cannedResponseId?: string;
+      readonly buttons?: ReadonlyArray<{ id: string; title: string }>;
+    }
+  | {
+      readonly kind: 'escalate';
+      readonly target: ReplyTarget;
+      readonly action: Extract<Action, { type: 'escalate' }>;
+      readonly permalink?: string;
+      readonly customerName?: string;
+    }
+  | {
+      readonly kind: 'queue-escalation';
+      readonly target: ReplyTarget;
+      readonly reason: string;
+      readonly releaseAt?: number;
+      readonly permalink?: string;
+      readonly customerName?: string;
+    }
+  | { readonly kind: 'cancel-escalation'; readonly reason: string };
+
+/** Turns the brain's actions into outbox effects, in order, each with a key derived from the source and step. */
+export function planEffects(
+  source: string,
+  actions: readonly Action[],
+  target: ReplyTarget | undefined,
+  extra: { permalink?: string; customerName?: string },
+): Array<{ key: string; payload: EffectPayload }> {
+  const planned: Array<{ key: string; payload: EffectPayload }> = [{ key: `${source}:decision`, payload: { kind: 'decision' } }];
+  actions.forEach((a, i) => {
+    const key = `${source}:${i + 1}:${a.type}`;
+    const more = { ...(extra.permalink ? { permalink: extra.permalink } : {}), ...(extra.customerName ? { customerName: extra.customerName } : {}) };
+    switch (a.type) {
+      case 'reply':
+        if (!target) return;
+        planned.push({
+          key,
+          payload: {
+            kind: 'reply', target, text: a.text,
+            ...(a.quickReplies ? { cannedResponseId: a.quickReplies.cannedResponseId, buttons: a.quickReplies.buttons } : {}),
+          },
+        });
+        return;
+      case 'escalate':
+        if (!target) return;
+        planned.push({ key, payload: { kind: 'escalate', target, action: a, ...more } });
+        return;
+      case 'queue-escalation':
+        if (!target) return;
+        planned.push({
+          key,
+          payload: { kind: 'queue-escalation', target, reason: a.reason, ...(a.releaseAt ? { releaseAt: a.releaseAt } : {}), ...more },
+        });
+        return;
+      case 'cancel-escalation':
+        planned.push({ key, payload: { kind: 'cancel-escalation', reason: a.reason } });
+        return;
+      case 'nothing':
+        return;
+    }
+  });
+  return planned;
+}

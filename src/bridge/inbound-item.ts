@@ -1,0 +1,76 @@
+import type { Mention } from '../engage/index.js';
+import { contactKey } from './contact-key.js';
+
+/** What the bridge keeps of an inbound mention until its contact's worker has handled it. */
+export type InboundPayload =
+  /** A customer wrote (or tapped a quick reply). */
+  | {
+      readonly kind: 'customer';
+      readonly text: string;
+      readonly clicked: ReadonlyArray<{ id: string; title: string; payload?: string }>;
+      readonly sentiment?: string | number | null;
+      readonly name?: string;
+      readonly permalink?: string;
+    }
+  /** The account wrote to the customer: the bot's own reply coming back, or a person in the service's tool. */
+  | { readonly kind: 'account'; readonly text: string; readonly authorName?: string }
+  /** A person answered a customer's mention in the service's tool (a `reply` action appeared on it). */
+  | { readonly kind: 'agent-action'; readonly userId?: string };
+
+export interface InboundItem {
+  readonly id: string;
+  readonly topicId: string;
+  readonly key: string;
+  readonly channel: string;
+  /** UNIX seconds, the ordering key. */
+  readonly addedAt: number;
+  readonly payload: InboundPayload;
+}
+
+export interface ClassifyOptions {
+  /** Served channels by the `source.service` value that names them. */
+  readonly channelBySource: ReadonlyMap<string, string>;
+}
+
+/**
+ * Sorts one mention into what the bridge acts on: customer messages on served channels, messages of the
+ * account (ours or a person's), and people's reply actions. Everything else (other channels, public posts,
+ * mentions without an author) is ignored.
+ */
+export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
+  const channel = m.source?.service ? o.channelBySource.get(m.source.service) : undefined;
+  if (!channel) return [];
+  const addedAt = m.date?.added ?? 0;
+  const text = m.message?.content ?? '';
+  if (m.author?.managed === true) {
+    const thread = m.source?.thread_id;
+    if (thread === undefined || thread === null || thread === '') return [];
+    return [{
+      id: m.id, topicId: m.topic_id, key: contactKey(channel, thread), channel, addedAt,
+      payload: { kind: 'account', text, ...(m.author?.name ? { authorName: m.author.name } : {}) },
+    }];
+  }
+  const authorId = m.author?.id;
+  if (authorId === undefined || authorId === '') return [];
+  const key = contactKey(channel, authorId);
+  const items: InboundItem[] = [{
+    id: m.id, topicId: m.topic_id, key, channel, addedAt,
+    payload: {
+      kind: 'customer',
+      text,
+      clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
+      sentiment: m.message?.sentiment ?? null,
+      ...(m.author?.name ? { name: m.author.name } : {}),
+      ...(m.permalink ? { permalink: m.permalink } : {}),
+    },
+  }];
+  for (const a of m.actions ?? []) {
+    if (a.type !== 'reply') continue;
+    const at = a.date?.added ?? addedAt;
+    items.push({
+      id: `${m.id}:reply:${at}:${a.user_id ?? ''}`, topicId: m.topic_id, key, channel, addedAt: at,
+      payload: { kind: 'agent-action', ...(a.user_id ? { userId: a.user_id } : {}) },
+    });
+  }
+  return items;
+}

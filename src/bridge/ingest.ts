@@ -1,0 +1,63 @@
+import { mentionSchema, type Mention } from '../engage/index.js';
+import type { Store } from '../storage/index.js';
+import { classifyMention, type ClassifyOptions } from './inbound-item.js';
+
+export interface IngestResult {
+  /** Mentions never seen before, now recorded. */
+  readonly recorded: number;
+  /** Mentions already recorded (a repeat from the overlap, or webhook and poll both delivering). */
+  readonly repeated: number;
+  /** Items that are not ours to act on (other channels, public posts). */
+  readonly ignored: number;
+  /** Newest `date.added` (UNIX seconds) among the mentions, for the poll cursor. */
+  readonly newestAddedAt: number | undefined;
+}
+
+/**
+ * Records mentions by id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
+ * each touched contact's worker. `baselineAt` keeps history from before the first start unanswered.
+ */
+export async function ingestMentions(
+  store: Store,
+  mentions: readonly Mention[],
+  o: ClassifyOptions & { baselineAt: number; schedule: (key: string) => void },
+): Promise<IngestResult> {
+  let recorded = 0;
+  let repeated = 0;
+  let ignored = 0;
+  let newest: number | undefined;
+  const touched = new Set<string>();
+  for (const m of mentions) {
+    const added = m.date?.added ?? undefined;
+    if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
+    const items = classifyMention(m, o);
+    if (items.length === 0) ignored++;
+    for (const item of items) {
+      if (item.addedAt < o.baselineAt) {
+        ignored++;
+        continue;
+      }
+      const isNew = await store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload });
+      if (isNew) {
+        recorded++;
+        touched.add(item.key);
+      } else repeated++;
+    }
+  }
+  for (const key of touched) o.schedule(key);
+  return { recorded, repeated, ignored, newestAddedAt: newest };
+}
+
+/** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */
+export function parseWebhookBody(body: unknown): { mentions: Mention[]; invalid: number } | { error: string } {
+  if (!Array.isArray(body)) return { error: 'expected a JSON array of mention items' };
+  const mentions: Mention[] = [];
+  let invalid = 0;
+  for (const item of body) {
+    const parsed = mentionSchema.safeParse(item);
+    if (parsed.success) mentions.push(parsed.data);
+    else invalid++;
+  }
+  if (mentions.length === 0 && invalid > 0) return { error: `none of the ${invalid} items is a mention (each needs id and topic_id)` };
+  return { mentions, invalid };
+}

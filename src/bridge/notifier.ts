@@ -1,0 +1,30 @@
+/** Notices for the people (Slack implements this); none of them throws or waits. */
+export interface EscalationNotice {
+  escalationId: string;
+  /** `service/service_id`, e.g. `whatsapp/32470000001` */
+  contactKey: string;
+  customerName: string;
+  channel: string;
+  reason: string;
+  summary: string;
+  transcript: Array<{ from: 'customer' | 'bot' | 'agent'; text: string; at?: number }>;
+  permalink?: string;
+  /** epoch milliseconds */
+  since: number;
+}
+
+export interface BridgeNotifier {
+  escalated(notice: EscalationNotice): void;
+  escalationStuck(notice: EscalationNotice, idleMinutes: number): void;
+  noticeUpdated(escalationId: string, outcome: string): void;
+  tokenRevoked(): void;
+  bridgePaused(reason: string): void;
+}
+
+export const silentNotifier: BridgeNotifier = {
+  escalated: () => {},
+  escalationStuck: () => {},
+  noticeUpdated: () => {},
+  tokenRevoked: () => {},
+  bridgePaused: () => {},
+};

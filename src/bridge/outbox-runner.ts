@@ -1,0 +1,59 @@
+import type { Effect } from '../storage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+import { performEffect } from './perform-effect.js';
+import { judgeEffectError } from './effect-errors.js';
+import type { EffectPayload } from './effect-payload.js';
+
+/**
+ * Performs a contact's pending effects in order. An effect that must wait (rate limit, fault) blocks the ones
+ * after it, so the customer never sees messages out of order; the contact is woken when it may go on.
+ * Returns false while blocked.
+ */
+export async function runPendingEffects(ctx: BridgeContext, key: string): Promise<boolean> {
+  for (const effect of await ctx.store.pendingEffects(key)) {
+    const now = ctx.now();
+    if (effect.retryAt !== undefined && effect.retryAt > now) {
+      ctx.wake(key, effect.retryAt);
+      return false;
+    }
+    if (ctx.health.revoked && effect.kind !== 'decision') {
+      ctx.wake(key, now + 30_000);
+      return false;
+    }
+    // An effect stored by an earlier run, or whose last attempt had no clear answer, may already have happened.
+    const suspect = !ctx.clean.has(effect.key);
+    try {
+      const result = await performEffect(ctx, effect, suspect);
+      ctx.clean.delete(effect.key);
+      ctx.health.lastApiOkAt = ctx.now();
+      await ctx.store.completeEffect(effect.key, result);
+    } catch (err) {
+      if (!(await onFailure(ctx, effect, err))) return false;
+    }
+  }
+  return true;
+}
+
+async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Promise<boolean> {
+  const verdict = judgeEffectError(err, effect.attempts, ctx.now());
+  const message = (err as Error)?.message ?? String(err);
+  ctx.health.lastError = { atMs: ctx.now(), message };
+  if (verdict.kind === 'retry') {
+    // A call with no clear answer may have taken effect: check before the next try.
+    if (verdict.ambiguous) ctx.clean.delete(effect.key);
+    if (verdict.revoked && !ctx.health.revoked) {
+      ctx.health.revoked = true;
+      ctx.log.error({}, 'the access token was refused: the user changed their password or revoked access; re-authorise and set ENGAGE_ACCESS_TOKEN. The bridge waits and keeps every message.');
+      ctx.notifier.tokenRevoked();
+    }
+    ctx.log.warn({ contact: effect.contactKey, effect: effect.key, retryAt: verdict.retryAt, err: message }, 'effect delayed');
+    await ctx.store.failEffect(effect.key, message, verdict.retryAt);
+    ctx.wake(effect.contactKey, verdict.retryAt);
+    return false;
+  }
+  ctx.log.error({ contact: effect.contactKey, effect: effect.key, err: verdict.message }, 'effect given up');
+  await ctx.store.failEffect(effect.key, verdict.message);
+  await ctx.store.audit({ at: ctx.now(), actor: 'bridge', action: `gave up ${effect.kind}`, subject: effect.contactKey, reason: verdict.message });
+  if ((effect.payload as EffectPayload).kind === 'escalate') await ctx.onEscalationFailed(effect.contactKey, verdict.message);
+  return true;
+}

@@ -1,0 +1,97 @@
+import type { Store, ConversationRecord } from '../storage/index.js';
+import { ownerTransition, type OwnerState, type OwnershipEvent, type OwnerTransition } from './ownership-rules.js';
+import type { BridgeEngage } from './bridge-engage.js';
+import { readOwnership } from '../engage/index.js';
+import { splitKey } from './contact-key.js';
+
+export interface OwnershipChange {
+  readonly key: string;
+  readonly from: OwnerState;
+  readonly to: OwnerState;
+  readonly changed: boolean;
+  readonly action?: string;
+}
+
+export interface OwnershipDeps {
+  readonly store: Store;
+  readonly engage: Pick<BridgeEngage, 'handover'>;
+  readonly now: () => number;
+  /** A cached owner older than this is re-confirmed with the service before the bot speaks. */
+  readonly confirmAgeMs: number;
+  readonly onChange?: (change: OwnershipChange & { actor: string; reason: string }) => void;
+}
+
+function blankConversation(key: string, now: number): ConversationRecord {
+  const { channel, serviceId } = splitKey(key);
+  return { key, channel, serviceId, owner: 'unknown', transcript: [], updatedAt: now };
+}
+
+/**
+ * The one module that changes who owns a contact: it asks the service to agree first (handover POST/DELETE),
+ * then records the new owner and audits who did it and why.
+ */
+export class Ownership {
+  constructor(private readonly deps: OwnershipDeps) {}
+
+  async current(key: string): Promise<OwnerState> {
+    return (await this.deps.store.getConversation(key))?.owner ?? 'unknown';
+  }
+
+  /** Applies an event; the handover call (if any) happens before the state is recorded. */
+  async apply(key: string, event: OwnershipEvent, actor: string, reason: string): Promise<OwnershipChange> {
+    const { store, now } = this.deps;
+    const existing = await store.getConversation(key);
+    const from: OwnerState = existing?.owner ?? 'unknown';
+    const t = ownerTransition(from, event);
+    if (!t) {
+      if (event.type === 'observed') await this.touchConfirmed(key);
+      return { key, from, to: from, changed: false };
+    }
+    await this.callService(key, t);
+    const at = now();
+    await store.updateConversation(key, (c) => ({
+      ...(c ?? blankConversation(key, at)),
+      owner: t.to,
+      ownerChangedAt: at,
+      ownerConfirmedAt: t.to === 'unknown' ? undefined : at,
+      updatedAt: at,
+    }));
+    await store.audit({ at, actor, action: `owner ${from} → ${t.to}: ${t.action}`, subject: key, reason });
+    const change = { key, from, to: t.to, changed: true, action: t.action };
+    this.deps.onChange?.({ ...change, actor, reason });
+    return change;
+  }
+
+  /** Asks the service who owns the contact and brings the local state in line. */
+  async confirm(key: string, actor = 'bridge', reason = 'confirm owner'): Promise<OwnerState> {
+    const { service, serviceId } = splitKey(key);
+    const item = await this.deps.engage.handover.get({ service, serviceId });
+    const o = readOwnership(item);
+    await this.apply(key, { type: 'observed', owner: o.owner, neverHandedOver: o.neverHandedOver }, actor, reason);
+    return this.current(key);
+  }
+
+  /**
+   * The send-time guard: true only when the bot owns the contact, re-confirmed with the service when the
+   * cached owner is older than the configured age.
+   */
+  async botMaySpeak(key: string): Promise<boolean> {
+    const c = await this.deps.store.getConversation(key);
+    if (!c || c.owner !== 'bot') return false;
+    const age = this.deps.now() - (c.ownerConfirmedAt ?? 0);
+    if (age <= this.deps.confirmAgeMs) return true;
+    return (await this.confirm(key, 'bridge', 'owner older than the confirm age')) === 'bot';
+  }
+
+  private async callService(key: string, t: OwnerTransition): Promise<void> {
+    if (!t.call) return;
+    const { service, serviceId } = splitKey(key);
+    if (t.call === 'toAgents') await this.deps.engage.handover.toAgents({ service, serviceId });
+    else await this.deps.engage.handover.toApplication({ service, serviceId });
+  }
+
+  private async touchConfirmed(key: string): Promise<void> {
+    const at = this.deps.now();
+    await this.deps.store.updateConversation(key, (c) => (c ? { ...c, ownerConfirmedAt: at } : undefined));
+  }
+}

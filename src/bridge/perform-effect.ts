@@ -1,0 +1,142 @@
+import type { Effect } from '../storage/index.js';
+import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+import type { EffectPayload } from './effect-payload.js';
+import { findPublishedReply } from './reply-check.js';
+import { splitKey, slashForm } from './contact-key.js';
+import type { EscalationNotice } from './notifier.js';
+
+function sourceServiceOf(channel: string): string {
+  return DEFAULT_CHANNEL_SERVICES[channel]?.sourceService ?? channel;
+}
+
+/** Performs one outbox effect against the service; throws to let the outbox retry or give up. */
+export async function performEffect(ctx: BridgeContext, effect: Effect, suspect: boolean): Promise<unknown> {
+  const payload = effect.payload as EffectPayload;
+  switch (payload.kind) {
+    case 'decision':
+      return { decided: true };
+    case 'reply':
+      return performReply(ctx, effect, payload, suspect);
+    case 'escalate':
+      return performEscalate(ctx, effect, payload, suspect);
+    case 'queue-escalation':
+      return performQueue(ctx, effect, payload);
+    case 'cancel-escalation':
+      return performCancel(ctx, effect, payload);
+  }
+}
+
+async function performReply(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'reply' }>, suspect: boolean) {
+  const key = effect.contactKey;
+  if (!(await ctx.ownership.botMaySpeak(key))) {
+    ctx.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
+    return { skipped: 'the bot does not own the contact' };
+  }
+  if (suspect) {
+    const found = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, sinceMs: effect.createdAt });
+    if (found) {
+      ctx.log.info({ contact: key, effect: effect.key, publisherMention: found }, 'reply was already published: not sending it again');
+      return { publisherMentionId: found, recovered: true };
+    }
+  }
+  const { channel, serviceId } = splitKey(key);
+  const result = await ctx.engage.publisher.add({
+    type: 'reply',
+    services: [{ type: sourceServiceOf(channel), service_id: serviceId }],
+    message: p.text,
+    status: '',
+    topicId: p.target.topicId,
+    mentionId: p.target.mentionId,
+    ...(p.cannedResponseId ? { cannedResponseId: p.cannedResponseId } : {}),
+  });
+  ctx.metrics.replies.inc({ channel });
+  const at = ctx.now();
+  await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
+  return { publisherMentionId: result.publisher_mention?.id ?? null, messageIds: result.messages.map((m) => m.id) };
+}
+
+async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'escalate' }>, suspect: boolean) {
+  const key = effect.contactKey;
+  const a = p.action;
+  const ref = { topicId: p.target.topicId, id: p.target.mentionId };
+  let noteThere = false;
+  if (suspect) {
+    const mention = await ctx.engage.mentions.get(ref);
+    noteThere = (mention.actions ?? []).some((x) => x.type === 'note' && x.extra === a.note);
+  }
+  const updates: Record<string, unknown> = { priority: a.priority };
+  if (a.tags.length > 0) updates.tags = a.tags;
+  if (!noteThere) updates.actions = [{ type: 'note', extra: a.note }];
+  await ctx.engage.mentions.update(ref, updates, a.tags.length > 0 ? { options: { tags_edit_mode: 'add' } } : {});
+  await ctx.ownership.apply(key, { type: 'escalate' }, 'bot', a.reason);
+  const escalation = await recordEscalation(ctx, key, {
+    reason: a.reason, priority: a.priority, status: 'open', target: p.target, summary: a.packet.summary,
+    ...(p.permalink ? { permalink: p.permalink } : {}),
+  });
+  ctx.metrics.escalations.inc({ reason: a.reason });
+  ctx.notifier.escalated(noticeOf(escalation.id, key, p.customerName ?? a.packet.contactName, a.reason, a.packet.trigger, a.packet.summary,
+    a.packet.transcript, p.permalink, ctx.now()));
+  return { escalationId: escalation.id };
+}
+
+async function performQueue(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'queue-escalation' }>) {
+  const escalation = await recordEscalation(ctx, effect.contactKey, {
+    reason: p.reason, priority: 'medium', status: 'queued', target: p.target,
+    summary: `queued for opening time${p.releaseAt ? ` (${new Date(p.releaseAt).toISOString()})` : ''}`,
+    ...(p.permalink ? { permalink: p.permalink } : {}),
+  });
+  return { escalationId: escalation.id, queued: true };
+}
+
+async function performCancel(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'cancel-escalation' }>) {
+  const key = effect.contactKey;
+  const open = await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued'] });
+  for (const e of open) {
+    await ctx.store.updateEscalation(e.id, { status: 'cancelled' });
+    ctx.notifier.noticeUpdated(e.id, 'The customer called off the escalation before anyone took it.');
+  }
+  if (open.some((e) => e.status === 'open') && (await ctx.ownership.current(key)) === 'agents') {
+    await ctx.ownership.apply(key, { type: 'return', by: 'cancelled' }, 'customer', p.reason);
+    ctx.metrics.returnsToBot.inc({ reason: 'cancelled' });
+  }
+  return { cancelled: open.length };
+}
+
+async function recordEscalation(
+  ctx: BridgeContext,
+  key: string,
+  e: { reason: string; priority: string; status: 'open' | 'queued'; target: { mentionId: string; topicId: string }; summary: string; permalink?: string },
+) {
+  const existing = await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued'] });
+  const same = existing.find((x) => x.status === e.status || x.status === 'queued');
+  if (same) {
+    return ctx.store.updateEscalation(same.id, {
+      status: e.status, reason: e.reason, priority: e.priority, mentionId: e.target.mentionId, topicId: e.target.topicId,
+      summary: e.summary, ...(e.permalink ? { permalink: e.permalink } : {}),
+    });
+  }
+  const { channel, serviceId } = splitKey(key);
+  return ctx.store.openEscalation({
+    contactKey: key, channel, serviceId, reason: e.reason, priority: e.priority, status: e.status,
+    mentionId: e.target.mentionId, topicId: e.target.topicId, summary: e.summary,
+    ...(e.permalink ? { permalink: e.permalink } : {}),
+  });
+}
+
+export function noticeOf(
+  escalationId: string, key: string, name: string | undefined, reason: string, trigger: string, summary: string,
+  transcript: ReadonlyArray<{ from: 'customer' | 'bot' | 'agent'; text: string; at: number }>, permalink: string | undefined, since: number,
+): EscalationNotice {
+  return {
+    escalationId,
+    contactKey: slashForm(key),
+    customerName: name ?? splitKey(key).serviceId,
+    channel: splitKey(key).channel,
+    reason: trigger ? `${reason}: “${trigger}”` : reason,
+    summary,
+    transcript: transcript.map((l) => ({ from: l.from, text: l.text, at: l.at })),
+    ...(permalink ? { permalink } : {}),
+    since,
+  };
+}

@@ -1,0 +1,103 @@
+import { AuthError } from '../engage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+import { ingestMentions } from './ingest.js';
+import { advanceCursor, nextWindow, parseCursor } from './poll-window.js';
+import type { ClassifyOptions } from './inbound-item.js';
+
+const SHALLOW_OVERLAP_SECONDS = 5;
+const DEEP_SCAN_EVERY_MS = 60_000;
+const PAGE_LIMIT = 100;
+const MAX_BACKOFF_MS = 60_000;
+
+export interface PollerOptions extends ClassifyOptions {
+  readonly topicIds: () => Promise<readonly string[]>;
+  readonly baselineAt: () => number;
+  readonly schedule: (key: string) => void;
+}
+
+/**
+ * Reads the inbox of every watched topic, ascending by date, through every page, from a little before the newest
+ * mention seen; records what is new. `tick` is one pass (tests call it); `start` loops it without overlap.
+ */
+export class Poller {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+  private failures = 0;
+
+  constructor(private readonly ctx: BridgeContext, private readonly o: PollerOptions) {}
+
+  async tick(): Promise<{ recorded: number }> {
+    const { ctx } = this;
+    let recorded = 0;
+    for (const topicId of await this.o.topicIds()) {
+      const baselineAt = this.o.baselineAt();
+      const cursor = parseCursor(await ctx.store.getCursor(topicId));
+      const window = nextWindow(cursor, ctx.now(), {
+        shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS, lookbackSeconds: ctx.settings.lookbackSeconds,
+        deepScanEveryMs: DEEP_SCAN_EVERY_MS, baselineAt,
+      });
+      let newest: number | undefined;
+      for await (const page of ctx.engage.mentions.listPages({
+        topicIds: [topicId], dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc', limit: PAGE_LIMIT,
+      })) {
+        const r = await ingestMentions(ctx.store, page.data, { ...this.o, baselineAt, schedule: this.o.schedule });
+        recorded += r.recorded;
+        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+      }
+      await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window.deep, baselineAt));
+      if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
+    }
+    ctx.health.lastPollOkAt = ctx.now();
+    ctx.health.lastApiOkAt = ctx.now();
+    return { recorded };
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.loopOnce().finally(() => (this.running = undefined));
+    }, delayMs);
+  }
+
+  private async loopOnce(): Promise<void> {
+    const interval = this.ctx.settings.pollIntervalMs;
+    try {
+      await this.tick();
+      this.failures = 0;
+      if (this.ctx.health.revoked) {
+        this.ctx.health.revoked = false;
+        this.ctx.log.info({}, 'the access token is accepted again: the bridge resumes');
+      }
+    } catch (err) {
+      this.failures++;
+      const message = (err as Error)?.message ?? String(err);
+      this.ctx.health.lastError = { atMs: this.ctx.now(), message };
+      if (err instanceof AuthError) this.markRevoked();
+      this.ctx.log.warn({ err: message, failures: this.failures }, 'poll failed; backing off');
+    }
+    if (this.ctx.health.lastPollOkAt !== undefined) this.ctx.metrics.pollLagSeconds.set((this.ctx.now() - this.ctx.health.lastPollOkAt) / 1000);
+    const backoff = this.failures === 0 ? interval : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
+    this.schedule(backoff);
+  }
+
+  private markRevoked(): void {
+    if (this.ctx.health.revoked) return;
+    this.ctx.health.revoked = true;
+    this.ctx.log.error({}, 'the access token was refused: the user changed their password or revoked access; re-authorise and set ENGAGE_ACCESS_TOKEN. The bridge keeps polling slowly and resumes by itself.');
+    this.ctx.notifier.tokenRevoked();
+  }
+}

@@ -1,0 +1,36 @@
+import { loadConfig, redactedConfig } from '../config.js';
+import { createLogger } from '../log.js';
+import { start } from '../main.js';
+import type { CliIo } from './cli-io.js';
+import type { ParsedArgs } from './run-cli.js';
+
+/** `engage-bridge start`: runs until SIGINT/SIGTERM, then stops cleanly with nothing lost. */
+export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
+  const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  log.debug({ config: redactedConfig(config) }, 'settings');
+  const running = await start(config, { log, cwd: io.cwd });
+  const lines = [
+    `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
+    `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,
+    `  Engage API: ${running.engage.baseUrl} (account ${running.engage.accountId})`,
+  ];
+  if (running.slack) lines.push(`  Slack: ${running.slack.port === null ? 'Socket Mode' : `HTTP receiver on port ${running.slack.port}`}`);
+  if (running.simulator) {
+    lines.push(
+      '',
+      'Talk to the bot as a customer, in another terminal:',
+      `  ENGAGE_BASE_URL=${running.simulator.url} npx engage-bridge chat --channel whatsapp --name Ann`,
+      'Act as the manager:',
+      '  npx engage-bridge cmd "status"   (in this directory, while the demo runs: it reads the same store)',
+      `Simulator control API: ${running.simulator.url}/_sim/  (see docs/simulator.md)`,
+    );
+  }
+  lines.push('', 'Stop with Ctrl-C.');
+  io.stdout(lines.join('\n') + '\n');
+  const signal = await io.stopSignal;
+  log.info({ signal }, 'stopping: no new work, finishing what is in flight, flushing the store');
+  await running.stop();
+  log.info({}, 'stopped');
+  return 0;
+}

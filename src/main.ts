@@ -1,0 +1,183 @@
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { createEngageClient, RateLimitRegistry } from './engage/index.js';
+import { openFileStore, type Store } from './storage/index.js';
+import { loadFlowFile } from './bot/index.js';
+import { createBridge, type Bridge } from './bridge/create-bridge.js';
+import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
+import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
+import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
+import { createCommandRunner, runCliCommand, type CommandDeps } from './commands/index.js';
+import { createSlackApp, type SlackApp } from './slack/index.js';
+
+export interface StartDeps {
+  readonly log: Logger;
+  /** Where the working directory is (flow file, data directory). */
+  readonly cwd: string;
+  readonly now?: () => number;
+  /** Start the poll and scheduler loops (tests of a single tick turn them off). */
+  readonly loops?: boolean;
+  /** Demo mode: the simulator's port (default 4010, or any free port when taken). */
+  readonly demoPort?: number;
+}
+
+export interface RunningBridge {
+  readonly bridge: Bridge;
+  readonly store: Store;
+  readonly metrics: BridgeMetrics;
+  readonly http: RunningHttpServer;
+  readonly simulator?: RunningSimulator;
+  readonly slack?: { port: number | null };
+  readonly engage: { baseUrl: string; accountId: string };
+  /** The terminal's manager commands, on the same executors as Slack. */
+  readonly commandDeps: CommandDeps;
+  stop(): Promise<void>;
+}
+
+function bucketOf(perHour: number) {
+  // 0: no client-side budget beyond the service's own headers.
+  if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
+  return { burst: Math.max(1, Math.min(20, Math.floor(perHour / 60))), requestsPerSecond: perHour / 3600 };
+}
+
+async function startDemoSimulator(port: number | undefined, log: Logger): Promise<RunningSimulator> {
+  const handle = createSimulator();
+  try {
+    return await handle.listen({ host: '127.0.0.1', port: port ?? 4010 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    log.warn({ port: port ?? 4010 }, 'the demo port is taken; the simulator uses any free port');
+    return handle.listen({ host: '127.0.0.1', port: 0 });
+  }
+}
+
+/**
+ * The composition root: settings → (demo simulator) → store → client → brain → bridge → Slack → HTTP.
+ * Nothing happens at import; everything it starts is stopped by `stop()`, in reverse order.
+ */
+export async function start(config: Config, deps: StartDeps): Promise<RunningBridge> {
+  const { log } = deps;
+  const now = deps.now ?? Date.now;
+  const cleanups: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'error while stopping');
+      }
+    }
+  };
+  try {
+    let simulator: RunningSimulator | undefined;
+    let engageTarget = { baseUrl: config.engage.baseUrl, accountId: config.engage.accountId ?? '', token: config.engage.accessToken ?? '' };
+    if (config.demo) {
+      simulator = await startDemoSimulator(deps.demoPort, log);
+      cleanups.push(() => simulator!.close());
+      engageTarget = { baseUrl: simulator.url, accountId: DEFAULT_ACCOUNT_ID, token: DEFAULT_TOKEN };
+    } else if (!engageTarget.accountId) {
+      throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
+    }
+    const flows = await loadFlowFile(resolve(deps.cwd, config.bridge.flowFile));
+    const store = await openFileStore({
+      dataDir: resolve(deps.cwd, config.bridge.dataDir),
+      logger: log.child({ component: 'store' }),
+      transcriptMaxLines: config.bridge.transcriptLines,
+      retention: {
+        seenIdsDays: config.bridge.seenRetentionDays,
+        auditDays: config.bridge.auditRetentionDays,
+        archiveAfterDays: config.bridge.archiveAfterDays,
+      },
+    });
+    cleanups.push(() => store.close());
+    const metrics = createBridgeMetrics();
+    const engage = createEngageClient({
+      baseUrl: engageTarget.baseUrl,
+      accountId: engageTarget.accountId,
+      accessToken: engageTarget.token,
+      version: config.engage.apiVersion,
+      logger: log.child({ component: 'engage' }),
+      timeouts: { requestMs: config.engage.requestTimeoutMs },
+      rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)) },
+      onRequest: (e) => {
+        metrics.apiCalls.inc({ endpoint: e.endpoint, method: e.method, status: e.status === null ? 'none' : String(e.status) });
+        metrics.apiLatency.observe({ endpoint: e.endpoint, method: e.method }, e.durationMs / 1000);
+      },
+    });
+    cleanups.push(() => engage.close());
+    const bridge = await createBridge({
+      store, engage, flows, log: log.child({ component: 'bridge' }), metrics, now,
+      settings: {
+        channels: config.engage.channels,
+        topicIds: config.engage.topicIds,
+        pollIntervalMs: config.bridge.pollIntervalMs,
+        lookbackSeconds: config.bridge.lookbackSeconds,
+        backfillMinutes: config.bridge.backfillMinutes,
+        ownerConfirmAgeMs: config.bridge.ownerConfirmAgeMs,
+        idleReturnMinutes: config.bridge.idleReturnMinutes,
+        stuckEscalationMinutes: config.bridge.stuckEscalationMinutes,
+        maxConcurrentContacts: config.bridge.maxConcurrentContacts,
+        transcriptLines: config.bridge.transcriptLines,
+        businessHoursSchedule: config.bridge.businessHoursSchedule,
+      },
+    });
+    const commandDeps: CommandDeps = {
+      engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date(now()),
+    };
+    let slack: SlackApp | undefined;
+    let slackPort: { port: number | null } | undefined;
+    if (config.slack.botToken) {
+      slack = createSlackApp({
+        botToken: config.slack.botToken,
+        ...(config.slack.signingSecret ? { signingSecret: config.slack.signingSecret } : {}),
+        ...(config.slack.appToken ? { appToken: config.slack.appToken } : {}),
+        ...(config.slack.botId ? { botId: config.slack.botId } : {}),
+        ...(config.slack.botUserId ? { botUserId: config.slack.botUserId } : {}),
+        ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
+        ...(config.slack.escalationChannel ? { escalationChannel: config.slack.escalationChannel } : {}),
+        port: config.slack.port,
+        managerIds: config.slack.managerIds,
+        command: config.slack.command,
+        commands: createCommandRunner(commandDeps),
+        bridge: bridge.control,
+        audit: store,
+        logger: log.child({ component: 'slack' }),
+        clock: { now },
+      });
+      bridge.setNotifier(slack.notifier);
+      slackPort = await slack.start();
+      cleanups.push(async () => {
+        await slack!.flushNotices();
+        await slack!.stop();
+      });
+    }
+    const http = await startHttpServer(
+      {
+        readiness: () => bridge.readiness(),
+        metricsText: async () => {
+          metrics.queueDepth.set(bridge.dispatcher.depth());
+          return metrics.text();
+        },
+        metricsContentType: METRICS_CONTENT_TYPE,
+        commands: { run: (text: string) => runCliCommand(text, commandDeps) },
+        ...(config.bridge.webhookSecret ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } } : {}),
+      },
+      { host: config.bridge.httpHost, port: config.bridge.httpPort },
+    );
+    cleanups.push(() => http.close());
+    const loops = deps.loops ?? true;
+    await bridge.start({ poll: loops, schedule: loops });
+    // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.
+    cleanups.push(() => bridge.stop());
+    return {
+      bridge, store, metrics, http, engage: { baseUrl: engageTarget.baseUrl, accountId: engageTarget.accountId }, commandDeps,
+      ...(simulator ? { simulator } : {}),
+      ...(slackPort ? { slack: slackPort } : {}),
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
