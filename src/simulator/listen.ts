@@ -7,6 +7,8 @@ import { sendError, sendText, splitTarget } from './http-io.js';
 import { SimError } from './sim-error.js';
 import type { Simulator } from './simulator.js';
 
+const MAX_LOGGED_VALUE = 2_000;
+
 export interface ListenOptions {
   port?: number;
   host?: string;
@@ -64,9 +66,13 @@ async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse):
   } else {
     ({ status, params } = await handleApi({ rt: sim, router: sim.router, limiter: sim.limiter }, req, res, pathname, query));
   }
-  const { access_token: _token, ...logged } = params;
+  const logged = Object.create(null) as Record<string, string>;
+  for (const [key, value] of Object.entries(params)) {
+    // The token never reaches the log; long values are cut so 200k entries stay a bounded amount of memory.
+    if (key !== 'access_token') logged[key] = value.length > MAX_LOGGED_VALUE ? `${value.slice(0, MAX_LOGGED_VALUE)}…` : value;
+  }
   sim.requests.append({
-    method: req.method ?? '', path: pathname, params: logged, status,
+    method: req.method ?? '', path: pathname.slice(0, MAX_LOGGED_VALUE), params: logged, status,
     duration_ms: Math.round((performance.now() - started) * 100) / 100, date: sim.now(),
   });
 }
