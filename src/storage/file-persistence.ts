@@ -10,6 +10,7 @@ import type { InlineCollections } from './decode-core-file.js';
 import { JsonLinesFile } from './jsonl-file.js';
 import { decodeConversationLine, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
 import { shardFileName } from './sharded-map.js';
+import type { ShardedMap } from './sharded-map.js';
 import { indexPendingEffects } from './state/outbox.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
@@ -73,18 +74,26 @@ export class FilePersistence implements Persistence {
     let bytes = Buffer.byteLength(coreText);
     await this.writeText(this.core, STORE_FILE, coreText);
     // The core goes first: a crash before the shards leaves an inbox entry whose id load re-adds to `seen`.
+    // Shards are independent files: a few are written side by side (each text built only when its turn
+    // comes, so memory stays bounded), and every shard is handed back if any write failed.
+    const tasks: Array<() => Promise<void>> = [];
+    const taken: Array<[ShardedMap<unknown>, number[]]> = [];
     for (const [name, table] of shardedTables(state)) {
       const dirty = table.takeDirty();
-      try {
-        for (const index of dirty) {
+      taken.push([table, dirty]);
+      for (const index of dirty) {
+        tasks.push(() => {
           const text = table.shardText(index);
           bytes += Buffer.byteLength(text);
-          await this.writeText(this.shardFile(name, index), join(name, shardFileName(index)), text);
-        }
-      } catch (error) {
-        table.markDirty(dirty);
-        throw error;
+          return this.writeText(this.shardFile(name, index), join(name, shardFileName(index)), text);
+        });
       }
+    }
+    try {
+      await runLimited(tasks, PARALLEL_SHARD_WRITES);
+    } catch (error) {
+      for (const [table, dirty] of taken) table.markDirty(dirty);
+      throw error;
     }
     return bytes;
   }
@@ -181,6 +190,27 @@ export class FilePersistence implements Persistence {
       throw new StoreError('io', `Cannot write ${join(this.dataDir, name)}: ${describeCause(error)}.`, { cause: error });
     }
   }
+}
+
+const PARALLEL_SHARD_WRITES = 8;
+
+/** Runs the tasks at most `limit` at a time; waits for all, then throws the first failure. */
+async function runLimited(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const task = tasks[next]!;
+      next += 1;
+      try {
+        await task();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 function moveInline(state: HotState, inline: InlineCollections): void {
