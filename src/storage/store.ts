@@ -18,7 +18,7 @@ export interface StoreStats {
   /** Appends to the cold files (audit log, archive) since open. */
   appends: number;
   writeErrors: number;
-  /** Size in bytes of the hot file as last written (0 for the memory store until its first write). */
+  /** Bytes written by the last write: the core file plus the shard files that changed (0 for the memory store). */
   hotFileBytes: number;
   lastWriteMs: number;
   conversations: number;
@@ -56,6 +56,7 @@ export interface Store {
   /** Pending effects (including those waiting for `retryAt`) in creation order. */
   pendingEffects(contactKey?: string): Promise<Effect[]>;
   getEffect(key: string): Promise<Effect | undefined>;
+  /** Marks the effect done (idempotent). A done effect keeps its key, status and result; its payload becomes null. */
   completeEffect(key: string, result?: unknown): Promise<Effect>;
   /** With `retryAt` the effect stays pending until then; without, it is given up (`failed`). */
   failEffect(key: string, error: string, retryAt?: number): Promise<Effect>;
