@@ -1,63 +1,79 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from '../config.js';
+import { createEngageClient } from '../engage/index.js';
+import type { Flows } from '../bot/index.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
+import { why } from './doctor-attempt.js';
+import { fail, failures, pass, renderChecklist, skip, type Check } from './doctor-checklist.js';
+import { engageAccountChecks } from './doctor-engage-probes.js';
+import { accountContentChecks } from './doctor-flow-probes.js';
+import { offlineChecks } from './doctor-offline.js';
+import { slackChecks } from './doctor-slack-checks.js';
 
-export interface Check {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly detail: string;
-}
+export { renderChecklist, type Check } from './doctor-checklist.js';
+export { offlineChecks } from './doctor-offline.js';
 
-function check(name: string, fn: () => string): Check {
+// doctor answers in seconds: one retry at most, and a rate limit is reported rather than waited out.
+const PROBE_RETRY = { maxAttempts: 2, maxRateLimitWaitMs: 5_000 };
+const PROBE_TIMEOUT_MS = 15_000;
+
+/** Token, account, scopes, handover per channel, the canned responses the flows name, the schedule. */
+async function engageChecks(config: Config, flows: Flows | undefined): Promise<Check[]> {
+  let engage: ReturnType<typeof createEngageClient>;
   try {
-    return { name, ok: true, detail: fn() };
+    engage = createEngageClient({
+      baseUrl: config.engage.baseUrl,
+      // Without an account id only /me/accounts is asked (it has none in its path); the placeholder is never sent.
+      accountId: config.engage.accountId ?? 'unset',
+      accessToken: config.engage.accessToken ?? '',
+      version: config.engage.apiVersion,
+      timeouts: { requestMs: Math.min(config.engage.requestTimeoutMs, PROBE_TIMEOUT_MS) },
+      retry: PROBE_RETRY,
+    });
   } catch (err) {
-    return { name, ok: false, detail: (err as Error).message };
+    return [fail('Engage client settings', why(err))];
+  }
+  try {
+    const { checks, ready } = await engageAccountChecks(engage, {
+      accountId: config.engage.accountId,
+      channels: config.engage.channels,
+      topicIds: config.engage.topicIds,
+    });
+    if (ready) checks.push(...(await accountContentChecks(engage, flows, config.bridge.businessHoursSchedule)));
+    return checks;
+  } finally {
+    await engage.close();
   }
 }
 
-/** The checks that need no network: settings, data directory, flow file. */
-export function offlineChecks(config: Config, cwd: string): Check[] {
-  return [
-    check('data directory is writable', () => {
-      const dir = resolve(cwd, config.bridge.dataDir);
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-      accessSync(dir, constants.W_OK);
-      return dir;
-    }),
-    check('flow file exists', () => {
-      const file = resolve(cwd, config.bridge.flowFile);
-      if (!existsSync(file)) throw new Error(`${file} does not exist (BRIDGE_FLOW_FILE)`);
-      return file;
-    }),
-    check('Slack settings are complete', () => {
-      const s = config.slack;
-      if (!s.botToken) return 'Slack disabled (no SLACK_BOT_TOKEN)';
-      if (!s.appToken && !s.signingSecret) throw new Error('HTTP mode needs SLACK_SIGNING_SECRET (or set SLACK_APP_TOKEN)');
-      if (Boolean(s.botId) !== Boolean(s.botUserId)) throw new Error('set both SLACK_BOT_ID and SLACK_BOT_USER_ID, or neither');
-      if (s.managerIds.length === 0) return 'enabled, but SLACK_MANAGER_IDS is empty: nobody may run commands';
-      return s.appToken ? 'Socket Mode' : `HTTP mode on port ${s.port}`;
-    }),
-  ];
-}
-
-export function renderChecklist(checks: readonly Check[]): string {
-  return checks.map((c) => `${c.ok ? '✔' : '✘'} ${c.name}${c.detail ? ` — ${c.detail}` : ''}`).join('\n') + '\n';
-}
-
+/** `engage-bridge doctor [--offline]`: a checklist of what the bridge needs; exit 1 when anything fails. */
 export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   let config: Config;
   try {
     config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    io.stdout(renderChecklist([{ name: 'settings are valid', ok: false, detail: err.problems.join('; ') }]));
+    io.stdout(renderChecklist([fail('settings are valid', err.problems.join('; '))]));
+    io.stderr('engage-bridge doctor: the settings are not valid (see above)\n');
     return 1;
   }
-  const checks: Check[] = [{ name: 'settings are valid', ok: true, detail: config.demo ? 'demo mode (no ENGAGE_ACCESS_TOKEN)' : '' }];
-  checks.push(...offlineChecks(config, io.cwd));
+  const checks: Check[] = [pass('settings are valid', config.demo ? 'demo mode (no ENGAGE_ACCESS_TOKEN)' : '')];
+  const offline = await offlineChecks(config, io.cwd);
+  checks.push(...offline.checks);
+  if (args.values.offline === true) {
+    checks.push(skip('online probes', 'skipped (--offline)'));
+  } else if (config.demo) {
+    checks.push(skip('online probes', 'skipped: demo mode has no account to probe (`start` runs the embedded simulator); set ENGAGE_ACCESS_TOKEN and ENGAGE_ACCOUNT_ID to check a real one'));
+  } else {
+    checks.push(...(await engageChecks(config, offline.flows)));
+    checks.push(...(await slackChecks(config.slack)));
+  }
   io.stdout(renderChecklist(checks));
-  return checks.every((c) => c.ok) ? 0 : 1;
+  const failed = failures(checks);
+  if (failed.length === 0) {
+    io.stdout(`All ${checks.filter((c) => !c.skipped).length} checks passed.\n`);
+    return 0;
+  }
+  io.stderr(`engage-bridge doctor: ${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((c) => c.name).join('; ')}\n`);
+  return 1;
 }

@@ -1,0 +1,82 @@
+import type { BusinessHoursSchedule, CannedResponse } from '../engage/index.js';
+import type { Flows } from '../bot/index.js';
+import { foldText } from '../bot/fold-text.js';
+import { attempt, why } from './doctor-attempt.js';
+import { fail, pass, skip, type Check } from './doctor-checklist.js';
+import type { DoctorEngage } from './doctor-engage-probes.js';
+
+/** Each canned response the flows name (by name or id), with the menus that name it. */
+export function namedCannedResponses(flows: Flows): Map<string, string[]> {
+  const named = new Map<string, string[]>();
+  for (const [menu, spec] of Object.entries(flows.menus)) {
+    if (spec.canned_response === undefined) continue;
+    named.set(spec.canned_response, [...(named.get(spec.canned_response) ?? []), menu]);
+  }
+  return named;
+}
+
+// The brain's own rule (quick-replies.ts): a buttons response whose id equals the reference, else whose name folds equal.
+function findCanned(all: readonly CannedResponse[], ref: string): CannedResponse | undefined {
+  return all.find((c) => String(c.id) === ref && c.type === 'buttons')
+    ?? all.find((c) => c.name !== undefined && foldText(c.name) === foldText(ref) && c.type === 'buttons')
+    ?? all.find((c) => String(c.id) === ref || (c.name !== undefined && foldText(c.name) === foldText(ref)));
+}
+
+function cannedCheck(ref: string, menus: readonly string[], all: readonly CannedResponse[]): Check {
+  const name = `canned response "${ref}" (menu ${menus.join(', ')})`;
+  const found = findCanned(all, ref);
+  const fallback = 'the menu falls back to numbered options from the flow file';
+  if (!found) return fail(name, `Engage has no canned response named or with id "${ref}": create one of type buttons, or fix canned_response (${fallback})`);
+  const label = `#${found.id}${found.name ? ` "${found.name}"` : ''}`;
+  if (found.type !== 'buttons') return fail(name, `${label} is of type ${found.type ?? 'unknown'}, not buttons: quick replies need a buttons canned response`);
+  const buttons = (found.data?.buttons ?? []).filter((b) => b.id && b.title);
+  if (buttons.length === 0) return fail(name, `${label} has no buttons: add its quick replies in Engage (${fallback})`);
+  return pass(name, `${label}, ${buttons.length} buttons: ${buttons.map((b) => b.title).join(', ')}`);
+}
+
+async function cannedChecks(engage: DoctorEngage, flows: Flows | undefined): Promise<Check[]> {
+  const title = 'canned responses the flows name';
+  if (flows === undefined) return [skip(title, 'skipped: the flow file is not valid')];
+  const named = namedCannedResponses(flows);
+  if (named.size === 0) return [pass(title, 'the flows name none')];
+  const listed = await attempt(async () => {
+    const all: CannedResponse[] = [];
+    for await (const page of engage.cannedResponses.listPages()) all.push(...page.data);
+    return all;
+  });
+  if (!listed.ok) return [fail(title, `cannot list them: ${why(listed.error)}`)];
+  return [...named].map(([ref, menus]) => cannedCheck(ref, menus, listed.value));
+}
+
+function describeSchedule(s: BusinessHoursSchedule): string {
+  const now = s.is_active === undefined ? '' : s.is_active ? ', open now' : ', closed now';
+  return `"${s.name}" #${s.id} (${s.timezone}, ${s.periods.length} periods${now})`;
+}
+
+async function scheduleCheck(engage: DoctorEngage, wanted: string | undefined): Promise<Check> {
+  const name = 'business hours schedule';
+  const listed = await attempt(async () => {
+    const all: BusinessHoursSchedule[] = [];
+    for await (const page of engage.businessHours.listPages({ limit: 200 })) all.push(...page.data);
+    return all;
+  });
+  if (!listed.ok) return fail(name, `cannot list the schedules: ${why(listed.error)}`);
+  const all = listed.value;
+  const names = all.map((s) => `"${s.name}" #${s.id}`).join(', ') || 'none';
+  if (wanted === undefined) {
+    const first = all[0];
+    if (!first) return fail(name, 'the account has no business hours schedule: create one in Engage (escalations need opening hours)');
+    return pass(name, `${describeSchedule(first)}, the account's first (set BRIDGE_BUSINESS_HOURS_SCHEDULE to choose)`);
+  }
+  // The bridge's own rule (business-hours-cache.ts): by id, or by name ignoring case.
+  const found = all.find((s) => String(s.id) === wanted || s.name.toLowerCase() === wanted.toLowerCase());
+  if (!found) return fail(name, `no schedule with id or name "${wanted}": fix BRIDGE_BUSINESS_HOURS_SCHEDULE (the account has: ${names})`);
+  return pass(name, describeSchedule(found));
+}
+
+/** What the flows and the hours need from the account: the canned responses the menus name, and the schedule. */
+export async function accountContentChecks(
+  engage: DoctorEngage, flows: Flows | undefined, businessHoursSchedule: string | undefined,
+): Promise<Check[]> {
+  return [...(await cannedChecks(engage, flows)), await scheduleCheck(engage, businessHoursSchedule)];
+}
