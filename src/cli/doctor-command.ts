@@ -1,5 +1,5 @@
 import { loadConfig, ConfigError, type Config } from '../config.js';
-import { createEngageClient } from '../engage/index.js';
+import { createEngageClient, RateLimitRegistry } from '../engage/index.js';
 import type { Flows } from '../bot/index.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
@@ -29,6 +29,8 @@ async function engageChecks(config: Config, flows: Flows | undefined): Promise<C
       version: config.engage.apiVersion,
       timeouts: { requestMs: Math.min(config.engage.requestTimeoutMs, PROBE_TIMEOUT_MS) },
       retry: PROBE_RETRY,
+      // Its own allocation: a doctor run is one short burst and must not wait behind other clients of the process.
+      rateLimit: { registry: new RateLimitRegistry() },
     });
   } catch (err) {
     return [fail('Engage client settings', why(err))];

@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { createSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/simulator.js';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+export const DEFAULT_FLOWS = join(REPO, 'config/flows.yaml');
+
+/** A CliIo that records what a command prints; stop resolves its stop signal. */
+export function fakeIo(env: Record<string, string>, cwd: string): CliIo & { out(): string; err(): string; stop(): void } {
+  let out = '';
+  let err = '';
+  let stop: (signal: string) => void = () => undefined;
+  const stopSignal = new Promise<string>((r) => {
+    stop = r;
+  });
+  return {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    env,
+    cwd,
+    stopSignal,
+    out: () => out,
+    err: () => err,
+    stop: () => stop('SIGTERM'),
+  };
+}
+
+export interface TestSimulator {
+  sim: Simulator;
+  url: string;
+  close(): Promise<void>;
+  /** A control API call (`/_sim/...`); throws unless it succeeded. */
+  control(path: string, body?: unknown): Promise<any>;
+}
+
+export async function startSimulator(): Promise<TestSimulator> {
+  const handle = createSimulator();
+  const running: RunningSimulator = await handle.listen({ host: '127.0.0.1', port: 0 });
+  const control = async (path: string, body?: unknown) => {
+    const res = await fetch(`${running.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : {};
+  };
+  return { sim: handle.sim, url: running.url, close: () => running.close(), control };
+}
+
+export async function tempDir(): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), 'engage-bridge-cli-'));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** A loopback port nobody listens on (taken, then released). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** Polls until `condition` holds; fails with `what` at the deadline. */
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, deadlineMs = 10_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
