@@ -45,7 +45,9 @@ const silentLogger = (): Logger => {
 
 /** Slack's error code for a failed call, without the token or the request. */
 function errorCode(err: unknown): string {
-  const e = err as { code?: string; data?: { error?: string }; statusCode?: number; original?: { message?: string } };
+  const e = err as {
+    code?: string; data?: { error?: string }; statusCode?: number; original?: { message?: string; cause?: { code?: string; message?: string } };
+  };
   switch (e.code) {
     case 'slack_webapi_platform_error':
       return e.data?.error ?? 'unknown_error';
@@ -54,7 +56,8 @@ function errorCode(err: unknown): string {
     case 'slack_webapi_http_error':
       return `http_${e.statusCode ?? 'error'}`;
     case 'slack_webapi_request_error':
-      return `request_failed: ${redactSlackTokens(e.original?.message ?? 'no answer')}`;
+      // fetch says only "fetch failed"; the cause's code (ECONNREFUSED, ENOTFOUND) is what tells what to fix.
+      return `request_failed: ${redactSlackTokens(e.original?.cause?.code ?? e.original?.cause?.message ?? e.original?.message ?? 'no answer')}`;
     default:
       return `request_failed: ${redactSlackTokens((err as Error).message ?? String(err))}`;
   }

@@ -49,7 +49,7 @@ describe('probeSlack', () => {
   it('reports an unreachable Slack as a request failure without the token', async () => {
     const result = await probeSlack({ token: 'xoxb-secret-value', apiUrl: `http://127.0.0.1:${await freePort()}/api/` });
     expect(result.auth.ok).toBe(false);
-    expect(JSON.stringify(result)).toMatch(/request_failed/);
+    expect(JSON.stringify(result)).toMatch(/request_failed: ECONNREFUSED/);
     expect(JSON.stringify(result)).not.toContain('xoxb-secret-value');
   });
 });

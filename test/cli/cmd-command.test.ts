@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { DEFAULT_FLOWS, fakeIo, freePort, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
+
+const ANN = '32470000001';
+let sim: TestSimulator;
+let dir: { path: string; remove(): Promise<void> };
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  dir = await tempDir();
+  // A port nobody listens on: no running bridge answers, so cmd opens the store itself.
+  env = {
+    ENGAGE_BASE_URL: sim.url, ENGAGE_ACCESS_TOKEN: 'sim-token', ENGAGE_ACCOUNT_ID: '1001',
+    BRIDGE_FLOW_FILE: DEFAULT_FLOWS, BRIDGE_DATA_DIR: join(dir.path, 'data'), BRIDGE_HTTP_PORT: String(await freePort()),
+  };
+  await sim.control('/_sim/inbound', { channel: 'whatsapp', author: { id: ANN, name: 'Ann' }, text: 'hello' });
+});
+afterAll(async () => {
+  await sim.close();
+  await dir.remove();
+});
+
+async function cmd(text: string) {
+  const io = fakeIo(env, dir.path);
+  const code = await runCli(['cmd', text], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function ownerOf(serviceId: string): Promise<string> {
+  const res = await fetch(`${sim.url}/1001/inbox/handover/whatsapp/${serviceId}`, { headers: { authorization: 'Bearer sim-token' } });
+  return ((await res.json()) as { response: { owner: string } }).response.owner;
+}
+
+describe('engage-bridge cmd without a running bridge', () => {
+  it('answers help on stdout with exit 0, from a store it opens itself', async () => {
+    const { code, out, err } = await cmd('help');
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toContain('handover <service>/<service_id> [status|bot|agents]');
+    // It opened the bridge's store in BRIDGE_DATA_DIR, and let go of it again.
+    expect(existsSync(join(dir.path, 'data', 'store.json'))).toBe(true);
+    expect(existsSync(join(dir.path, 'data', 'store.lock'))).toBe(false);
+  });
+
+  it('says on stderr, with exit 1, that Engage does not know a contact', async () => {
+    const { code, out, err } = await cmd('handover whatsapp/1 status');
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toMatch(/^whatsapp\/1: .*Engage does not know whatsapp\/1/);
+  });
+
+  it('shows and changes who owns a contact through the Engage API', async () => {
+    const before = await cmd(`handover whatsapp/${ANN} status`);
+    expect(before.code).toBe(0);
+    expect(before.out).toContain(`whatsapp/${ANN}`);
+    const handed = await cmd(`handover whatsapp/${ANN} agents`);
+    expect(handed.code).toBe(0);
+    expect(await ownerOf(ANN)).toBe('agents');
+  });
+
+  it('refuses an unknown command with the list of commands and exit 2', async () => {
+    const { code, out, err } = await cmd('bogus');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.split('\n')[0]).toBe('"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, status.');
+    expect(err).toContain('Commands:');
+  });
+});
+
+describe('engage-bridge cmd with a bridge running on BRIDGE_HTTP_PORT', () => {
+  it('asks the running bridge and prints its answer', async () => {
+    const received: unknown[] = [];
+    const bridge = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += String(c)));
+      req.on('end', () => {
+        received.push({ method: req.method, url: req.url, body: JSON.parse(body) });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ exitCode: 0, output: 'answered by the running bridge' }));
+      });
+    });
+    await new Promise<void>((r) => bridge.listen(0, '127.0.0.1', r));
+    try {
+      const io = fakeIo({ ...env, BRIDGE_HTTP_PORT: String((bridge.address() as AddressInfo).port) }, dir.path);
+      expect(await runCli(['cmd', 'status'], io)).toBe(0);
+      expect(io.out()).toBe('answered by the running bridge\n');
+      expect(received).toEqual([{ method: 'POST', url: '/commands', body: { text: 'status' } }]);
+    } finally {
+      await new Promise<void>((r) => bridge.close(() => r()));
+    }
+  });
+});
