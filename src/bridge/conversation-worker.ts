@@ -60,7 +60,8 @@ export class ConversationWorker {
     const line = { at: item.addedAt * 1000, from: 'customer' as const, text: shown, mentionId: item.id };
     const patch = (c: ConversationRecord): ConversationRecord => ({
       ...c,
-      transcript: [...c.transcript, line],
+      // Idempotent: a decision lost in a crash is taken again, without a second copy of the line.
+      transcript: c.transcript.some((l) => l.mentionId === item.id) ? c.transcript : [...c.transcript, line],
       lastInboundAt: item.addedAt * 1000,
       lastMentionId: item.id,
       lastMentionTopicId: item.topicId,

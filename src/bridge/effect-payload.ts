@@ -8,8 +8,12 @@ export interface ReplyTarget {
 
 /** What an outbox effect carries; one kind per API-facing step. */
 export type EffectPayload =
-  /** Marks that the inbound mention was decided: its state and effects are stored, never decide again. */
-  | { readonly kind: 'decision' }
+  /**
+   * Marks that the inbound mention was decided (never decide it again) and carries the brain's new state and the
+   * bot's lines, which are applied to the conversation when this first effect is performed: the state can then
+   * never be on disk without the effects that go with it.
+   */
+  | { readonly kind: 'decision'; readonly state?: unknown; readonly botLines?: ReadonlyArray<{ at: number; text: string }> }
   | {
       readonly kind: 'reply';
       readonly target: ReplyTarget;
@@ -40,8 +44,11 @@ export function planEffects(
   actions: readonly Action[],
   target: ReplyTarget | undefined,
   extra: { permalink?: string; customerName?: string },
+  decided: { state: unknown; botLines: ReadonlyArray<{ at: number; text: string }> },
 ): Array<{ key: string; payload: EffectPayload }> {
-  const planned: Array<{ key: string; payload: EffectPayload }> = [{ key: `${source}:decision`, payload: { kind: 'decision' } }];
+  const planned: Array<{ key: string; payload: EffectPayload }> = [
+    { key: `${source}:decision`, payload: { kind: 'decision', state: decided.state, botLines: decided.botLines } },
+  ];
   actions.forEach((a, i) => {
     const key = `${source}:${i + 1}:${a.type}`;
     const more = { ...(extra.permalink ? { permalink: extra.permalink } : {}), ...(extra.customerName ? { customerName: extra.customerName } : {}) };

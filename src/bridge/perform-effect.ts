@@ -3,6 +3,7 @@ import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
 import { findPublishedReply } from './reply-check.js';
+import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
 import type { EscalationNotice } from './notifier.js';
 
@@ -15,6 +16,7 @@ export async function performEffect(ctx: BridgeContext, effect: Effect, suspect:
   const payload = effect.payload as EffectPayload;
   switch (payload.kind) {
     case 'decision':
+      await applyDecision(ctx, effect.contactKey, payload.state, payload.botLines ?? []);
       return { decided: true };
     case 'reply':
       return performReply(ctx, effect, payload, suspect);

@@ -28,8 +28,9 @@ export function runBrain(
 }
 
 /**
- * Stores the decision: the new dialog state, the bot's lines in the transcript and every effect, durable together
- * before any of them is performed. `source` makes the effect keys (the inbound mention id, or the event).
+ * Stores the decision durably before any of it is performed: the conversation patch now, and every effect, the
+ * first of which carries the new dialog state and the bot's lines (applied when it is performed, see
+ * `applyDecision`). `source` makes the effect keys (the inbound mention id, or the event).
  */
 export async function commitDecision(
   ctx: BridgeContext,
@@ -41,22 +42,29 @@ export async function commitDecision(
   extra: { permalink?: string; customerName?: string } = {},
 ): Promise<void> {
   const at = ctx.now();
-  const botLines = decision.actions.flatMap((a) => (a.type === 'reply' ? [{ at, from: 'bot' as const, text: a.text }] : []));
-  await ctx.store.updateConversation(key, (c) => {
-    if (!c) return undefined;
-    const next = patch(c);
-    return {
-      ...next,
-      dialog: decision.state,
-      stretchStartedAt: decision.state.stretchStartedAt,
-      transcript: [...next.transcript, ...botLines],
-      updatedAt: at,
-    };
-  });
-  const planned = planEffects(source, decision.actions, target, extra);
+  const botLines = decision.actions.flatMap((a) => (a.type === 'reply' ? [{ at, text: a.text }] : []));
+  await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: at } : undefined));
+  const planned = planEffects(source, decision.actions, target, extra, { state: decision.state, botLines });
   for (const p of planned) {
     const stored = await ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload });
     if (stored.attempts === 0 && stored.status === 'pending') ctx.clean.add(p.key);
   }
   for (const a of decision.actions) if (a.type === 'nothing') ctx.log.debug({ contact: key, why: a.why }, 'bot: nothing to do');
+}
+
+/** Performs a decision effect: the conversation takes the brain's new state and the bot's lines, once. */
+export async function applyDecision(ctx: BridgeContext, key: string, state: unknown, botLines: ReadonlyArray<{ at: number; text: string }>): Promise<void> {
+  if (state === undefined) return;
+  const wanted = JSON.stringify(state);
+  await ctx.store.updateConversation(key, (c) => {
+    if (!c || JSON.stringify(c.dialog) === wanted) return undefined;
+    const s = state as { stretchStartedAt?: number };
+    return {
+      ...c,
+      dialog: state,
+      ...(typeof s.stretchStartedAt === 'number' ? { stretchStartedAt: s.stretchStartedAt } : {}),
+      transcript: [...c.transcript, ...botLines.map((l) => ({ at: l.at, from: 'bot' as const, text: l.text }))],
+      updatedAt: ctx.now(),
+    };
+  });
 }

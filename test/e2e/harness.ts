@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { start, type RunningBridge } from '../../src/main.js';
+import { createSimulator, type SimulatorHandle, type RunningSimulator, type OutboundEntry, type RequestEntry } from '../../src/simulator/index.js';
+
+export const REPO = new URL('../../', import.meta.url).pathname;
+/** Wednesday 2026-11-18 10:00 Europe/Brussels (09:00 UTC): inside the seed's business hours. */
+export const OPEN_MS = Date.UTC(2026, 10, 18, 9, 0, 0);
+/** Saturday 2026-11-21 10:00 Brussels: closed. */
+export const CLOSED_MS = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+export interface Harness {
+  readonly sim: SimulatorHandle['sim'];
+  readonly simUrl: string;
+  readonly running: RunningBridge;
+  readonly dataDir: string;
+  now(): number;
+  setNow(ms: number): void;
+  advance(ms: number): void;
+  /** A customer writes; returns the mention id. */
+  say(id: string, text: string, channel?: string, name?: string): Promise<string>;
+  click(id: string, button: string, channel?: string): Promise<string>;
+  control(path: string, body?: unknown): Promise<unknown>;
+  outbound(): OutboundEntry[];
+  requests(): RequestEntry[];
+  /** One poll, then wait until every contact's work is done. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function startHarness(options: { env?: Record<string, string>; nowMs?: number; dataDir?: string } = {}): Promise<Harness> {
+  // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
+  let offsetMs = (options.nowMs ?? OPEN_MS) - Date.now();
+  const clock = () => Date.now() + offsetMs;
+  const handle = createSimulator();
+  const sim = handle.sim;
+  sim.setClock(Math.floor(clock() / 1000));
+  const server: RunningSimulator = await handle.listen({ host: '127.0.0.1', port: 0 });
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'eb-e2e-'));
+  const config = parseConfig({
+    env: {
+      ENGAGE_BASE_URL: server.url, ENGAGE_ACCESS_TOKEN: 'sim-token', ENGAGE_ACCOUNT_ID: '1001',
+      BRIDGE_DATA_DIR: dataDir, BRIDGE_HTTP_HOST: '127.0.0.1', BRIDGE_HTTP_PORT: '0', LOG_LEVEL: 'error',
+      BRIDGE_OWNER_CONFIRM_AGE_MS: '30000',
+      ...options.env,
+    },
+  });
+  const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+  const h: Harness = {
+    sim, simUrl: server.url, running, dataDir,
+    now: clock,
+    setNow(ms) {
+      offsetMs = ms - Date.now();
+      sim.setClock(Math.floor(ms / 1000));
+    },
+    advance(ms) {
+      h.setNow(clock() + ms);
+    },
+    async say(id, text, channel = 'whatsapp', name = 'Ann') {
+      const m = (await h.control('/_sim/inbound', { channel, author: { id, name }, text })) as { id: string };
+      return m.id;
+    },
+    async click(id, button, channel = 'whatsapp') {
+      const m = (await h.control('/_sim/inbound', { channel, author: { id, name: 'Ann' }, clicked_button: button })) as { id: string };
+      return m.id;
+    },
+    async control(path, body) {
+      const res = await fetch(`${server.url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    },
+    outbound: () => sim.outbound.after(0),
+    requests: () => sim.requests.after(0),
+    async settle() {
+      await running.bridge.poller.tick();
+      await running.bridge.idle();
+    },
+    async stop() {
+      await running.stop();
+      await server.close();
+    },
+  };
+  return h;
+}
+
+/** Bot messages published to one customer, in order. */
+export function botMessagesTo(h: Harness, serviceId: string): OutboundEntry[] {
+  return h.outbound().filter((o) => o.author === 'bot' && o.recipient?.service_id === serviceId);
+}
+
+export function callsOf(h: Harness, method: string, pathPart: string): RequestEntry[] {
+  return h.requests().filter((r) => r.method === method && r.path.includes(pathPart));
+}
