@@ -82,6 +82,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const flows = await loadFlowFile(resolve(deps.cwd, config.bridge.flowFile));
     const store = await openFileStore({
       dataDir: resolve(deps.cwd, config.bridge.dataDir),
+      clock: now,
       logger: log.child({ component: 'store' }),
       transcriptMaxLines: config.bridge.transcriptLines,
       retention: {

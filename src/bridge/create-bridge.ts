@@ -118,7 +118,7 @@ export async function createBridge(o: BridgeOptions) {
     events,
     prepare,
     /** Slack's notifier arrives after the bridge exists (its buttons need the bridge): plug it in. */
-    setNotifier(n: BridgeNotifier): void {
+    setNotifier(n: Partial<BridgeNotifier>): void {
       Object.assign(notifier, n);
     },
     async start(options: { poll?: boolean; schedule?: boolean } = {}): Promise<void> {

@@ -74,7 +74,14 @@ export class Poller {
   }
 
   private async loopOnce(): Promise<void> {
+    await this.pollOnce();
     const interval = this.ctx.settings.pollIntervalMs;
+    const backoff = this.failures === 0 ? interval : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
+    this.schedule(backoff);
+  }
+
+  /** One poll as the loop runs it: a failure is recorded (and a refused token pauses the bridge), never thrown. */
+  async pollOnce(): Promise<void> {
     try {
       await this.tick();
       this.failures = 0;
@@ -90,8 +97,6 @@ export class Poller {
       this.ctx.log.warn({ err: message, failures: this.failures }, 'poll failed; backing off');
     }
     if (this.ctx.health.lastPollOkAt !== undefined) this.ctx.metrics.pollLagSeconds.set((this.ctx.now() - this.ctx.health.lastPollOkAt) / 1000);
-    const backoff = this.failures === 0 ? interval : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
-    this.schedule(backoff);
   }
 
   private markRevoked(): void {

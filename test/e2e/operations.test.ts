@@ -1,0 +1,88 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { FakeSlack } from '../slack/slack-test-kit.js';
+import { startHarness, botMessagesTo, waitFor, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+let slack: FakeSlack | undefined;
+afterEach(async () => {
+  await h?.stop();
+  await slack?.stop();
+  h = undefined;
+  slack = undefined;
+});
+
+describe('running the bridge', () => {
+  it('posts an escalation notice to Slack with the customer, reason and buttons', async () => {
+    slack = new FakeSlack();
+    await slack.start();
+    h = await startHarness({
+      env: {
+        SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_SIGNING_SECRET: 'signing-secret-1', SLACK_BOT_ID: 'B1', SLACK_BOT_USER_ID: 'U1',
+        SLACK_PORT: '0', SLACK_API_URL: slack.apiUrl, SLACK_ESCALATION_CHANNEL: 'CESC', SLACK_MANAGER_IDS: 'UMANAGER1',
+      },
+    });
+    await h.say('32470000030', 'hello', 'whatsapp', 'Zoe');
+    await h.settle();
+    await h.say('32470000030', 'I need a real person');
+    await h.settle();
+    const post = await waitFor('the notice', () => slack!.callsTo('/api/chat.postMessage')[0], 10_000);
+    expect(post.body.channel).toBe('CESC');
+    const blocks = JSON.stringify(post.body.blocks);
+    expect(blocks).toContain('Zoe');
+    expect(blocks).toContain('whatsapp');
+    expect(blocks).toContain('Return to bot');
+    expect(blocks).toContain('Mark resolved');
+  });
+
+  it('waits while the token is revoked, says why on /readyz, and resumes when access is back', async () => {
+    h = await startHarness();
+    await h.say('32470000031', 'hello');
+    await h.settle();
+    expect((await fetch(`${h.running.http.url}/readyz`)).status).toBe(200);
+    await h.control('/_sim/revoke', { user_id: 'u1' });
+    await h.say('32470000031', 'are you there?');
+    const revoked: string[] = [];
+    h.running.bridge.setNotifier({ tokenRevoked: () => revoked.push('revoked') });
+    await h.running.bridge.poller.pollOnce();
+    expect(revoked).toEqual(['revoked']);
+    const ready = await fetch(`${h.running.http.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { reason: string }).reason).toMatch(/re-authorise/);
+    await h.control('/_sim/tokens', { token: 'sim-token', user_id: 'u1', scopes: ['accounts_read', 'accounts_write', 'accounts_handover'] });
+    await h.running.bridge.poller.pollOnce();
+    expect((await fetch(`${h.running.http.url}/readyz`)).status).toBe(200);
+    await h.running.bridge.idle();
+    await waitFor('the reply after access is back', () => botMessagesTo(h!, '32470000031').length === 2);
+  });
+
+  it('announces an escalation nobody picked up, once', async () => {
+    const stuck: string[] = [];
+    h = await startHarness({ env: { BRIDGE_STUCK_ESCALATION_MINUTES: '15' } });
+    h.running.bridge.setNotifier({ escalationStuck: (n: { contactKey: string }) => stuck.push(n.contactKey) });
+    await h.say('32470000032', 'hello');
+    await h.settle();
+    await h.say('32470000032', 'agent');
+    await h.settle();
+    h.advance(16 * 60_000);
+    await h.running.bridge.reconciler.run();
+    await h.running.bridge.reconciler.run();
+    expect(stuck).toEqual(['whatsapp/32470000032']);
+  });
+
+  it('lets a manager pause and resume the bot for one contact', async () => {
+    h = await startHarness();
+    await h.say('32470000033', 'hello');
+    await h.settle();
+    const actor = { id: 'UMANAGER1', transport: 'cli' as const };
+    expect((await h.running.bridge.control.pauseBot('whatsapp/32470000033', actor)).changed).toBe(true);
+    await h.say('32470000033', 'hello again');
+    await h.settle();
+    expect(botMessagesTo(h, '32470000033')).toHaveLength(1);
+    await h.running.bridge.control.resumeBot('whatsapp/32470000033', actor);
+    await h.say('32470000033', 'opening hours?');
+    await h.settle();
+    expect(botMessagesTo(h, '32470000033')).toHaveLength(2);
+    const audit = await h.running.store.listAudit();
+    expect(audit.some((a) => a.actor === 'cli:UMANAGER1' && a.action.includes('paused'))).toBe(true);
+  });
+});
