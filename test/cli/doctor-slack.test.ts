@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { probeSlack } from '../../src/slack/probe-slack.js';
+import { slackProbeChecks } from '../../src/cli/doctor-slack-checks.js';
 import { DEFAULT_FLOWS, fakeIo, freePort, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
 import { SLACK_CHANNEL, SLACK_GOOD_TOKEN, startFakeSlackApi, type FakeSlackApi } from './fake-slack-api.js';
 
@@ -91,5 +92,25 @@ describe('engage-bridge doctor with Slack configured', () => {
     expect(code).toBe(0);
     expect(out).not.toContain('Slack token works');
     expect(slack.calls).toEqual([]);
+  });
+});
+
+describe('slackProbeChecks', () => {
+  it('does not fail a channel it may not look up (channels:read is optional)', () => {
+    const checks = slackProbeChecks({ auth: { ok: true, user: 'bot' }, channel: { ok: false, error: 'missing_scope' } }, 'C1');
+    expect(checks[1]).toMatchObject({ ok: true });
+    expect(checks[1]?.detail).toContain('channels:read');
+  });
+
+  it('fails an archived channel, and notes a channel the bot is not in', () => {
+    const archived = slackProbeChecks({ auth: { ok: true }, channel: { ok: true, name: 'old', isArchived: true } }, 'C1');
+    expect(archived[1]).toMatchObject({ ok: false });
+    const outside = slackProbeChecks({ auth: { ok: true }, channel: { ok: true, name: 'esc', isMember: false } }, 'C1');
+    expect(outside[1]).toMatchObject({ ok: true });
+    expect(outside[1]?.detail).toContain('invite');
+  });
+
+  it('says Slack is rate limiting rather than that the token is wrong', () => {
+    expect(slackProbeChecks({ auth: { ok: false, error: 'ratelimited' } }, undefined)[0]?.detail).toMatch(/rate limiting/);
   });
 });
