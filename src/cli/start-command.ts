@@ -20,9 +20,9 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
     lines.push(
       '',
       'Talk to the bot as a customer, in another terminal:',
-      `  ENGAGE_BASE_URL=${running.simulator.url} npx engage-bridge chat --channel whatsapp --name Ann`,
+      `  ENGAGE_BASE_URL=${running.simulator.url} npm run cli -- chat --channel whatsapp --name Ann`,
       'Act as the manager:',
-      '  npx engage-bridge cmd "status"   (in this directory, while the demo runs: it reads the same store)',
+      '  npm run cli -- cmd "status"      (in this directory: it asks the running bridge)',
       `Simulator control API: ${running.simulator.url}/_sim/  (see docs/simulator.md)`,
     );
   }
