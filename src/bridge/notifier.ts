@@ -5,6 +5,7 @@ export interface EscalationNotice {
   contactKey: string;
   customerName: string;
   channel: string;
+  /** reason code and, when known, the words that triggered it */
   reason: string;
   summary: string;
   transcript: Array<{ from: 'customer' | 'bot' | 'agent'; text: string; at?: number }>;
@@ -15,7 +16,9 @@ export interface EscalationNotice {
 
 export interface BridgeNotifier {
   escalated(notice: EscalationNotice): void;
+  /** Posted in the thread of the original notice. */
   escalationStuck(notice: EscalationNotice, idleMinutes: number): void;
+  /** Rewrites a posted escalation notice without its buttons, e.g. when an agent resolved it in the tool. */
   noticeUpdated(escalationId: string, outcome: string): void;
   tokenRevoked(): void;
   bridgePaused(reason: string): void;

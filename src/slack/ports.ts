@@ -1,5 +1,6 @@
 // What the Slack transport needs from the rest of the bridge. Kept small so the transport can be
 // tested against fakes and wired to the real command executor and bridge by the composition root.
+import type { EscalationNotice, BridgeNotifier } from '../bridge/notifier.js';
 
 /** Who did something, as the audit log and the command executor see it. */
 export interface SlackActor {
@@ -58,36 +59,9 @@ export interface Clock {
   now(): number;
 }
 
-export interface TranscriptLine {
-  from: 'customer' | 'bot' | 'agent';
-  text: string;
-  /** epoch milliseconds */
-  at?: number;
-}
-
-/** What the bridge knows when it escalates a conversation (rendered from the bot's context packet). */
-export interface EscalationNotice {
-  escalationId: string;
-  /** `service/service_id`, e.g. `whatsapp/32470000001` */
-  contactKey: string;
-  customerName: string;
-  channel: string;
-  /** reason code and, when known, the words that triggered it */
-  reason: string;
-  summary: string;
-  transcript: TranscriptLine[];
-  /** the mention permalink in the service's own tool */
-  permalink?: string;
-  /** epoch milliseconds */
-  since: number;
-}
+// The notice shapes are the bridge's (it sends them); Slack renders them.
+export type { EscalationNotice } from '../bridge/notifier.js';
+export type TranscriptLine = EscalationNotice['transcript'][number];
 
 /** The notices the bridge sends to managers; none of them throws or waits for Slack. */
-export interface SlackNotifier {
-  escalated(notice: EscalationNotice): void;
-  escalationStuck(notice: EscalationNotice, idleMinutes: number): void;
-  /** Rewrites a posted escalation notice without its buttons, e.g. when an agent resolved it in the tool. */
-  noticeUpdated(escalationId: string, outcome: string): void;
-  tokenRevoked(): void;
-  bridgePaused(reason: string): void;
-}
+export type SlackNotifier = BridgeNotifier;
