@@ -82,9 +82,9 @@ export async function createBridge(o: BridgeOptions) {
     refreshHours: () => hours.refresh(),
     releaseQueued: () => reconciler.releaseQueued(),
     housekeeping: async () => {
-      const day = 24 * 60 * 60 * 1000;
+      // Both use the store's retention settings (BRIDGE_*_RETENTION_DAYS, BRIDGE_ARCHIVE_AFTER_DAYS).
       await o.store.prune();
-      await o.store.archiveInactive(now() - 30 * day);
+      await o.store.archiveInactive();
     },
   });
 
