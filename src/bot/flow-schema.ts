@@ -52,13 +52,16 @@ export type Step = z.infer<typeof stepSchema>;
 const textWithMenu = z.object({ text: z.string().min(1), menu: name.optional() }).strict();
 
 const menuButton = z
-  .object({ id: z.string().min(1).optional(), title: z.string().min(1).optional(), then: stepSchema })
+  .object({ id: z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String).optional(), title: z.string().min(1).optional(), then: stepSchema })
   .strict()
   .refine((b) => b.id !== undefined || b.title !== undefined, 'a menu button needs an id or a title');
 
+/** An id as people write it in YAML: `501` and `"501"` mean the same canned response or button. */
+const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
+
 const menu = z
   .object({
-    canned_response: z.string().min(1).optional(),
+    canned_response: idText.optional(),
     text: z.string().min(1),
     buttons: z.array(menuButton).min(1),
   })

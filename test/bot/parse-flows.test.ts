@@ -74,4 +74,13 @@ describe('flow file parsing', () => {
     await expect(loadFlowFile(path)).resolves.toMatchObject({ greeting: { text: 'Hi' } });
     await expect(loadFlowFile(join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml.*does not exist/s);
   });
+
+  it('reads an unquoted canned response id and button id as text', () => {
+    const flows = parseFlows(
+      'greeting:\n  text: Hi\n  menu: main\nfallback:\n  text: Sorry\nmenus:\n  main:\n    canned_response: 501\n    text: Pick\n    buttons:\n      - id: 7\n        title: Hours\n        then: { reply: "9 to 5" }\n',
+      'ids.yaml',
+    );
+    expect(flows.menus['main']?.canned_response).toBe('501');
+    expect(flows.menus['main']?.buttons[0]?.id).toBe('7');
+  });
 });
