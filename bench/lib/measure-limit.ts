@@ -1,0 +1,57 @@
+import { createEngageClient, RateLimitRegistry } from '../../src/engage/index.js';
+import type { SentMessage } from './load-driver.js';
+import { ACCOUNT_ID, SIM_TOKEN } from './processes.js';
+
+/**
+ * The bridge's client-side budget when `ENGAGE_RATE_LIMIT_PER_HOUR` is 0 or set, as `src/main.ts` builds it
+ * (repeated here because main.ts does not export it; keep the two in step).
+ */
+export function bucketOf(perHour: number): { burst: number; requestsPerSecond: number } {
+  if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
+  return { burst: Math.max(1, Math.min(20, Math.floor(perHour / 60))), requestsPerSecond: perHour / 3600 };
+}
+
+export interface LimitResult {
+  readonly calls: number;
+  readonly failed: number;
+  readonly elapsedMs: number;
+  readonly perSecond: number;
+}
+
+/**
+ * The limit the bridge is compared with: the same client (`createEngageClient`, same budget) replying to
+ * `targets` with `publisher/add`, `concurrency` at a time, against the same simulator, with no bridge.
+ */
+export async function measureLimit(
+  simUrl: string, targets: readonly SentMessage[], o: { concurrency: number; rateLimitPerHour?: number },
+): Promise<LimitResult> {
+  const client = createEngageClient({
+    baseUrl: simUrl, accountId: ACCOUNT_ID, accessToken: SIM_TOKEN,
+    rateLimit: { registry: new RateLimitRegistry(bucketOf(o.rateLimitPerHour ?? 0)) },
+  });
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < targets.length) {
+      const t = targets[next++]!;
+      try {
+        await client.publisher.add({
+          type: 'reply', services: [{ type: 'whatsapp', service_id: t.contact }], message: 'Thanks, noted.',
+          status: '', topicId: '2001', mentionId: t.mentionId,
+        });
+      } catch {
+        failed++;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  } finally {
+    await client.close();
+  }
+  const elapsedMs = performance.now() - started;
+  return { calls: targets.length, failed, elapsedMs: Math.round(elapsedMs), perSecond: round1((targets.length - failed) / (elapsedMs / 1000)) };
+}
+
+const round1 = (v: number) => Math.round(v * 10) / 10;

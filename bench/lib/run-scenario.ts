@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeContacts, plainText, sendBurst } from './load-driver.js';
+import { LogTail } from './log-tail.js';
+import { measureLimit } from './measure-limit.js';
+import { writeOpenHoursSeed } from './open-hours-seed.js';
+import { startBridge, startSimulator, type RunningBridge, type RunningSim } from './processes.js';
+import { processMemoryMb } from './process-memory.js';
+import { burstPhase, callsPerAnswerOf, escalationPhase, pacedPhase, throughputOf, type PhaseContext } from './scenario-phases.js';
+import { seedConversations } from './seed-store.js';
+import { directoryBytes, StoreWriteCounter } from './store-watch.js';
+import { summarize } from './percentiles.js';
+import { maxInWindow } from './write-rate.js';
+import type { ScenarioResult, ScenarioSpec } from './scenario-types.js';
+import { budgetCheck } from './budget-check.js';
+
+const WEBHOOK_SECRET = 'bench-webhook-secret';
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/** Runs one scenario end to end: its own simulator and bridge processes, its own data directory. */
+export async function runScenario(spec: ScenarioSpec, index: number): Promise<ScenarioResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'engage-bench-'));
+  const dataDir = join(dir, 'data');
+  let sim: RunningSim | undefined;
+  let bridge: RunningBridge | undefined;
+  const counter = new StoreWriteCounter(dataDir);
+  try {
+    if (spec.storedConversations > 0) await seedConversations(dataDir, spec.storedConversations);
+    sim = await startSimulator({ seedFile: await writeOpenHoursSeed(dir) });
+    if (spec.apiLatencyMs > 0) await sim.client.faults({ latency_ms: spec.apiLatencyMs });
+    if (spec.rateLimitPerHour > 0) await sim.client.rateLimit(Math.ceil(spec.rateLimitPerHour / 60) + 20, 60);
+    bridge = await startBridge(sim.url, {
+      dataDir, pollIntervalMs: spec.pollIntervalMs, rateLimitPerHour: spec.rateLimitPerHour,
+      ...(spec.ingestion === 'webhook' ? { webhookSecret: WEBHOOK_SECRET } : {}),
+    });
+    const rssAtReady = await processMemoryMb(bridge.child.pid);
+    if (spec.ingestion === 'webhook') await sim.client.webhook(`${bridge.url}/webhooks/engage/${WEBHOOK_SECRET}`);
+    counter.start();
+    const outbound = LogTail.outbound(sim.client, 10);
+    const requests = LogTail.requests(sim.client, 250);
+    outbound.start();
+    requests.start();
+    const ctx: PhaseContext = { sim: sim.client, outbound, requests, stallMs: spec.stallMs, sleep };
+    const base = 32_480_000_000 + index * 1_000_000;
+    const contacts = makeContacts(spec.contacts, base);
+    const loadStarted = Date.now();
+    const burst = spec.burst ? await burstPhase(ctx, contacts, spec.rounds, plainText) : undefined;
+    const paced = spec.pacedPerSecond
+      ? await pacedPhase(ctx, contacts, spec.rounds, plainText, spec.pacedPerSecond, spec.burst ? spec.rounds : 0)
+      : undefined;
+    const escalation = spec.escalations > 0 ? await escalationPhase(ctx, makeContacts(spec.escalations, base + 500_000, 'Asker')) : undefined;
+    const loadEnded = Date.now();
+    const memory = await processMemoryMb(bridge.child.pid);
+    await outbound.stop();
+    await requests.stop();
+    counter.stop();
+    await bridge.child.stop('SIGTERM');
+    const storeBytes = await directoryBytes(dataDir);
+    const budget = spec.rateLimitPerHour > 0 && burst ? budgetCheck(burst.requests, spec.rateLimitPerHour) : null;
+
+    let limit: Awaited<ReturnType<typeof measureLimit>> | undefined;
+    const throughput = burst ? throughputOf(burst) : null;
+    if (spec.limit && burst) {
+      // The same number of replies to fresh mentions, by the client alone; the bridge is stopped by now.
+      const targets = await sendBurst(sim.client, makeContacts(spec.contacts, base + 700_000, 'Limit'), spec.rounds, plainText);
+      limit = await measureLimit(sim.url, targets, { concurrency: spec.concurrency, rateLimitPerHour: spec.rateLimitPerHour });
+    }
+    const steady = paced ?? burst;
+    const messages = (burst?.sent.length ?? 0) + (paced?.sent.length ?? 0);
+    const answered = (burst?.answered.answered ?? 0) + (paced?.answered.answered ?? 0);
+    const loadSeconds = Math.max(0.001, (loadEnded - loadStarted) / 1000);
+    return {
+      name: spec.name,
+      ingestion: spec.ingestion,
+      api_latency_ms: spec.apiLatencyMs,
+      poll_interval_ms: spec.pollIntervalMs,
+      messages,
+      throughput_per_s: throughput,
+      limit_per_s: limit?.perSecond ?? null,
+      ratio: limit && throughput !== null && limit.perSecond > 0 ? Math.round((throughput / limit.perSecond) * 100) / 100 : null,
+      latency_ms: paced ? summarize(paced.answered.latenciesMs) : { p50: null, p95: null, p99: null },
+      api_calls_per_answer: steady ? callsPerAnswerOf(steady).total : null,
+      api_calls_per_escalation: escalation?.callsPerEscalation ?? null,
+      peak_rss_mb: memory?.peakMb ?? null,
+      store_writes_per_s: maxInWindow(counter.times, 1000),
+      stored_conversations: spec.storedConversations,
+      startup_ms: bridge.startupMs,
+      details: {
+        answered,
+        unanswered: messages - answered,
+        burst: burst ? { messages: burst.sent.length, answered: burst.answered.answered, calls_per_answer: callsPerAnswerOf(burst) } : null,
+        paced: paced
+          ? { per_second: spec.pacedPerSecond, messages: paced.sent.length, answered: paced.answered.answered, calls_per_answer: callsPerAnswerOf(paced) }
+          : null,
+        escalation: escalation ?? null,
+        limit: limit ?? null,
+        store: { writes: counter.writes, mean_writes_per_s: round1(counter.writes / loadSeconds), size_bytes: storeBytes },
+        rss_mb_at_ready: rssAtReady?.rssMb ?? null,
+        rss_mb_at_end: memory?.rssMb ?? null,
+        budget,
+      },
+    };
+  } finally {
+    counter.stop();
+    await bridge?.child.stop('SIGKILL');
+    await sim?.child.stop('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+}

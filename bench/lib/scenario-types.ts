@@ -1,0 +1,48 @@
+import type { LatencySummary } from './percentiles.js';
+
+/** What one benchmark scenario does. */
+export interface ScenarioSpec {
+  readonly name: string;
+  readonly ingestion: 'poll' | 'webhook';
+  readonly apiLatencyMs: number;
+  readonly pollIntervalMs: number;
+  /** Customers, each sending `rounds` messages per phase. */
+  readonly contacts: number;
+  readonly rounds: number;
+  /** Throughput phase: everything at once. */
+  readonly burst: boolean;
+  /** Latency phase at this many messages per second (the same customers carry on); null skips it. */
+  readonly pacedPerSecond: number | null;
+  /** Customers who ask for a person at the end (calls per escalation). */
+  readonly escalations: number;
+  /** Conversations put in the store before the bridge starts. */
+  readonly storedConversations: number;
+  /** `ENGAGE_RATE_LIMIT_PER_HOUR` (0: none). */
+  readonly rateLimitPerHour: number;
+  /** Measure the client-alone limit after the bridge stops. */
+  readonly limit: boolean;
+  /** The limit's concurrency: the bridge's `BRIDGE_MAX_CONCURRENT_CONTACTS` (default 16). */
+  readonly concurrency: number;
+  /** Give up waiting for answers after this long without progress. */
+  readonly stallMs: number;
+}
+
+/** One row of `bench/results/latest.json`; a figure that does not apply is null. */
+export interface ScenarioResult {
+  name: string;
+  ingestion: 'poll' | 'webhook';
+  api_latency_ms: number;
+  poll_interval_ms: number;
+  messages: number;
+  throughput_per_s: number | null;
+  limit_per_s: number | null;
+  ratio: number | null;
+  latency_ms: LatencySummary;
+  api_calls_per_answer: number | null;
+  api_calls_per_escalation: number | null;
+  peak_rss_mb: number | null;
+  store_writes_per_s: number | null;
+  stored_conversations: number;
+  startup_ms: number | null;
+  details: Record<string, unknown>;
+}
