@@ -13,7 +13,13 @@ export type EffectPayload =
    * bot's lines, which are applied to the conversation when this first effect is performed: the state can then
    * never be on disk without the effects that go with it.
    */
-  | { readonly kind: 'decision'; readonly state?: unknown; readonly botLines?: ReadonlyArray<{ at: number; text: string }> }
+  | {
+      readonly kind: 'decision';
+      readonly state?: unknown;
+      readonly botLines?: ReadonlyArray<{ at: number; text: string }>;
+      /** The decision's other effects: re-enqueued (idempotently) when this one runs, so none is lost between writes. */
+      readonly followUps?: ReadonlyArray<{ key: string; payload: EffectPayload }>;
+    }
   | {
       readonly kind: 'reply';
       readonly target: ReplyTarget;
@@ -46,9 +52,7 @@ export function planEffects(
   extra: { permalink?: string; customerName?: string },
   decided: { state: unknown; botLines: ReadonlyArray<{ at: number; text: string }> },
 ): Array<{ key: string; payload: EffectPayload }> {
-  const planned: Array<{ key: string; payload: EffectPayload }> = [
-    { key: `${source}:decision`, payload: { kind: 'decision', state: decided.state, botLines: decided.botLines } },
-  ];
+  const planned: Array<{ key: string; payload: EffectPayload }> = [];
   actions.forEach((a, i) => {
     const key = `${source}:${i + 1}:${a.type}`;
     const more = { ...(extra.permalink ? { permalink: extra.permalink } : {}), ...(extra.customerName ? { customerName: extra.customerName } : {}) };
@@ -81,5 +85,6 @@ export function planEffects(
         return;
     }
   });
-  return planned;
+  const decision: EffectPayload = { kind: 'decision', state: decided.state, botLines: decided.botLines, followUps: planned };
+  return [{ key: `${source}:decision`, payload: decision }, ...planned];
 }

@@ -10,7 +10,17 @@ import type { EffectPayload } from './effect-payload.js';
  * Returns false while blocked.
  */
 export async function runPendingEffects(ctx: BridgeContext, key: string): Promise<boolean> {
-  for (const effect of await ctx.store.pendingEffects(key)) {
+  // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
+  for (let round = 0; round < 100; round++) {
+    const pending = await ctx.store.pendingEffects(key);
+    if (pending.length === 0) return true;
+    if (!(await runRound(ctx, key, pending))) return false;
+  }
+  return true;
+}
+
+async function runRound(ctx: BridgeContext, key: string, pending: readonly Effect[]): Promise<boolean> {
+  for (const effect of pending) {
     const now = ctx.now();
     if (effect.retryAt !== undefined && effect.retryAt > now) {
       ctx.wake(key, effect.retryAt);

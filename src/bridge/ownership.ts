@@ -72,15 +72,15 @@ export class Ownership {
   }
 
   /**
-   * The send-time guard: true only when the bot owns the contact, re-confirmed with the service when the
-   * cached owner is older than the configured age.
+   * The send-time guard: true only when the bot owns the contact. A cached owner that is unknown (e.g. its record
+   * was lost in a crash) or older than the configured age is re-confirmed with the service first.
    */
   async botMaySpeak(key: string): Promise<boolean> {
     const c = await this.deps.store.getConversation(key);
-    if (!c || c.owner !== 'bot') return false;
-    const age = this.deps.now() - (c.ownerConfirmedAt ?? 0);
-    if (age <= this.deps.confirmAgeMs) return true;
-    return (await this.confirm(key, 'bridge', 'owner older than the confirm age')) === 'bot';
+    if (c?.owner === 'paused') return false;
+    const fresh = c !== undefined && c.owner !== 'unknown' && this.deps.now() - (c.ownerConfirmedAt ?? 0) <= this.deps.confirmAgeMs;
+    if (fresh) return c.owner === 'bot';
+    return (await this.confirm(key, 'bridge', 'confirm the owner before the bot speaks')) === 'bot';
   }
 
   private async callService(key: string, t: OwnerTransition): Promise<void> {

@@ -16,7 +16,7 @@ export async function performEffect(ctx: BridgeContext, effect: Effect, suspect:
   const payload = effect.payload as EffectPayload;
   switch (payload.kind) {
     case 'decision':
-      await applyDecision(ctx, effect.contactKey, payload.state, payload.botLines ?? []);
+      await applyDecision(ctx, effect.contactKey, payload.state, payload.botLines ?? [], payload.followUps ?? []);
       return { decided: true };
     case 'reply':
       return performReply(ctx, effect, payload, suspect);

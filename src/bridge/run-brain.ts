@@ -1,7 +1,7 @@
 import { decide, type BotEvent, type Decision, type Channel, type TranscriptLine as BotLine } from '../bot/index.js';
 import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
-import { planEffects, type ReplyTarget } from './effect-payload.js';
+import { planEffects, type ReplyTarget, type EffectPayload } from './effect-payload.js';
 
 /** Asks the brain about one event of a conversation, with everything it needs passed in. */
 export function runBrain(
@@ -45,15 +45,28 @@ export async function commitDecision(
   const botLines = decision.actions.flatMap((a) => (a.type === 'reply' ? [{ at, text: a.text }] : []));
   await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: at } : undefined));
   const planned = planEffects(source, decision.actions, target, extra, { state: decision.state, botLines });
-  for (const p of planned) {
-    const stored = await ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload });
-    if (stored.attempts === 0 && stored.status === 'pending') ctx.clean.add(p.key);
-  }
+  // All in one coalesced write; and the first carries the others, should a crash split the write across files.
+  const stored = await Promise.all(planned.map((p) => ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload })));
+  for (const e of stored) if (e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
   for (const a of decision.actions) if (a.type === 'nothing') ctx.log.debug({ contact: key, why: a.why }, 'bot: nothing to do');
 }
 
-/** Performs a decision effect: the conversation takes the brain's new state and the bot's lines, once. */
-export async function applyDecision(ctx: BridgeContext, key: string, state: unknown, botLines: ReadonlyArray<{ at: number; text: string }>): Promise<void> {
+/**
+ * Performs a decision effect: the conversation takes the brain's new state and the bot's lines (once), and every
+ * follow-up effect is known to the outbox (a crash between file writes may have kept this one and not them).
+ */
+export async function applyDecision(
+  ctx: BridgeContext,
+  key: string,
+  state: unknown,
+  botLines: ReadonlyArray<{ at: number; text: string }>,
+  followUps: ReadonlyArray<{ key: string; payload: EffectPayload }>,
+): Promise<void> {
+  for (const f of followUps) {
+    if (await ctx.store.getEffect(f.key)) continue;
+    ctx.log.warn({ contact: key, effect: f.key }, 'an effect of a decision was missing after a restart: restoring it');
+    await ctx.store.enqueueEffect({ key: f.key, kind: f.payload.kind, contactKey: key, payload: f.payload });
+  }
   if (state === undefined) return;
   const wanted = JSON.stringify(state);
   await ctx.store.updateConversation(key, (c) => {
