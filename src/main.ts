@@ -113,6 +113,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         channels: config.engage.channels,
         topicIds: config.engage.topicIds,
         pollIntervalMs: config.bridge.pollIntervalMs,
+        rateLimitPerHour: config.engage.rateLimitPerHour,
         lookbackSeconds: config.bridge.lookbackSeconds,
         backfillMinutes: config.bridge.backfillMinutes,
         ownerConfirmAgeMs: config.bridge.ownerConfirmAgeMs,

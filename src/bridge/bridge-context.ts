@@ -11,6 +11,8 @@ export interface BridgeSettings {
   readonly channels: readonly string[];
   readonly topicIds: readonly string[] | undefined;
   readonly pollIntervalMs: number;
+  /** Client-side API budget per hour (0: none); polling then takes at most half of it. */
+  readonly rateLimitPerHour?: number;
   readonly lookbackSeconds: number;
   readonly backfillMinutes: number;
   readonly ownerConfirmAgeMs: number;

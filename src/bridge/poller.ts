@@ -9,6 +9,12 @@ const DEEP_SCAN_EVERY_MS = 60_000;
 const PAGE_LIMIT = 100;
 const MAX_BACKOFF_MS = 60_000;
 
+/** Polls never take more than half of a configured hourly budget, so replies always have room. */
+export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: number, topics: number): number {
+  if (budgetPerHour <= 0) return pollIntervalMs;
+  return Math.max(pollIntervalMs, Math.ceil((3_600_000 * Math.max(1, topics)) / (budgetPerHour * 0.5)));
+}
+
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
   readonly baselineAt: () => number;
@@ -75,7 +81,7 @@ export class Poller {
 
   private async loopOnce(): Promise<void> {
     await this.pollOnce();
-    const interval = this.ctx.settings.pollIntervalMs;
+    const interval = effectivePollIntervalMs(this.ctx.settings.pollIntervalMs, this.ctx.settings.rateLimitPerHour ?? 0, (await this.o.topicIds().catch(() => [])).length);
     const backoff = this.failures === 0 ? interval : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
     this.schedule(backoff);
   }

@@ -47,6 +47,7 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
       store, engage, flows, log: silentLogger(), metrics: createBridgeMetrics({ defaultMetrics: false }),
       settings: {
         channels: config.engage.channels, topicIds: config.engage.topicIds, pollIntervalMs: config.bridge.pollIntervalMs,
+        rateLimitPerHour: config.engage.rateLimitPerHour,
         lookbackSeconds: config.bridge.lookbackSeconds, backfillMinutes: config.bridge.backfillMinutes,
         ownerConfirmAgeMs: config.bridge.ownerConfirmAgeMs, idleReturnMinutes: config.bridge.idleReturnMinutes,
         stuckEscalationMinutes: config.bridge.stuckEscalationMinutes, maxConcurrentContacts: 1,

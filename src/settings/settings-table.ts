@@ -41,7 +41,7 @@ export const SETTINGS = [
   setting('ENGAGE_REQUEST_TIMEOUT_MS', int(100, 300_000).default(15_000), '`15000`',
     'timeout of one API request'),
   setting('ENGAGE_RATE_LIMIT_PER_HOUR', int(0, 10_000_000).default(0), '`0` (only the service\'s headers)',
-    'client-side API call budget per hour shared by the bridge; calls beyond it wait'),
+    'client-side API call budget per hour; calls beyond it wait (queued, never dropped) and polling slows to use at most half of it'),
   setting('BRIDGE_DATA_DIR', z.string().min(1).default('./data'), '`./data`', 'where the embedded store keeps its file'),
   setting('BRIDGE_POLL_INTERVAL_MS', int(100, 3_600_000).default(2000), '`2000`', 'mention polling period'),
   setting('BRIDGE_LOOKBACK_SECONDS', int(0, 86_400).default(120), '`120`',

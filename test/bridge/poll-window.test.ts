@@ -34,3 +34,16 @@ describe('poll window', () => {
     expect(parseCursor({ newestAddedAt: 1, lastDeepScanAt: 2 })).toEqual({ newestAddedAt: 1, lastDeepScanAt: 2 });
   });
 });
+
+describe('poll pacing', async () => {
+  const { effectivePollIntervalMs } = await import('../../src/bridge/poller.js');
+  it('keeps the configured interval when no budget is set', () => {
+    expect(effectivePollIntervalMs(2000, 0, 3)).toBe(2000);
+  });
+  it('spends at most half of an hourly budget on polls', () => {
+    // 1,000 calls an hour, one topic: 500 polls an hour at most, one every 7.2 s
+    expect(effectivePollIntervalMs(2000, 1000, 1)).toBe(7200);
+    expect(effectivePollIntervalMs(2000, 1000, 2)).toBe(14400);
+    expect(effectivePollIntervalMs(2000, 1_000_000, 1)).toBe(2000);
+  });
+});
