@@ -10,6 +10,15 @@ import { ContactTags } from './contact-tags.js';
 /** How long after the bot said something its own message may come back through the inbox. */
 const OWN_ECHO_WINDOW_MS = 15 * 60_000;
 
+/**
+ * What people did is taken in before the customer messages waiting beside it: a customer message that arrived
+ * just before an agent's reply must not get a bot answer sent after that reply (never talk over an agent).
+ */
+function humanActivityFirst(items: InboundMention[]): InboundMention[] {
+  const human = items.filter((i) => (i.payload as InboundPayload).kind !== 'customer');
+  return human.length === 0 ? items : [...human, ...items.filter((i) => (i.payload as InboundPayload).kind === 'customer')];
+}
+
 function blank(key: string, now: number): ConversationRecord {
   const { channel, serviceId } = splitKey(key);
   return { key, channel, serviceId, owner: 'unknown', transcript: [], updatedAt: now };
@@ -29,7 +38,7 @@ export class ConversationWorker {
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
       if (!(await runPendingEffects(this.ctx, key))) return;
-      for (const item of await this.ctx.store.pendingInbound(key)) {
+      for (const item of humanActivityFirst(await this.ctx.store.pendingInbound(key))) {
         await this.handle(item);
         if (!(await runPendingEffects(this.ctx, key))) return;
         await this.ctx.store.markInboundProcessed(item.id);
@@ -86,8 +95,8 @@ export class ConversationWorker {
   /** The account wrote to the customer: the bot's own reply coming back, or a person in the service's tool. */
   private async onAccountMessage(item: InboundMention, p: Extract<InboundPayload, { kind: 'account' }>): Promise<void> {
     const { ctx } = this;
-    const conv = await ctx.store.getConversation(item.key);
-    if (!conv) return; // a contact the bot never talked to: nothing of ours to protect
+    // A person writing first to a contact the bot never talked to: record it, so the bot will not claim them.
+    const conv = (await ctx.store.getConversation(item.key)) ?? (await ctx.store.saveConversation(blank(item.key, ctx.now())));
     const at = item.addedAt * 1000;
     const ownIndex = conv.transcript.findIndex(
       (l) => l.from === 'bot' && l.mentionId === undefined && l.text === p.text && at - l.at < OWN_ECHO_WINDOW_MS,

@@ -149,3 +149,19 @@ describe('a conversation with the bot', () => {
     expect(botMessagesTo(h, '32470000010')).toHaveLength(1);
   });
 });
+
+describe('a person who writes first', () => {
+  it('keeps the bot from claiming a contact an agent wrote to before the customer did', async () => {
+    h = await startHarness();
+    await h.say('32470000011', 'hello');
+    await h.settle();
+    // the agent answers a second, new customer directly from the service's tool
+    await h.control('/_sim/inbound', { channel: 'whatsapp', author: { id: '32470000012', name: 'Bo' }, text: 'hi' });
+    await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: '32470000012', text: 'Hello Bo, Alice here.' });
+    await h.settle();
+    await h.say('32470000012', 'thanks Alice', 'whatsapp', 'Bo');
+    await h.settle();
+    expect(botMessagesTo(h, '32470000012')).toHaveLength(0);
+    expect((await h.running.store.getConversation('whatsapp:32470000012'))?.owner).toBe('agents');
+  });
+});
