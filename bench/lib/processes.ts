@@ -35,6 +35,11 @@ export interface BridgeSettings {
   readonly ownerConfirmAgeMs?: number;
   /** Any further settings, by their variable names. */
   readonly extra?: Record<string, string>;
+  /**
+   * `ready` (default): start-up ends when /readyz answers 200. `health`: when /healthz does — under injected
+   * faults the first successful poll (which readiness waits for) may take a while, and the campaign need not wait.
+   */
+  readonly waitFor?: 'ready' | 'health';
 }
 
 export interface RunningBridge {
@@ -65,7 +70,7 @@ export function bridgeEnv(simUrl: string, s: BridgeSettings): NodeJS.ProcessEnv 
 
 /**
  * `engage-bridge start` against the simulator, as its own process. `startupMs` runs from spawn to the moment
- * `/readyz` first answers 200 (store loaded, first API contact made).
+ * `/readyz` (or `/healthz`, see `waitFor`) first answers 200: with `ready`, store loaded and first poll made.
  */
 export async function startBridge(simUrl: string, s: BridgeSettings): Promise<RunningBridge> {
   const started = performance.now();
@@ -73,7 +78,7 @@ export async function startBridge(simUrl: string, s: BridgeSettings): Promise<Ru
   try {
     const m = await child.waitForLine(/health, metrics[^:]*: (http:\/\/[^\s]+)/, START_TIMEOUT_MS);
     const url = m[1]!;
-    await waitReady(url, child, START_TIMEOUT_MS);
+    await waitOk(`${url}${s.waitFor === 'health' ? '/healthz' : '/readyz'}`, child, START_TIMEOUT_MS);
     return { url, child, startupMs: Math.round(performance.now() - started) };
   } catch (err) {
     await child.stop('SIGKILL');
@@ -81,13 +86,13 @@ export async function startBridge(simUrl: string, s: BridgeSettings): Promise<Ru
   }
 }
 
-async function waitReady(url: string, child: ChildHandle, timeoutMs: number): Promise<void> {
+async function waitOk(url: string, child: ChildHandle, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void child.exited.then(() => (exited = true));
   while (Date.now() < deadline && !exited) {
     try {
-      const res = await fetch(`${url}/readyz`);
+      const res = await fetch(url);
       await res.arrayBuffer();
       if (res.status === 200) return;
     } catch {
@@ -95,5 +100,5 @@ async function waitReady(url: string, child: ChildHandle, timeoutMs: number): Pr
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`the bridge did not become ready within ${timeoutMs} ms:\n${child.lines.slice(-20).join('\n')}`);
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${child.lines.slice(-20).join('\n')}`);
 }

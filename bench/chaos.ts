@@ -1,0 +1,72 @@
+// `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, ownership flips and
+// agent replies from the service's side), judged from the simulator's logs. Prints one JSON object; exit 1 when
+// anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
+// Usage: npm run chaos [-- --smoke] [--contacts N] [--messages N] [--kills N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
+import { fileURLToPath } from 'node:url';
+import { killAllChildren } from './lib/child-process.js';
+import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
+
+/** Defaults of `npm run chaos`: a few minutes on a 2-core machine. */
+export const CHAOS_DEFAULTS: ChaosOptions = {
+  contacts: 50,
+  messagesPerContact: 40,
+  kills: 4,
+  faults: { server_error: 0.05, rate_limit: 0.03, reset: 0.02, timeout: 0.01, malformed: 0.02 },
+  seed: 7,
+  pollIntervalMs: 500,
+  webhook: true,
+  thinkMs: [200, 1200],
+  ownerConfirmAgeMs: 0,
+  settleMs: 30_000,
+};
+
+/** The test suite's smoke campaign: seconds. */
+export const CHAOS_SMOKE: ChaosOptions = { ...CHAOS_DEFAULTS, contacts: 10, messagesPerContact: 2, kills: 1, thinkMs: [50, 200], settleMs: 20_000 };
+
+function numberFlag(name: string): number | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} takes a whole number (got ${process.argv[i + 1] ?? 'nothing'})`);
+  return v;
+}
+
+function stringFlag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<number> {
+  const base = process.argv.includes('--smoke') ? CHAOS_SMOKE : CHAOS_DEFAULTS;
+  const options: ChaosOptions = {
+    ...base,
+    contacts: numberFlag('contacts') ?? base.contacts,
+    messagesPerContact: numberFlag('messages') ?? base.messagesPerContact,
+    kills: numberFlag('kills') ?? base.kills,
+    seed: numberFlag('seed') ?? base.seed,
+    ownerConfirmAgeMs: numberFlag('confirm-age-ms') ?? base.ownerConfirmAgeMs,
+    log: (line) => process.stderr.write(`${line}\n`),
+    ...(stringFlag('dump') ? { dumpDir: stringFlag('dump')! } : {}),
+    ...(process.argv.includes('--debug-logs') ? { bridgeLogLevel: 'debug' as const } : {}),
+  };
+  const report = await runChaos(options);
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return chaosFailed(report) ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const stop = () => {
+    killAllChildren();
+    process.exit(130);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      killAllChildren();
+      process.stderr.write(`chaos failed: ${(err as Error)?.message ?? String(err)}\n`);
+      process.exit(2);
+    },
+  );
+}

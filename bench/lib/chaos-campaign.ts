@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultSeed } from '../../src/simulator/index.js';
+import { BridgeKeeper } from './bridge-keeper.js';
+import type { DriverEvent } from './chaos-events.js';
+import { driveContact } from './chaos-driver.js';
+import { judgeCampaign, type Verdict } from './chaos-verdict.js';
+import { makeContacts } from './load-driver.js';
+import { LogTail } from './log-tail.js';
+import { writeOpenHoursSeed } from './open-hours-seed.js';
+import { startSimulator, type RunningSim } from './processes.js';
+import { seededRandom } from './prng.js';
+import type { Faults } from './sim-client.js';
+
+export interface ChaosOptions {
+  readonly contacts: number;
+  readonly messagesPerContact: number;
+  /** kill -9 and restart of the bridge, spread evenly over the messages sent. */
+  readonly kills: number;
+  readonly faults: Faults;
+  readonly seed: number;
+  readonly pollIntervalMs: number;
+  /** Also push mentions by webhook (the poll stays on as the safety net). */
+  readonly webhook: boolean;
+  readonly thinkMs: readonly [number, number];
+  /** `BRIDGE_OWNER_CONFIRM_AGE_MS` of the bridge under test. */
+  readonly ownerConfirmAgeMs: number;
+  /** After the drive: give up waiting when nothing changed for this long. */
+  readonly settleMs: number;
+  readonly log?: (line: string) => void;
+  /** Write the raw material (driver events, both simulator logs, the bridge's output) here, for a post-mortem. */
+  readonly dumpDir?: string;
+  /** `LOG_LEVEL` of the bridge (default info). */
+  readonly bridgeLogLevel?: 'debug' | 'info';
+}
+
+export interface ChaosReport extends Omit<Verdict, 'details' | 'messages'> {
+  readonly messages: number;
+  readonly contacts: number;
+  readonly kills: number;
+  readonly faults: Record<string, unknown>;
+  readonly secrets_in_logs: number;
+  readonly details: Verdict['details'] & { readonly settle_ms: number; readonly bridge_log_lines: number };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Runs the whole campaign: its own simulator, a bridge killed and restarted on one data directory, then the verdict. */
+export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
+  const dir = await mkdtemp(join(tmpdir(), 'engage-chaos-'));
+  const token = `chaos-${randomBytes(12).toString('hex')}`;
+  const webhookSecret = `whsec-${randomBytes(12).toString('hex')}`;
+  let sim: RunningSim | undefined;
+  let keeper: BridgeKeeper | undefined;
+  const log = o.log ?? (() => undefined);
+  try {
+    sim = await startSimulator({ seedFile: await writeOpenHoursSeed(dir) });
+    await sim.client.addToken(token, 'u1', [...(defaultSeed.tokens[0]?.scopes ?? [])]);
+    keeper = new BridgeKeeper(sim.url, {
+      dataDir: join(dir, 'data'), pollIntervalMs: o.pollIntervalMs, token, requestTimeoutMs: 2000,
+      ownerConfirmAgeMs: o.ownerConfirmAgeMs, waitFor: 'health', extra: { LOG_LEVEL: o.bridgeLogLevel ?? 'info' }, ...(o.webhook ? { webhookSecret } : {}),
+    });
+    const setWebhook = async () => {
+      if (o.webhook && keeper?.running) await sim!.client.webhook(`${keeper.running.url}/webhooks/engage/${webhookSecret}`);
+    };
+    await keeper.start();
+    await setWebhook();
+    const requests = LogTail.requests(sim.client, 100);
+    const outbound = LogTail.outbound(sim.client, 500);
+    requests.start();
+    outbound.start();
+    await sim.client.faults({ ...o.faults, seed: o.seed });
+
+    const total = o.contacts * o.messagesPerContact;
+    const killAt = Array.from({ length: o.kills }, (_, i) => Math.floor(((i + 1) * total) / (o.kills + 1)));
+    let sent = 0;
+    let restarting: Promise<void> = Promise.resolve();
+    const onMessage = async () => {
+      sent++;
+      if (!killAt.includes(sent)) return;
+      log(`kill -9 after ${sent} messages`);
+      const k = keeper!;
+      await restarting;
+      await k.kill();
+      // The restart runs while customers keep writing: what they say meanwhile waits in the service.
+      restarting = (async () => {
+        await k.start();
+        await setWebhook();
+      })();
+    };
+    const random = seededRandom(o.seed);
+    const events: DriverEvent[] = [];
+    const contacts = makeContacts(o.contacts, 32_490_000_000, 'Chaos');
+    await Promise.all(contacts.map((c) =>
+      driveContact({ sim: sim!.client, requests, random, sleep, thinkMs: o.thinkMs, onMessage }, c, o.messagesPerContact, events)));
+    await restarting;
+    await keeper.start();
+    await sim.client.faults({});
+    log(`drive done: ${events.length} events; settling`);
+
+    const settleStarted = Date.now();
+    let lastChange = Date.now();
+    let lastSignature = '';
+    for (;;) {
+      await requests.catchUp();
+      await outbound.catchUp();
+      const v = judgeCampaign(events, requests.entries, outbound.entries);
+      const signature = `${v.answered}/${v.escalated}/${outbound.entries.length}`;
+      if (signature !== lastSignature) {
+        lastSignature = signature;
+        lastChange = Date.now();
+      }
+      const quietFor = Date.now() - lastChange;
+      if ((v.lost === 0 && quietFor > 3000) || quietFor > o.settleMs) break;
+      await sleep(250);
+    }
+    const settleMs = Date.now() - settleStarted;
+    await keeper.stop();
+    await requests.stop();
+    await outbound.stop();
+    const verdict = judgeCampaign(events, requests.entries, outbound.entries);
+    const lines = keeper.allLines();
+    if (o.dumpDir) await dump(o.dumpDir, { events, requests: requests.entries, outbound: outbound.entries, bridge: lines });
+    const secrets = lines.filter((l) => l.includes(token) || l.includes(webhookSecret)).length;
+    const api = requests.entries.filter((r) => !r.path.startsWith('/_sim'));
+    return {
+      messages: verdict.messages,
+      contacts: o.contacts,
+      kills: keeper.kills,
+      faults: {
+        injected: o.faults,
+        api_calls: api.length,
+        answered_503: api.filter((r) => r.status === 503).length,
+        answered_400: api.filter((r) => r.status === 400).length,
+        dropped_or_reset: api.filter((r) => r.status === 0).length,
+      },
+      answered: verdict.answered,
+      escalated: verdict.escalated,
+      lost: verdict.lost,
+      doubled: verdict.doubled,
+      talk_over: verdict.talk_over,
+      secrets_in_logs: secrets,
+      details: { ...verdict.details, settle_ms: settleMs, bridge_log_lines: lines.length },
+    };
+  } finally {
+    await keeper?.running?.child.stop('SIGKILL');
+    await sim?.child.stop('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function dump(dir: string, material: Record<string, unknown[]>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [name, items] of Object.entries(material)) {
+    await writeFile(join(dir, `${name}.jsonl`), items.map((i) => (typeof i === 'string' ? i : JSON.stringify(i))).join('\n'));
+  }
+}
+
+/** True when any target count is not zero. */
+export function chaosFailed(r: ChaosReport): boolean {
+  return r.lost > 0 || r.doubled > 0 || r.talk_over > 0 || r.secrets_in_logs > 0;
+}

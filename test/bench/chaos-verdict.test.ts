@@ -1,0 +1,99 @@
+import { describe, it, expect } from 'vitest';
+import { judgeCampaign } from '../../bench/lib/chaos-verdict.js';
+import type { DriverEvent } from '../../bench/lib/chaos-events.js';
+import type { OutboundEntry, RequestEntry } from '../../bench/lib/sim-client.js';
+
+let seq = 0;
+const req = (method: string, path: string, params: Record<string, string> = {}, status = 200): RequestEntry =>
+  ({ seq: ++seq, method, path, params, status, duration_ms: 1, date: 0 });
+const publish = (contact: string, mentionId: string, message: string, status = 200) =>
+  req('POST', '/1001/publisher/add', { mention_id: mentionId, message, services: JSON.stringify([{ type: 'whatsapp', service_id: contact }]) }, status);
+const handover = (method: string, contact: string) => req(method, `/1001/inbox/handover/whatsapp/${contact}`);
+let outSeq = 0;
+const bot = (contact: string, mentionId: string, message: string): OutboundEntry => ({
+  seq: ++outSeq, mention_id: mentionId, message, author: 'bot', date: 0,
+  recipient: { channel: 'whatsapp', service_id: contact }, services: [{ type: 'whatsapp', service_id: contact }],
+});
+const message = (contact: string, mentionId: string, before: number): DriverEvent => ({ kind: 'message', contact, mentionId, text: 'hi', before });
+
+describe('judgeCampaign', () => {
+  it('counts a message with a bot reply as answered', () => {
+    const requests = [handover('GET', 'a'), publish('a', '1', 'Hi')];
+    const v = judgeCampaign([message('a', '1', 0)], requests, [bot('a', '1', 'Hi')]);
+    expect(v).toMatchObject({ answered: 1, escalated: 0, lost: 0, doubled: 0, talk_over: 0 });
+  });
+
+  it('counts an unanswered message as handled by people when an agent took the contact after it', () => {
+    const r0 = req('GET', '/1001/inbox/mentions');
+    const events: DriverEvent[] = [message('b', '2', r0.seq), { kind: 'take', contact: 'b', before: r0.seq, after: r0.seq + 1 }];
+    const v = judgeCampaign(events, [r0, req('GET', '/1001/inbox/mentions')], []);
+    expect(v).toMatchObject({ answered: 0, escalated: 1, lost: 0 });
+  });
+
+  it('counts a message as lost when the bot answered a later one and nobody held the contact', () => {
+    const requests = [req('GET', '/1001/inbox/mentions'), publish('c', '5', 'Sure')];
+    const v = judgeCampaign([message('c', '4', 1), message('c', '5', 1)], requests, [bot('c', '5', 'Sure')]);
+    expect(v).toMatchObject({ answered: 1, lost: 1 });
+    expect(v.details.lost_mentions).toEqual(['4']);
+  });
+
+  it('counts a message nobody ever answered, on a contact the bot kept, as lost', () => {
+    const v = judgeCampaign([message('c2', '9', 0)], [req('GET', '/1001/inbox/mentions')], []);
+    expect(v).toMatchObject({ answered: 0, escalated: 0, lost: 1 });
+  });
+
+  it('counts the same reply sent twice to one mention as doubled, and two different replies not', () => {
+    const requests = [publish('d', '6', 'Hi'), publish('d', '6', 'Hi'), publish('d', '7', 'One'), publish('d', '7', 'Two')];
+    const out = [bot('d', '6', 'Hi'), bot('d', '6', 'Hi'), bot('d', '7', 'One'), bot('d', '7', 'Two')];
+    const v = judgeCampaign([message('d', '6', 0), message('d', '7', 0)], requests, out);
+    expect(v.doubled).toBe(1);
+    expect(v.details.doubled_mentions).toEqual(['6']);
+    expect(v.details.mentions_with_several_replies).toBe(2);
+  });
+
+  it('counts a bot message after the bridge handed the contact to agents as talk-over', () => {
+    const requests = [handover('POST', 'e'), publish('e', '8', 'Anything else?')];
+    const v = judgeCampaign([message('e', '8', 0)], requests, [bot('e', '8', 'Anything else?')]);
+    expect(v.talk_over).toBe(1);
+  });
+
+  it('does not count a reply as talk-over once the contact was given back to the bot', () => {
+    const requests = [handover('POST', 'g'), handover('DELETE', 'g'), publish('g', '11', 'Back with the bot')];
+    const v = judgeCampaign([message('g', '11', 0)], requests, [bot('g', '11', 'Back with the bot')]);
+    expect(v.talk_over).toBe(0);
+  });
+
+  it('tells a reply on an owner confirmed just before an agent took the contact (race) from talk-over', () => {
+    const check = handover('GET', 'f');
+    const marker = req('GET', '/1001/inbox/mentions');
+    const racy = publish('f', '9', 'Racy');
+    const recheck = handover('GET', 'f');
+    const late = publish('f', '10', 'Late');
+    const events: DriverEvent[] = [
+      message('f', '9', 0), message('f', '10', 0), { kind: 'take', contact: 'f', before: check.seq, after: marker.seq },
+    ];
+    const v = judgeCampaign(events, [check, marker, racy, recheck, late], [bot('f', '9', 'Racy'), bot('f', '10', 'Late')]);
+    expect(v.talk_over).toBe(1);
+    expect(v.details.talk_over_mentions).toEqual(['10']);
+    expect(v.details.talk_over_races).toBe(1);
+  });
+
+  it('places a bot message on the last successful publish, since a malformed answer published nothing', () => {
+    const faulted = publish('h', '12', 'Hi');
+    const take: DriverEvent = { kind: 'take', contact: 'h', before: faulted.seq, after: faulted.seq };
+    const back = req('GET', '/1001/inbox/mentions');
+    const real = publish('h', '12', 'Hi');
+    const events: DriverEvent[] = [message('h', '12', 0), take, { kind: 'return', contact: 'h', before: back.seq, after: back.seq }];
+    const v = judgeCampaign(events, [faulted, back, real], [bot('h', '12', 'Hi')]);
+    expect(v).toMatchObject({ answered: 1, talk_over: 0, doubled: 0 });
+    expect(v.details.talk_over_races).toBe(0);
+  });
+
+  it('keeps the order of the driver\'s actions when the request log did not move (the bridge was down)', () => {
+    const r = req('GET', '/1001/inbox/mentions');
+    const events: DriverEvent[] = [{ kind: 'take', contact: 'k', before: r.seq, after: r.seq }, message('k', '13', r.seq)];
+    expect(judgeCampaign(events, [r], [])).toMatchObject({ escalated: 1, lost: 0 });
+    const reversed: DriverEvent[] = [message('k', '13', r.seq), { kind: 'return', contact: 'k', before: r.seq, after: r.seq }];
+    expect(judgeCampaign(reversed, [r], [])).toMatchObject({ escalated: 0, lost: 1 });
+  });
+});
