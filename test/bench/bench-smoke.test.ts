@@ -1,0 +1,27 @@
+import { afterEach, describe, it, expect } from 'vitest';
+import { killAllChildren } from '../../bench/lib/child-process.js';
+import { runScenario } from '../../bench/lib/run-scenario.js';
+import type { ScenarioSpec } from '../../bench/lib/scenario-types.js';
+
+// A tiny scenario over real processes: proves the harness works end to end. Counts only, never timings.
+const spec: ScenarioSpec = {
+  name: 'smoke', ingestion: 'webhook', apiLatencyMs: 0, pollIntervalMs: 1000, contacts: 3, rounds: 2, burst: true,
+  pacedPerSecond: 10, escalations: 1, storedConversations: 20, rateLimitPerHour: 0, limit: true, concurrency: 4, stallMs: 15_000,
+};
+
+describe('bench harness (smoke)', () => {
+  afterEach(() => killAllChildren());
+
+  it('answers every message of a small webhook scenario and fills every figure of the row', async () => {
+    const row = await runScenario(spec, 0);
+    expect(row.messages).toBe(12);
+    expect(row.details.unanswered).toBe(0);
+    expect(row.details.escalation).toMatchObject({ contacts: 1, escalated: 1 });
+    expect(row.details.limit).toMatchObject({ calls: 6, failed: 0 });
+    expect(row.stored_conversations).toBe(20);
+    for (const key of ['throughput_per_s', 'limit_per_s', 'ratio', 'api_calls_per_answer', 'api_calls_per_escalation', 'peak_rss_mb', 'startup_ms'] as const) {
+      expect(row[key], key).toBeTypeOf('number');
+    }
+    expect(row.latency_ms.p99).toBeTypeOf('number');
+  }, 120_000);
+});

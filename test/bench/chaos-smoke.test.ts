@@ -1,0 +1,17 @@
+import { afterEach, describe, it, expect } from 'vitest';
+import { killAllChildren } from '../../bench/lib/child-process.js';
+import { runChaos } from '../../bench/lib/chaos-campaign.js';
+import { CHAOS_SMOKE } from '../../bench/chaos.js';
+
+describe('chaos campaign (smoke)', () => {
+  afterEach(() => killAllChildren());
+
+  it('loses nothing, doubles nothing and leaks no secret across faults and a kill -9', async () => {
+    const report = await runChaos(CHAOS_SMOKE);
+    expect(report.messages).toBe(20);
+    expect(report.kills).toBe(1);
+    expect(report.answered + report.escalated).toBe(20);
+    expect(report).toMatchObject({ lost: 0, doubled: 0, talk_over: 0, secrets_in_logs: 0 });
+    expect(report.details.bridge_log_lines).toBeGreaterThan(0);
+  }, 120_000);
+});
