@@ -34,14 +34,15 @@ export function answeredOf(sent: readonly SentMessage[], replies: Map<string, nu
 }
 
 /**
- * Waits until every message has a bot reply, or until nothing new was answered for `stallMs` (then the rest
- * counts as unanswered). Polls the tail; never sleeps blindly past the condition.
+ * Waits until every message has a bot reply, or until nothing new was answered for `stallMs`, or `deadlineMs`
+ * after the call (then the rest counts as unanswered: the run stays bounded). Polls the tail.
  */
 export async function waitForReplies(
-  tail: LogTail<OutboundEntry>, sent: readonly SentMessage[], o: { stallMs: number; pollMs?: number },
+  tail: LogTail<OutboundEntry>, sent: readonly SentMessage[], o: { stallMs: number; deadlineMs?: number; pollMs?: number },
 ): Promise<Answered> {
   let best = -1;
   let lastProgress = Date.now();
+  const deadline = Date.now() + (o.deadlineMs ?? Number.POSITIVE_INFINITY);
   for (;;) {
     await tail.catchUp();
     const a = answeredOf(sent, firstBotReplies(tail.entries));
@@ -50,6 +51,7 @@ export async function waitForReplies(
       best = a.answered;
       lastProgress = Date.now();
     } else if (Date.now() - lastProgress > o.stallMs) return a;
+    if (Date.now() > deadline) return a;
     await new Promise((r) => setTimeout(r, o.pollMs ?? 20));
   }
 }

@@ -42,7 +42,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const requests = LogTail.requests(sim.client, 250);
     outbound.start();
     requests.start();
-    const ctx: PhaseContext = { sim: sim.client, outbound, requests, stallMs: spec.stallMs, sleep };
+    const ctx: PhaseContext = { sim: sim.client, outbound, requests, stallMs: spec.stallMs, phaseDeadlineMs: spec.phaseDeadlineMs, sleep };
     const base = 32_480_000_000 + index * 1_000_000;
     const contacts = makeContacts(spec.contacts, base);
     const loadStarted = Date.now();

@@ -11,6 +11,8 @@ export interface PhaseContext {
   readonly requests: LogTail<RequestEntry>;
   /** How long without a new answer before the rest counts as unanswered. */
   readonly stallMs: number;
+  /** The longest a phase waits for answers after its last message, whatever the progress. */
+  readonly phaseDeadlineMs: number;
   readonly sleep: (ms: number) => Promise<void>;
 }
 
@@ -27,7 +29,7 @@ async function measured(ctx: PhaseContext, drive: () => Promise<SentMessage[]>):
   const before = ctx.requests.last;
   const startedAt = Date.now();
   const sent = await drive();
-  const answered = await waitForReplies(ctx.outbound, sent, { stallMs: ctx.stallMs });
+  const answered = await waitForReplies(ctx.outbound, sent, { stallMs: ctx.stallMs, deadlineMs: ctx.phaseDeadlineMs });
   await ctx.requests.catchUp();
   const requests = ctx.requests.entries.filter((r) => r.seq > before);
   return { sent, answered, startedAt, requests };
@@ -72,7 +74,7 @@ export interface EscalationResult {
  */
 export async function escalationPhase(ctx: PhaseContext, contacts: readonly Contact[]): Promise<EscalationResult> {
   const warm = await sendBurst(ctx.sim, contacts, 1, () => 'hello');
-  await waitForReplies(ctx.outbound, warm, { stallMs: ctx.stallMs });
+  await waitForReplies(ctx.outbound, warm, { stallMs: ctx.stallMs, deadlineMs: ctx.phaseDeadlineMs });
   await ctx.requests.catchUp();
   const before = ctx.requests.last;
   const asks = await sendBurst(ctx.sim, contacts, 1, () => 'I want to talk to an agent please');

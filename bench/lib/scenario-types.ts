@@ -25,6 +25,8 @@ export interface ScenarioSpec {
   readonly concurrency: number;
   /** Give up waiting for answers after this long without progress. */
   readonly stallMs: number;
+  /** ...or this long after a phase's last message in any case (a slow bridge must not make the bench endless). */
+  readonly phaseDeadlineMs: number;
 }
 
 /** One row of `bench/results/latest.json`; a figure that does not apply is null. */

@@ -6,7 +6,7 @@ import type { ScenarioSpec } from '../../bench/lib/scenario-types.js';
 // A tiny scenario over real processes: proves the harness works end to end. Counts only, never timings.
 const spec: ScenarioSpec = {
   name: 'smoke', ingestion: 'webhook', apiLatencyMs: 0, pollIntervalMs: 1000, contacts: 3, rounds: 2, burst: true,
-  pacedPerSecond: 10, escalations: 1, storedConversations: 20, rateLimitPerHour: 0, limit: true, concurrency: 4, stallMs: 15_000,
+  pacedPerSecond: 10, escalations: 1, storedConversations: 20, rateLimitPerHour: 0, limit: true, concurrency: 4, stallMs: 15_000, phaseDeadlineMs: 60_000,
 };
 
 describe('bench harness (smoke)', () => {
