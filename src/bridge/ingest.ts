@@ -22,11 +22,10 @@ export async function ingestMentions(
   mentions: readonly Mention[],
   o: ClassifyOptions & { baselineAt: number; schedule: (key: string) => void },
 ): Promise<IngestResult> {
-  let recorded = 0;
-  let repeated = 0;
   let ignored = 0;
+  let repeated = 0;
   let newest: number | undefined;
-  const touched = new Set<string>();
+  const records: Array<Promise<boolean>> = [];
   for (const m of mentions) {
     const added = m.date?.added ?? undefined;
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
@@ -37,14 +36,19 @@ export async function ingestMentions(
         ignored++;
         continue;
       }
-      const isNew = await store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload });
-      if (isNew) {
-        recorded++;
-        touched.add(item.key);
-      } else repeated++;
+      if (await store.hasSeen(item.id)) {
+        repeated++;
+        continue;
+      }
+      // Recorded in memory at once; every record of the page shares one durable write.
+      records.push(store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload }));
+      // Safe before the write is done: nothing is performed before a later (or the same) write that holds it.
+      o.schedule(item.key);
     }
   }
-  for (const key of touched) o.schedule(key);
+  const outcomes = await Promise.all(records);
+  const recorded = outcomes.filter(Boolean).length;
+  repeated += outcomes.length - recorded;
   return { recorded, repeated, ignored, newestAddedAt: newest };
 }
 

@@ -1,9 +1,17 @@
 import { isOpen } from '../bot/index.js';
 import { readOwnership } from '../engage/index.js';
+import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { ConversationEvents } from './conversation-events.js';
 import { splitKey } from './contact-key.js';
 import { noticeOf } from './perform-effect.js';
+
+/** At most this many contacts are looked up on the service per run (every 15 s). */
+const MAX_CHECKS_PER_RUN = 20;
+/** A contact is looked up at most this often. */
+const CHECK_EVERY_MS = 30_000;
+/** Idle returns per run, so a restart after a long stop does not fire thousands of handovers at once. */
+const MAX_RETURNS_PER_RUN = 50;
 
 export interface ReconcileReport {
   readonly resolved: number;
@@ -20,6 +28,7 @@ export interface ReconcileReport {
  */
 export class Reconciler {
   private readonly announcedStuck = new Set<string>();
+  private readonly checkedAt = new Map<string, number>();
 
   constructor(private readonly ctx: BridgeContext, private readonly events: ConversationEvents) {}
 
@@ -28,38 +37,59 @@ export class Reconciler {
     const report = { resolved: 0, idle: 0, returnedByService: 0, released: 0, stuck: 0 };
     if (ctx.health.revoked) return report;
     const now = ctx.now();
-    for (const conv of await ctx.store.listConversations({ owner: 'agents' })) {
-      const key = conv.key;
+    const idleMs = ctx.settings.idleReturnMinutes * 60_000;
+    const agentsOwned = await ctx.store.listConversations({ owner: 'agents' });
+    const active = new Set((await ctx.store.listEscalations({ status: ['open', 'taken'] })).map((e) => e.contactKey));
+    const toCheck: typeof agentsOwned = [];
+    for (const conv of agentsOwned) {
+      const lastHuman = Math.max(conv.lastHumanActivityAt ?? 0, conv.ownerChangedAt ?? 0) || conv.updatedAt;
+      if (idleMs > 0 && now - lastHuman > idleMs) {
+        if (report.idle >= MAX_RETURNS_PER_RUN) continue; // the rest go next time: no storm of calls after a long stop
+        try {
+          if ((await this.events.returnToBot(conv.key, 'idle', 'bridge', `no human activity for ${ctx.settings.idleReturnMinutes} minutes`)).changed) report.idle++;
+        } catch (err) {
+          ctx.log.warn({ contact: conv.key, err: (err as Error).message }, 'could not return an idle contact; trying again next time');
+        }
+        continue;
+      }
+      // Only contacts people are working on are looked up, each at most once a minute, a bounded number per run.
+      const recent = conv.lastInboundAt !== undefined && idleMs > 0 && now - conv.lastInboundAt < idleMs;
+      if ((active.has(conv.key) || recent) && now - (this.checkedAt.get(conv.key) ?? 0) >= CHECK_EVERY_MS) toCheck.push(conv);
+    }
+    toCheck.sort((a, b) => (this.checkedAt.get(a.key) ?? 0) - (this.checkedAt.get(b.key) ?? 0));
+    for (const conv of toCheck.slice(0, MAX_CHECKS_PER_RUN)) {
+      this.checkedAt.set(conv.key, now);
       try {
-        if (conv.lastMentionId && conv.lastMentionTopicId) {
-          const mention = await ctx.engage.mentions.get({ topicId: conv.lastMentionTopicId, id: conv.lastMentionId });
-          if (mention.status === 'done') {
-            if ((await this.events.returnToBot(key, 'resolved', 'agent', 'the agent resolved the conversation')).changed) report.resolved++;
-            continue;
-          }
-        }
-        const idleMs = ctx.settings.idleReturnMinutes * 60_000;
-        const lastHuman = Math.max(conv.lastHumanActivityAt ?? 0, conv.ownerChangedAt ?? 0);
-        if (idleMs > 0 && now - lastHuman > idleMs) {
-          if ((await this.events.returnToBot(key, 'idle', 'bridge', `no human activity for ${ctx.settings.idleReturnMinutes} minutes`)).changed) report.idle++;
-          continue;
-        }
-        if (now - (conv.ownerConfirmedAt ?? 0) > 2 * ctx.settings.ownerConfirmAgeMs) {
-          const { service, serviceId } = splitKey(key);
-          const o = readOwnership(await ctx.engage.handover.get({ service, serviceId }));
-          if (o.owner === 'application') {
-            if ((await this.events.returnToBot(key, 'service', 'service', 'returned to the application in the service')).changed) report.returnedByService++;
-          } else {
-            await ctx.store.updateConversation(key, (c) => (c ? { ...c, ownerConfirmedAt: ctx.now() } : undefined));
-          }
-        }
+        const outcome = await this.checkWithService(conv);
+        if (outcome === 'resolved') report.resolved++;
+        if (outcome === 'service') report.returnedByService++;
       } catch (err) {
-        ctx.log.warn({ contact: key, err: (err as Error).message }, 'reconcile of a contact failed; trying again next time');
+        ctx.log.warn({ contact: conv.key, err: (err as Error).message }, 'reconcile of a contact failed; trying again next time');
       }
     }
+    if (this.checkedAt.size > 50_000) this.checkedAt.clear();
     report.released = await this.releaseQueued();
     report.stuck = await this.announceStuck();
     return report;
+  }
+
+  /** Did the agent resolve the conversation, or give the contact back in the service's tool? */
+  private async checkWithService(conv: ConversationRecord): Promise<'resolved' | 'service' | undefined> {
+    const { ctx } = this;
+    if (conv.lastMentionId && conv.lastMentionTopicId) {
+      const mention = await ctx.engage.mentions.get({ topicId: conv.lastMentionTopicId, id: conv.lastMentionId });
+      if (mention.status === 'done') {
+        return (await this.events.returnToBot(conv.key, 'resolved', 'agent', 'the agent resolved the conversation')).changed ? 'resolved' : undefined;
+      }
+    }
+    if (ctx.now() - (conv.ownerConfirmedAt ?? 0) <= 2 * ctx.settings.ownerConfirmAgeMs) return undefined;
+    const { service, serviceId } = splitKey(conv.key);
+    const o = readOwnership(await ctx.engage.handover.get({ service, serviceId }));
+    if (o.owner === 'application') {
+      return (await this.events.returnToBot(conv.key, 'service', 'service', 'returned to the application in the service')).changed ? 'service' : undefined;
+    }
+    await ctx.store.updateConversation(conv.key, (c) => (c ? { ...c, ownerConfirmedAt: ctx.now() } : undefined));
+    return undefined;
   }
 
   /** Queued escalations go to the people once the schedule is open (or when no schedule is known). */

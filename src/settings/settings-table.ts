@@ -62,7 +62,7 @@ export const SETTINGS = [
     'return a contact to the bot after this long without human activity (`0` = never)'),
   setting('BRIDGE_STUCK_ESCALATION_MINUTES', int(0, 43_200).default(15), '`15`',
     'announce an escalation nobody has picked up after this long (`0` = never)'),
-  setting('BRIDGE_MAX_CONCURRENT_CONTACTS', int(1, 1000).default(16), '`16`',
+  setting('BRIDGE_MAX_CONCURRENT_CONTACTS', int(1, 1000).default(32), '`32`',
     'how many contacts are processed at the same time (each contact stays in order)'),
   setting('BRIDGE_TRANSCRIPT_LINES', int(5, 1000).default(50), '`50`', 'transcript lines kept per conversation'),
   setting('BRIDGE_SEEN_RETENTION_DAYS', int(1, 3650).default(14), '`14`', 'how long handled mention ids are remembered'),
