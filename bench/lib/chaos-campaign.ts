@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSeed } from '../../src/simulator/index.js';
@@ -30,7 +30,7 @@ export interface ChaosOptions {
   /** After the drive: give up waiting when nothing changed for this long. */
   readonly settleMs: number;
   readonly log?: (line: string) => void;
-  /** Write the raw material (driver events, both simulator logs, the bridge's output) here, for a post-mortem. */
+  /** Write the raw material (driver events, both simulator logs, the bridge's output, its data directory) here, for a post-mortem. */
   readonly dumpDir?: string;
   /** `LOG_LEVEL` of the bridge (default info). */
   readonly bridgeLogLevel?: 'debug' | 'info';
@@ -122,7 +122,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     await outbound.stop();
     const verdict = judgeCampaign(events, requests.entries, outbound.entries);
     const lines = keeper.allLines();
-    if (o.dumpDir) await dump(o.dumpDir, { events, requests: requests.entries, outbound: outbound.entries, bridge: lines });
+    if (o.dumpDir) {
+      await dump(o.dumpDir, { events, requests: requests.entries, outbound: outbound.entries, bridge: lines });
+      await cp(join(dir, 'data'), join(o.dumpDir, 'data'), { recursive: true });
+    }
     const secrets = lines.filter((l) => l.includes(token) || l.includes(webhookSecret)).length;
     const api = requests.entries.filter((r) => !r.path.startsWith('/_sim'));
     return {

@@ -11,6 +11,10 @@ export interface Verdict {
   readonly doubled: number;
   readonly talk_over: number;
   readonly details: {
+    /** Of `lost`: those with no moment at all, until the end of the run, when people held the contact or an escalation was open. */
+    readonly lost_even_allowing_late_processing: number;
+    /** Bot replies published after a reply to a later message of the same customer (answers out of order). */
+    readonly replies_out_of_order: number;
     readonly talk_over_races: number;
     readonly mentions_with_several_replies: number;
     readonly unplaced_bot_messages: number;
@@ -52,8 +56,36 @@ function publishPositions(requests: readonly RequestEntry[], bot: readonly Outbo
   return positions;
 }
 
+/**
+ * How long the brain treats "the bot owns it" as a handover still in flight after it escalated
+ * (`conversation.handover_grace_minutes` of config/flows.yaml).
+ */
+export const HANDOVER_GRACE_SECONDS = 5 * 60;
+
+/**
+ * Escalations the bridge started, per contact, as request-log spans: from its update of the customer's mention
+ * (the note for the agent; every escalation writes one) until the bot next spoke to that customer, or the
+ * handover grace ran out. While one is open the bot rightly stays silent: the customer waits for a person.
+ */
+function pendingEscalations(
+  requests: readonly RequestEntry[], mentionContact: ReadonlyMap<string, string>, botPublishes: ReadonlyMap<string, number[]>, graceSeconds: number,
+): Map<string, Array<[number, number]>> {
+  const spans = new Map<string, Array<[number, number]>>();
+  for (const r of requests) {
+    const m = /^\/[^/]+\/inbox\/mention\/[^/]+\/([^/]+)$/.exec(r.path);
+    const contact = m ? mentionContact.get(m[1]!) : undefined;
+    if (!contact || r.method !== 'POST' || r.status !== 200) continue;
+    const nextBot = (botPublishes.get(contact) ?? []).find((p) => p > r.seq) ?? Number.POSITIVE_INFINITY;
+    const graceEnd = requests.find((x) => x.seq > r.seq && x.date >= r.date + graceSeconds)?.seq ?? Number.POSITIVE_INFINITY;
+    (spans.get(contact) ?? spans.set(contact, []).get(contact)!).push([r.seq, Math.min(nextBot, graceEnd)]);
+  }
+  return spans;
+}
+
 /** Judges a campaign from the simulator's logs and what the driver did. Pure: no I/O. */
-export function judgeCampaign(events: readonly DriverEvent[], requests: readonly RequestEntry[], outbound: readonly OutboundEntry[]): Verdict {
+export function judgeCampaign(
+  events: readonly DriverEvent[], requests: readonly RequestEntry[], outbound: readonly OutboundEntry[], graceSeconds = HANDOVER_GRACE_SECONDS,
+): Verdict {
   const timeline = new OwnershipTimeline(requests, events);
   const pos = new Map<DriverEvent, number>(events.map((e, i) => [e, driverPos(e.before, i, events.length)]));
   const messages = events.filter((e): e is MessageEvent => e.kind === 'message');
@@ -62,9 +94,17 @@ export function judgeCampaign(events: readonly DriverEvent[], requests: readonly
   const byMention = new Map<string, OutboundEntry[]>();
   for (const e of bot) if (e.mention_id !== null) (byMention.get(String(e.mention_id)) ?? byMention.set(String(e.mention_id), []).get(String(e.mention_id))!).push(e);
   const agentActs = events.filter((e): e is Exclude<DriverEvent, MessageEvent> => e.kind === 'agent-reply');
+  const botPublishes = new Map<string, number[]>();
+  for (const [e, p] of positions) {
+    const c = contactOfOutbound(e);
+    if (c !== undefined) (botPublishes.get(c) ?? botPublishes.set(c, []).get(c)!).push(p);
+  }
+  for (const list of botPublishes.values()) list.sort((a, b) => a - b);
+  const pending = pendingEscalations(requests, new Map(messages.map((m) => [m.mentionId, m.contact])), botPublishes, graceSeconds);
 
   let answered = 0;
   let escalated = 0;
+  let lostAnyway = 0;
   const lost: string[] = [];
   for (const m of messages) {
     if (byMention.has(m.mentionId)) {
@@ -77,10 +117,14 @@ export function judgeCampaign(events: readonly DriverEvent[], requests: readonly
     const laterReplies = later.flatMap((x) => byMention.get(x.mentionId) ?? []).map((e) => positions.get(e)).filter((p): p is number => p !== undefined);
     const end = laterReplies.length > 0 ? Math.min(...laterReplies) : Number.POSITIVE_INFINITY;
     const at = pos.get(m)!;
-    const people = timeline.peopleHeldBetween(m.contact, at, end)
-      || agentActs.some((a) => a.contact === m.contact && pos.get(a)! > at && a.before < end);
-    if (people) escalated++;
-    else lost.push(m.mentionId);
+    const peopleUntil = (until: number) => timeline.peopleHeldBetween(m.contact, at, until)
+      || agentActs.some((a) => a.contact === m.contact && pos.get(a)! > at && a.before < until)
+      || (pending.get(m.contact) ?? []).some(([from, to]) => from < until && to > at);
+    if (peopleUntil(end)) escalated++;
+    else {
+      lost.push(m.mentionId);
+      if (!peopleUntil(Number.POSITIVE_INFINITY)) lostAnyway++;
+    }
   }
 
   const doubled: string[] = [];
@@ -109,6 +153,16 @@ export function judgeCampaign(events: readonly DriverEvent[], requests: readonly
     else races++;
   }
 
+  let outOfOrder = 0;
+  const newestAnswered = new Map<string, number>();
+  for (const e of bot) {
+    const c = contactOfOutbound(e);
+    if (c === undefined || e.mention_id === null) continue;
+    const id = Number(e.mention_id);
+    if (id < (newestAnswered.get(c) ?? 0)) outOfOrder++;
+    else newestAnswered.set(c, id);
+  }
+
   return {
     messages: messages.length,
     answered,
@@ -117,6 +171,8 @@ export function judgeCampaign(events: readonly DriverEvent[], requests: readonly
     doubled: doubled.length,
     talk_over: talkOver.length,
     details: {
+      lost_even_allowing_late_processing: lostAnyway,
+      replies_out_of_order: outOfOrder,
       talk_over_races: races,
       mentions_with_several_replies: several,
       unplaced_bot_messages: unplaced,

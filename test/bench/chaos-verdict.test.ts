@@ -96,4 +96,28 @@ describe('judgeCampaign', () => {
     const reversed: DriverEvent[] = [message('k', '13', r.seq), { kind: 'return', contact: 'k', before: r.seq, after: r.seq }];
     expect(judgeCampaign(reversed, [r], [])).toMatchObject({ escalated: 0, lost: 1 });
   });
+
+  it('counts silence while the bridge\'s escalation is open as handled by people, until the bot speaks again', () => {
+    const note = req('POST', '/1001/inbox/mention/2001/20', { updates: '{}' });
+    const events: DriverEvent[] = [message('p', '20', 0), message('p', '21', note.seq), message('p', '22', note.seq), message('p', '23', note.seq)];
+    const cancel = publish('p', '22', 'OK, cancelled');
+    const v = judgeCampaign(events, [note, cancel, publish('p', '23', 'Sure')], [bot('p', '22', 'OK, cancelled'), bot('p', '23', 'Sure')]);
+    expect(v).toMatchObject({ answered: 2, escalated: 2, lost: 0 });
+  });
+
+  it('lets an open escalation lapse after the handover grace', () => {
+    const note = { ...req('POST', '/1001/inbox/mention/2001/30', { updates: '{}' }), date: 1000 };
+    const later = { ...req('GET', '/1001/inbox/mentions'), date: 1000 + 301 };
+    const events: DriverEvent[] = [message('q', '30', 0), message('q', '31', later.seq), message('q', '32', later.seq)];
+    const v = judgeCampaign(events, [note, later, publish('q', '32', 'Hi')], [bot('q', '32', 'Hi')], 300);
+    // 30 is the message that was escalated; 31 came after the grace, and the bot said nothing to it.
+    expect(v).toMatchObject({ escalated: 1, lost: 1 });
+    expect(v.details.lost_mentions).toEqual(['31']);
+  });
+
+  it('counts replies published after a reply to a later message of the same customer', () => {
+    const out = [bot('r', '41', 'B'), bot('r', '40', 'A'), bot('r', '42', 'C')];
+    const v = judgeCampaign([message('r', '40', 0), message('r', '41', 0), message('r', '42', 0)], [publish('r', '41', 'B'), publish('r', '40', 'A'), publish('r', '42', 'C')], out);
+    expect(v.details.replies_out_of_order).toBe(1);
+  });
 });
