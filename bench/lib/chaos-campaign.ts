@@ -27,8 +27,10 @@ export interface ChaosOptions {
   readonly thinkMs: readonly [number, number];
   /** `BRIDGE_OWNER_CONFIRM_AGE_MS` of the bridge under test. */
   readonly ownerConfirmAgeMs: number;
-  /** After the drive: give up waiting when nothing changed for this long. */
+  /** After the drive: give up waiting when nothing changed for this long (faults off). */
   readonly settleMs: number;
+  /** After the drive, faults stay on this long at most while the bridge catches up. */
+  readonly faultySettleMs: number;
   readonly log?: (line: string) => void;
   /** Write the raw material (driver events, both simulator logs, the bridge's output, its data directory) here, for a post-mortem. */
   readonly dumpDir?: string;
@@ -97,13 +99,20 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       driveContact({ sim: sim!.client, requests, random, sleep, thinkMs: o.thinkMs, onMessage }, c, o.messagesPerContact, events)));
     await restarting;
     await keeper.start();
-    await sim.client.faults({});
-    log(`drive done: ${events.length} events; settling`);
+    log(`drive done: ${events.length} events; settling (faults stay on for up to ${o.faultySettleMs} ms)`);
 
+    // The bridge is usually behind when the customers stop: keep the faults on while it catches up (else most of
+    // its calls would dodge them), then clear them and let it finish.
     const settleStarted = Date.now();
+    let faultsOn = true;
     let lastChange = Date.now();
     let lastSignature = '';
     for (;;) {
+      if (faultsOn && Date.now() - settleStarted > o.faultySettleMs) {
+        faultsOn = false;
+        await sim.client.faults({});
+        lastChange = Date.now();
+      }
       await requests.catchUp();
       await outbound.catchUp();
       const v = judgeCampaign(events, requests.entries, outbound.entries);
@@ -113,7 +122,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         lastChange = Date.now();
       }
       const quietFor = Date.now() - lastChange;
-      if ((v.lost === 0 && quietFor > 3000) || quietFor > o.settleMs) break;
+      if (!faultsOn && ((v.lost === 0 && quietFor > 3000) || quietFor > o.settleMs)) break;
+      if (faultsOn && v.lost === 0 && quietFor > 3000) {
+        faultsOn = false;
+        await sim.client.faults({});
+      }
       await sleep(250);
     }
     const settleMs = Date.now() - settleStarted;

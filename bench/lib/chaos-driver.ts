@@ -29,19 +29,27 @@ export interface DriverDeps {
 export async function driveContact(d: DriverDeps, contact: Contact, messages: number, events: DriverEvent[]): Promise<void> {
   let held = false;
   let heldFor = 0;
+  // Set when the customer asked for a person: an agent picks the conversation up (take and reply) soon after.
+  let asked = false;
   const act = async (kind: 'take' | 'return' | 'agent-reply', run: () => Promise<unknown>) => {
     const before = d.requests.last;
     await run();
     await d.requests.catchUp();
     events.push({ kind, contact: contact.id, before, after: d.requests.last });
   };
+  const take = async (withReply: boolean) => {
+    await act('take', () => d.sim.handover(contact.channel, contact.id, 'agents'));
+    if (withReply) await act('agent-reply', () => d.sim.agentReply(contact.channel, contact.id, 'Hi, Alice from support here.'));
+    held = true;
+    heldFor = 1 + Math.floor(d.random() * 3);
+  };
   for (let i = 0; i < messages; i++) {
     const r = d.random();
-    if (i > 0 && !held && r < 0.06) {
-      await act('take', () => d.sim.handover(contact.channel, contact.id, 'agents'));
-      if (d.random() < 0.5) await act('agent-reply', () => d.sim.agentReply(contact.channel, contact.id, 'Hi, Alice from support here.'));
-      held = true;
-      heldFor = 1 + Math.floor(d.random() * 3);
+    if (asked) {
+      asked = false;
+      await take(true);
+    } else if (i > 0 && !held && r < 0.06) {
+      await take(d.random() < 0.5);
     } else if (i > 0 && !held && r < 0.1) {
       await act('agent-reply', () => d.sim.agentReply(contact.channel, contact.id, 'Jumping in: let me help you with that.'));
       held = true;
@@ -55,10 +63,7 @@ export async function driveContact(d: DriverDeps, contact: Contact, messages: nu
     const before = d.requests.last;
     const m = await d.sim.inbound(contact.channel, { id: contact.id, name: contact.name }, text);
     events.push({ kind: 'message', contact: contact.id, mentionId: String(m.id), text, before });
-    if (ESCALATING.has(text) && !held) {
-      held = true;
-      heldFor = 1 + Math.floor(d.random() * 3);
-    }
+    if (ESCALATING.has(text) && !held) asked = true;
     heldFor--;
     await d.onMessage();
     await d.sleep(d.thinkMs[0] + d.random() * (d.thinkMs[1] - d.thinkMs[0]));
