@@ -7,6 +7,15 @@ import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
 
+/** Mentions of one contact decided before their effects are performed together. */
+const BATCH_LIMIT = 20;
+
+/** Decisions of one run: the dialog state the last one left, and the writes that make them durable. */
+interface Batch {
+  dialog?: unknown;
+  readonly durable: Array<Promise<unknown>>;
+}
+
 /** How long after the bot said something its own message may come back through the inbox. */
 const OWN_ECHO_WINDOW_MS = 15 * 60_000;
 
@@ -35,26 +44,35 @@ export class ConversationWorker {
     this.tags = new ContactTags(ctx);
   }
 
+  /**
+   * One run for a contact: leftover effects first; then every waiting mention is decided in order (each decision
+   * starting from the state the previous one left), all decisions are made durable in one write, and only then
+   * are their effects performed, in order.
+   */
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
-      if (!(await runPendingEffects(this.ctx, key))) return;
-      for (const item of humanActivityFirst(await this.ctx.store.pendingInbound(key))) {
-        await this.handle(item);
+      for (let round = 0; round < 50; round++) {
         if (!(await runPendingEffects(this.ctx, key))) return;
-        await this.ctx.store.markInboundProcessed(item.id);
+        const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
+        if (items.length === 0) break;
+        const batch: Batch = { durable: [] };
+        for (const item of items) await this.handle(item, batch);
+        await Promise.all(batch.durable);
+        if (!(await runPendingEffects(this.ctx, key))) return;
+        for (const item of items) await this.ctx.store.markInboundProcessed(item.id);
       }
       this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
   }
 
-  private async handle(item: InboundMention): Promise<void> {
+  private async handle(item: InboundMention, batch: Batch): Promise<void> {
     const payload = item.payload as InboundPayload;
-    if (payload.kind === 'customer') return this.onCustomer(item, payload);
-    if (payload.kind === 'account') return this.onAccountMessage(item, payload);
-    return this.onHumanActivity(item.key, item.addedAt * 1000, undefined);
+    if (payload.kind === 'customer') return this.onCustomer(item, payload, batch);
+    if (payload.kind === 'account') return this.onAccountMessage(item, payload, batch);
+    return this.onHumanActivity(item.key, item.addedAt * 1000, undefined, batch);
   }
 
-  private async onCustomer(item: InboundMention, p: Extract<InboundPayload, { kind: 'customer' }>): Promise<void> {
+  private async onCustomer(item: InboundMention, p: Extract<InboundPayload, { kind: 'customer' }>, batch: Batch): Promise<void> {
     const { ctx } = this;
     const key = item.key;
     if (await ctx.store.getEffect(`${item.id}:decision`)) return; // decided before a restart: only effects remain
@@ -79,21 +97,22 @@ export class ConversationWorker {
     if (conv.owner === 'paused' || ctx.health.pausedForAll) {
       // The bot is stopped for this contact: keep the message for the people, decide nothing.
       await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined));
-      await ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } });
+      batch.durable.push(ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }));
       return;
     }
     const tags = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.of(key, item.topicId) : [];
     const decision = runBrain(ctx, patch(conv), {
       kind: 'message', mentionId: item.id, text: p.text, clicked: p.clicked.map((b) => ({ ...b })), sentiment: p.sentiment ?? null,
-    }, { name: p.name ?? conv.contactName, tags });
+    }, { name: p.name ?? conv.contactName, tags }, 'dialog' in batch ? batch.dialog : conv.dialog);
+    batch.dialog = decision.state;
     await commitDecision(ctx, key, item.id, decision, { mentionId: item.id, topicId: item.topicId }, patch, {
       ...(p.permalink ? { permalink: p.permalink } : {}),
       ...(p.name ?? conv.contactName ? { customerName: (p.name ?? conv.contactName) as string } : {}),
-    });
+    }, batch.durable);
   }
 
   /** The account wrote to the customer: the bot's own reply coming back, or a person in the service's tool. */
-  private async onAccountMessage(item: InboundMention, p: Extract<InboundPayload, { kind: 'account' }>): Promise<void> {
+  private async onAccountMessage(item: InboundMention, p: Extract<InboundPayload, { kind: 'account' }>, batch: Batch): Promise<void> {
     const { ctx } = this;
     // A person writing first to a contact the bot never talked to: record it, so the bot will not claim them.
     const conv = (await ctx.store.getConversation(item.key)) ?? (await ctx.store.saveConversation(blank(item.key, ctx.now())));
@@ -110,11 +129,11 @@ export class ConversationWorker {
     await ctx.store.updateConversation(item.key, (c) =>
       c ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id }] } : undefined,
     );
-    await this.onHumanActivity(item.key, at, p.authorName);
+    await this.onHumanActivity(item.key, at, p.authorName, batch);
   }
 
   /** A person acted: the bot steps aside at once (implicit takeover) and the idle clock restarts. */
-  async onHumanActivity(key: string, atMs: number, who: string | undefined): Promise<void> {
+  async onHumanActivity(key: string, atMs: number, who: string | undefined, batch: Batch): Promise<void> {
     const { ctx } = this;
     const conv = await ctx.store.getConversation(key);
     if (!conv) return;
@@ -128,8 +147,9 @@ export class ConversationWorker {
     }
     if (change.changed || conv.owner === 'agents') {
       const fresh = (await ctx.store.getConversation(key)) ?? conv;
-      const decision = runBrain(ctx, fresh, { kind: 'agent-took-over' }, { name: fresh.contactName, tags: [] });
-      await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c);
+      const decision = runBrain(ctx, fresh, { kind: 'agent-took-over' }, { name: fresh.contactName, tags: [] }, 'dialog' in batch ? batch.dialog : fresh.dialog);
+      batch.dialog = decision.state;
+      await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c, {}, batch.durable);
     }
   }
 }

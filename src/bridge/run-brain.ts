@@ -9,6 +9,8 @@ export function runBrain(
   conv: ConversationRecord,
   event: BotEvent,
   contact: { name?: string | undefined; tags: string[] },
+  /** The state an earlier decision of the same batch left (not applied to the record until its effect runs). */
+  dialog: unknown = conv.dialog,
 ): Decision {
   const transcript: BotLine[] = conv.transcript
     .filter((l): l is typeof l & { from: 'customer' | 'bot' | 'agent' } => l.from !== 'system')
@@ -16,7 +18,7 @@ export function runBrain(
   return decide({
     flows: ctx.flows,
     event,
-    conversation: conv.dialog as Decision['state'] | undefined,
+    conversation: dialog as Decision['state'] | undefined,
     contact,
     channel: conv.channel as Channel,
     now: ctx.now(),
@@ -40,14 +42,20 @@ export async function commitDecision(
   target: ReplyTarget | undefined,
   patch: (c: ConversationRecord) => ConversationRecord,
   extra: { permalink?: string; customerName?: string } = {},
+  /** When given, the durable write is not waited for here but collected, so a batch of decisions shares one. */
+  durable?: Array<Promise<unknown>>,
 ): Promise<void> {
   const at = ctx.now();
   const botLines = decision.actions.flatMap((a) => (a.type === 'reply' ? [{ at, text: a.text }] : []));
   await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: at } : undefined));
   const planned = planEffects(source, decision.actions, target, extra, { state: decision.state, botLines });
   // All in one coalesced write; and the first carries the others, should a crash split the write across files.
-  const stored = await Promise.all(planned.map((p) => ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload })));
-  for (const e of stored) if (e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
+  const written = Promise.all(planned.map((p) => ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload })))
+    .then((stored) => {
+      for (const e of stored) if (e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
+    });
+  if (durable) durable.push(written);
+  else await written;
   for (const a of decision.actions) if (a.type === 'nothing') ctx.log.debug({ contact: key, why: a.why }, 'bot: nothing to do');
 }
 

@@ -70,24 +70,33 @@ export class FilePersistence implements Persistence {
   }
 
   async writeHot(state: HotState): Promise<number> {
-    const coreText = coreFileText(state);
-    let bytes = Buffer.byteLength(coreText);
-    await this.writeText(this.core, STORE_FILE, coreText);
-    // The core goes first: a crash before the shards leaves an inbox entry whose id load re-adds to `seen`.
-    // Shards are independent files: a few are written side by side (each text built only when its turn
-    // comes, so memory stays bounded), and every shard is handed back if any write failed.
+    // Seen ids and the outbox are taken at the same moment as the core: a seen id written without the inbox
+    // entry it belongs to (recorded while the core was being written) would be a mention skipped for ever.
+    // Conversations may be newer than the core (their texts are built when their turn comes, so memory stays
+    // bounded): nothing in them makes the bridge skip work.
     const tasks: Array<() => Promise<void>> = [];
     const taken: Array<[ShardedMap<unknown>, number[]]> = [];
+    let bytes = 0;
     for (const [name, table] of shardedTables(state)) {
       const dirty = table.takeDirty();
       taken.push([table, dirty]);
       for (const index of dirty) {
+        const eager = name === 'conversations' ? undefined : table.shardText(index);
         tasks.push(() => {
-          const text = table.shardText(index);
+          const text = eager ?? table.shardText(index);
           bytes += Buffer.byteLength(text);
           return this.writeText(this.shardFile(name, index), join(name, shardFileName(index)), text);
         });
       }
+    }
+    const coreText = coreFileText(state);
+    bytes += Buffer.byteLength(coreText);
+    try {
+      // The core goes first: a crash before the shards leaves an inbox entry whose id load re-adds to `seen`.
+      await this.writeText(this.core, STORE_FILE, coreText);
+    } catch (error) {
+      for (const [table, dirty] of taken) table.markDirty(dirty);
+      throw error;
     }
     try {
       await runLimited(tasks, PARALLEL_SHARD_WRITES);
