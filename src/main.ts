@@ -35,7 +35,8 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
-function bucketOf(perHour: number) {
+/** The client-side token bucket for ENGAGE_RATE_LIMIT_PER_HOUR (0: only the service's own headers). */
+export function bucketOf(perHour: number) {
   // 0: no client-side budget beyond the service's own headers.
   if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
   return { burst: Math.max(1, Math.min(20, Math.floor(perHour / 60))), requestsPerSecond: perHour / 3600 };
@@ -159,6 +160,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         readiness: () => bridge.readiness(),
         metricsText: async () => {
           metrics.queueDepth.set(bridge.dispatcher.depth());
+          metrics.storeWrites.set(store.stats().writes);
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,

@@ -1,4 +1,4 @@
-import { bucketOf } from './measure-limit.js';
+import { bucketOf } from '../../src/main.js';
 import { maxInWindow } from './write-rate.js';
 import type { RequestEntry } from './sim-client.js';
 

@@ -1,15 +1,7 @@
 import { createEngageClient, RateLimitRegistry } from '../../src/engage/index.js';
+import { bucketOf } from '../../src/main.js';
 import type { SentMessage } from './load-driver.js';
 import { ACCOUNT_ID, SIM_TOKEN } from './processes.js';
-
-/**
- * The bridge's client-side budget when `ENGAGE_RATE_LIMIT_PER_HOUR` is 0 or set, as `src/main.ts` builds it
- * (repeated here because main.ts does not export it; keep the two in step).
- */
-export function bucketOf(perHour: number): { burst: number; requestsPerSecond: number } {
-  if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
-  return { burst: Math.max(1, Math.min(20, Math.floor(perHour / 60))), requestsPerSecond: perHour / 3600 };
-}
 
 export interface LimitResult {
   readonly calls: number;

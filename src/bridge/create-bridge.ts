@@ -130,7 +130,11 @@ export async function createBridge(o: BridgeOptions) {
     async acceptWebhook(body: unknown): Promise<{ accepted: number } | { error: string }> {
       const parsed = parseWebhookBody(body);
       if ('error' in parsed) return parsed;
-      const r = await ingestMentions(o.store, parsed.mentions, { channelBySource, baselineAt: baselineAtSeconds, schedule: (k) => dispatcher.schedule(k) });
+      // Answered once recorded in memory: the service's push is not held up by the disk, and the poller re-reads
+      // anything a crash in the next ~55 ms could lose.
+      const r = await ingestMentions(o.store, parsed.mentions, {
+        channelBySource, baselineAt: baselineAtSeconds, schedule: (k) => dispatcher.schedule(k), waitDurable: false,
+      });
       return { accepted: r.recorded + r.repeated };
     },
     readiness(): { ready: boolean; reason?: string } {

@@ -20,7 +20,12 @@ export interface IngestResult {
 export async function ingestMentions(
   store: Store,
   mentions: readonly Mention[],
-  o: ClassifyOptions & { baselineAt: number; schedule: (key: string) => void },
+  o: ClassifyOptions & {
+    baselineAt: number;
+    schedule: (key: string) => void;
+    /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
+    waitDurable?: boolean;
+  },
 ): Promise<IngestResult> {
   let ignored = 0;
   let repeated = 0;
@@ -46,7 +51,12 @@ export async function ingestMentions(
       o.schedule(item.key);
     }
   }
-  const outcomes = await Promise.all(records);
+  const durable = Promise.all(records);
+  if (o.waitDurable === false) {
+    durable.catch(() => undefined); // a failed write is retried by the store; the poller re-reads the mention
+    return { recorded: records.length, repeated, ignored, newestAddedAt: newest };
+  }
+  const outcomes = await durable;
   const recorded = outcomes.filter(Boolean).length;
   repeated += outcomes.length - recorded;
   return { recorded, repeated, ignored, newestAddedAt: newest };

@@ -12,6 +12,7 @@ export interface BridgeMetrics {
   readonly queueDepth: Gauge;
   readonly pollLagSeconds: Gauge;
   readonly outboxPending: Gauge;
+  readonly storeWrites: Gauge;
   text(): Promise<string>;
 }
 
@@ -45,6 +46,7 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_poll_lag_seconds', help: 'Seconds since the last successful poll', registers,
     }),
     outboxPending: new Gauge({ name: 'engage_bridge_outbox_pending', help: 'Effects not yet performed', registers }),
+    storeWrites: new Gauge({ name: 'engage_bridge_store_writes', help: 'Store file writes since start (coalesced)', registers }),
     text: () => registry.metrics(),
   };
 }
