@@ -1,10 +1,10 @@
 // `npm run bench`: starts the simulator and the bridge as separate processes, drives customers through the
 // simulator's control API and prints one JSON object (also written to bench/results/latest.json).
-// Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE]
+// Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE] (--built: run dist/cli.js; npm run bench builds it)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAllChildren, REPO_ROOT } from './lib/child-process.js';
+import { killAllChildren, REPO_ROOT, useBuiltCli } from './lib/child-process.js';
 import { machineInfo } from './lib/machine-info.js';
 import { runScenario } from './lib/run-scenario.js';
 import { FULL_SIZE, SMOKE_SIZE, scenarios } from './lib/scenarios.js';
@@ -42,6 +42,8 @@ function flag(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const only = flag('only');
+  // `npm run bench` builds first and measures the compiled bridge, as it is deployed.
+  if (process.argv.includes('--built')) useBuiltCli(true);
   const report = await runBench({
     smoke: process.argv.includes('--smoke'),
     ...(only ? { only: only.split(',') } : {}),

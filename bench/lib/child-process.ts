@@ -33,9 +33,20 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Runs `node --import tsx src/cli.ts ...args` directly (no npx wrapper), so `pid` is the process itself. */
+let builtCli = false;
+
+/** Runs the compiled `dist/cli.js` (as a deployment does, without tsx's compiler in memory) instead of the sources. */
+export function useBuiltCli(on: boolean): void {
+  builtCli = on;
+}
+
+/**
+ * Runs `node --import tsx src/cli.ts ...args` (or `node dist/cli.js ...args`) directly, no npx wrapper, so `pid`
+ * is the process itself.
+ */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildHandle {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const entry = builtCli ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
