@@ -35,6 +35,12 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
+/**
+ * How many calls of each class the bridge's client has in flight. Replies to different contacts go out side by
+ * side (each contact stays in order in its own worker); polls are one at a time anyway.
+ */
+export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as const;
+
 /** The client-side token bucket for ENGAGE_RATE_LIMIT_PER_HOUR (0: only the service's own headers). */
 export function bucketOf(perHour: number) {
   // 0: no client-side budget beyond the service's own headers.
@@ -101,7 +107,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       version: config.engage.apiVersion,
       logger: log.child({ component: 'engage' }),
       timeouts: { requestMs: config.engage.requestTimeoutMs },
-      rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)) },
+      rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
       onRequest: (e) => {
         metrics.apiCalls.inc({ endpoint: e.endpoint, method: e.method, status: e.status === null ? 'none' : String(e.status) });
         metrics.apiLatency.observe({ endpoint: e.endpoint, method: e.method }, e.durationMs / 1000);

@@ -1,5 +1,5 @@
 import { createEngageClient, RateLimitRegistry } from '../../src/engage/index.js';
-import { bucketOf } from '../../src/main.js';
+import { bucketOf, BRIDGE_CLIENT_CONCURRENCY } from '../../src/main.js';
 import type { SentMessage } from './load-driver.js';
 import { ACCOUNT_ID, SIM_TOKEN } from './processes.js';
 
@@ -19,7 +19,8 @@ export async function measureLimit(
 ): Promise<LimitResult> {
   const client = createEngageClient({
     baseUrl: simUrl, accountId: ACCOUNT_ID, accessToken: SIM_TOKEN,
-    rateLimit: { registry: new RateLimitRegistry(bucketOf(o.rateLimitPerHour ?? 0)) },
+    // The same client settings as the bridge's (src/main.ts), so the ratio compares like with like.
+    rateLimit: { registry: new RateLimitRegistry(bucketOf(o.rateLimitPerHour ?? 0)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
   });
   let next = 0;
   let failed = 0;
