@@ -80,10 +80,12 @@ export class Poller {
   }
 
   private async loopOnce(): Promise<void> {
+    const started = Date.now();
     await this.pollOnce();
     const interval = effectivePollIntervalMs(this.ctx.settings.pollIntervalMs, this.ctx.settings.rateLimitPerHour ?? 0, (await this.o.topicIds().catch(() => [])).length);
-    const backoff = this.failures === 0 ? interval : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
-    this.schedule(backoff);
+    // Polls start every interval (not interval after the last one ended), never overlapping; failures back off.
+    const next = this.failures === 0 ? Math.max(0, interval - (Date.now() - started)) : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
+    this.schedule(next);
   }
 
   /** One poll as the loop runs it: a failure is recorded (and a refused token pauses the bridge), never thrown. */
