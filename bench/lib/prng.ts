@@ -1,14 +1,5 @@
-/** A small seeded generator (mulberry32): the same seed gives the same campaign. Values in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The simulator's seeded generator (mulberry32): the same seed gives the same campaign. Values in [0, 1).
+export { seededRandom } from '../../src/simulator/faults.js';
 
 export function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length) % items.length]!;

@@ -1,4 +1,4 @@
-/** The simulator's control API (`/_sim/…`), as the bench drives it. Plain JSON over loopback. */
+/** The subset of the simulator's log entries the bench reads (tests build them by hand), and its control API (`/_sim/…`), as the bench drives it. Plain JSON over loopback. */
 
 export interface OutboundEntry {
   seq: number;
