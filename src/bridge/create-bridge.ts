@@ -5,7 +5,7 @@ import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
 import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { BridgeContext, BridgeSettings } from './bridge-context.js';
-import { silentNotifier, type BridgeNotifier } from './notifier.js';
+import { silentNotifier, TOKEN_REFUSED, type BridgeNotifier } from './notifier.js';
 import { Ownership } from './ownership.js';
 import { BusinessHoursCache } from './business-hours-cache.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -138,7 +138,7 @@ export async function createBridge(o: BridgeOptions) {
       return { accepted: r.recorded + r.repeated };
     },
     readiness(): { ready: boolean; reason?: string } {
-      if (ctx.health.revoked) return { ready: false, reason: 'the access token was refused (revoked or expired): re-authorise and set ENGAGE_ACCESS_TOKEN' };
+      if (ctx.health.revoked) return { ready: false, reason: TOKEN_REFUSED };
       if (ctx.health.lastApiOkAt === undefined) return { ready: false, reason: 'no successful API call yet' };
       const lagMs = now() - (ctx.health.lastPollOkAt ?? 0);
       if (lagMs > Math.max(60_000, o.settings.pollIntervalMs * 10)) {

@@ -31,3 +31,8 @@ export const silentNotifier: BridgeNotifier = {
   tokenRevoked: () => {},
   bridgePaused: () => {},
 };
+
+/** What the log and /readyz say while the token is refused. */
+export const TOKEN_REFUSED =
+  'the access token was refused (the user changed their password or revoked access): re-authorise, put the new token in ' +
+  'ENGAGE_ACCESS_TOKEN (.env or the settings file) and send SIGHUP or restart; the bridge waits and keeps every message';

@@ -1,5 +1,6 @@
 import type { Effect } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
+import { TOKEN_REFUSED } from './notifier.js';
 import { performEffect } from './perform-effect.js';
 import { judgeEffectError } from './effect-errors.js';
 import type { EffectPayload } from './effect-payload.js';
@@ -53,7 +54,7 @@ async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Prom
     if (verdict.ambiguous) ctx.clean.delete(effect.key);
     if (verdict.revoked && !ctx.health.revoked) {
       ctx.health.revoked = true;
-      ctx.log.error({}, 'the access token was refused: the user changed their password or revoked access; re-authorise and set ENGAGE_ACCESS_TOKEN. The bridge waits and keeps every message.');
+      ctx.log.error({}, TOKEN_REFUSED);
       ctx.notifier.tokenRevoked();
     }
     ctx.log.warn({ contact: effect.contactKey, effect: effect.key, retryAt: verdict.retryAt, err: message }, 'effect delayed');

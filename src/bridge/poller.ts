@@ -1,5 +1,6 @@
 import { AuthError } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
+import { TOKEN_REFUSED } from './notifier.js';
 import { ingestMentions } from './ingest.js';
 import { advanceCursor, nextWindow, parseCursor } from './poll-window.js';
 import type { ClassifyOptions } from './inbound-item.js';
@@ -110,7 +111,7 @@ export class Poller {
   private markRevoked(): void {
     if (this.ctx.health.revoked) return;
     this.ctx.health.revoked = true;
-    this.ctx.log.error({}, 'the access token was refused: the user changed their password or revoked access; re-authorise and set ENGAGE_ACCESS_TOKEN. The bridge keeps polling slowly and resumes by itself.');
+    this.ctx.log.error({}, TOKEN_REFUSED);
     this.ctx.notifier.tokenRevoked();
   }
 }

@@ -6,6 +6,8 @@ export interface CliIo {
   readonly cwd: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   readonly stopSignal: Promise<string>;
+  /** Calls back on every request to reload the settings (SIGHUP); returns a function that stops listening. */
+  readonly onReload?: (listener: () => void) => () => void;
   /** Lines typed by the user (chat); undefined when there is no input. */
   readonly stdin?: NodeJS.ReadableStream;
   readonly isTty?: boolean;
@@ -31,6 +33,10 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     stopSignal,
+    onReload: (listener) => {
+      process.on('SIGHUP', listener);
+      return () => void process.off('SIGHUP', listener);
+    },
     stdin: process.stdin,
     isTty: Boolean(process.stdout.isTTY),
   };
