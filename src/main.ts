@@ -8,7 +8,8 @@ import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
-import { createCommandRunner, runCliCommand, type CommandDeps } from './commands/index.js';
+import { createCommandRunner, type CommandDeps } from './commands/index.js';
+import { runTerminalCommand } from './cli/run-terminal-command.js';
 import { createSlackApp, type SlackApp } from './slack/index.js';
 
 export interface StartDeps {
@@ -170,7 +171,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,
-        commands: { run: (text: string) => runCliCommand(text, commandDeps) },
+        commands: { run: (text: string) => runTerminalCommand(text, commandDeps) },
         ...(config.bridge.webhookSecret ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } } : {}),
       },
       { host: config.bridge.httpHost, port: config.bridge.httpPort },

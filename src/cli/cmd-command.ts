@@ -6,7 +6,7 @@ import { openFileStore, isStoreError } from '../storage/index.js';
 import { loadFlowFile } from '../bot/index.js';
 import { createBridge } from '../bridge/create-bridge.js';
 import { createBridgeMetrics } from '../metrics/bridge-metrics.js';
-import { runCliCommand } from '../commands/index.js';
+import { runTerminalCommand } from './run-terminal-command.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 
@@ -54,7 +54,7 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
         transcriptLines: config.bridge.transcriptLines, businessHoursSchedule: config.bridge.businessHoursSchedule,
       },
     });
-    return await runCliCommand(text, { engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date() });
+    return await runTerminalCommand(text, { engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date() });
   } finally {
     await engage.close();
     await store.close();

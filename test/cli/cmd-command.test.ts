@@ -71,6 +71,18 @@ describe('engage-bridge cmd without a running bridge', () => {
     expect(err.split('\n')[0]).toBe('"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, status.');
     expect(err).toContain('Commands:');
   });
+
+  it('keeps the malformed command in the audit log, as Slack does', async () => {
+    await cmd('bogus again');
+    const { openFileStore } = await import('../../src/storage/index.js');
+    const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+    try {
+      const audit = await store.listAudit();
+      expect(audit.some((a) => a.actor === 'cli:terminal' && a.action === 'malformed' && a.subject === 'bogus again')).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('engage-bridge cmd with a bridge running on BRIDGE_HTTP_PORT', () => {
