@@ -69,7 +69,7 @@ export async function createBridge(o: BridgeOptions) {
   let topics: readonly string[] | undefined = o.settings.topicIds;
   const topicIds = async (): Promise<readonly string[]> => {
     if (topics) return topics;
-    const page = await o.engage.topics.list();
+    const page = await o.engage.topics.list({ limit: 200 });
     topics = page.data.map((t) => String(t.id));
     return topics;
   };
