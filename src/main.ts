@@ -5,6 +5,7 @@ import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
 import { loadFlowFile } from './bot/index.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
+import type { BridgeSettings } from './bridge/bridge-context.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
@@ -41,6 +42,17 @@ export interface RunningBridge {
  * side (each contact stays in order in its own worker); polls are one at a time anyway.
  */
 export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as const;
+
+/** The bridge's part of the settings. */
+export function bridgeSettingsOf(config: Config): BridgeSettings {
+  const b = config.bridge;
+  return {
+    channels: config.engage.channels, topicIds: config.engage.topicIds, rateLimitPerHour: config.engage.rateLimitPerHour,
+    pollIntervalMs: b.pollIntervalMs, lookbackSeconds: b.lookbackSeconds, backfillMinutes: b.backfillMinutes,
+    ownerConfirmAgeMs: b.ownerConfirmAgeMs, idleReturnMinutes: b.idleReturnMinutes, stuckEscalationMinutes: b.stuckEscalationMinutes,
+    maxConcurrentContacts: b.maxConcurrentContacts, transcriptLines: b.transcriptLines, businessHoursSchedule: b.businessHoursSchedule,
+  };
+}
 
 /** The client-side token bucket for ENGAGE_RATE_LIMIT_PER_HOUR (0: only the service's own headers). */
 export function bucketOf(perHour: number) {
@@ -117,20 +129,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     cleanups.push(() => engage.close());
     const bridge = await createBridge({
       store, engage, flows, log: log.child({ component: 'bridge' }), metrics, now,
-      settings: {
-        channels: config.engage.channels,
-        topicIds: config.engage.topicIds,
-        pollIntervalMs: config.bridge.pollIntervalMs,
-        rateLimitPerHour: config.engage.rateLimitPerHour,
-        lookbackSeconds: config.bridge.lookbackSeconds,
-        backfillMinutes: config.bridge.backfillMinutes,
-        ownerConfirmAgeMs: config.bridge.ownerConfirmAgeMs,
-        idleReturnMinutes: config.bridge.idleReturnMinutes,
-        stuckEscalationMinutes: config.bridge.stuckEscalationMinutes,
-        maxConcurrentContacts: config.bridge.maxConcurrentContacts,
-        transcriptLines: config.bridge.transcriptLines,
-        businessHoursSchedule: config.bridge.businessHoursSchedule,
-      },
+      settings: bridgeSettingsOf(config),
     });
     const commandDeps: CommandDeps = {
       engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date(now()),

@@ -7,6 +7,7 @@ import { loadFlowFile } from '../bot/index.js';
 import { createBridge } from '../bridge/create-bridge.js';
 import { createBridgeMetrics } from '../metrics/bridge-metrics.js';
 import { runTerminalCommand } from './run-terminal-command.js';
+import { bridgeSettingsOf } from '../main.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 
@@ -45,14 +46,8 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
     const flows = await loadFlowFile(resolve(io.cwd, config.bridge.flowFile));
     const bridge = await createBridge({
       store, engage, flows, log: silentLogger(), metrics: createBridgeMetrics({ defaultMetrics: false }),
-      settings: {
-        channels: config.engage.channels, topicIds: config.engage.topicIds, pollIntervalMs: config.bridge.pollIntervalMs,
-        rateLimitPerHour: config.engage.rateLimitPerHour,
-        lookbackSeconds: config.bridge.lookbackSeconds, backfillMinutes: config.bridge.backfillMinutes,
-        ownerConfirmAgeMs: config.bridge.ownerConfirmAgeMs, idleReturnMinutes: config.bridge.idleReturnMinutes,
-        stuckEscalationMinutes: config.bridge.stuckEscalationMinutes, maxConcurrentContacts: 1,
-        transcriptLines: config.bridge.transcriptLines, businessHoursSchedule: config.bridge.businessHoursSchedule,
-      },
+      // One contact at a time is plenty for a single command.
+      settings: { ...bridgeSettingsOf(config), maxConcurrentContacts: 1 },
     });
     return await runTerminalCommand(text, { engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date() });
   } finally {
