@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openFileStore } from '../src/storage/index.js';
 import type { ConversationRecord, Store } from '../src/storage/index.js';
+import { storedConversation } from './lib/seed-store.js';
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -15,26 +16,9 @@ function argument(name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+/** A stored conversation, with a dialog state of a realistic size. */
 function record(i: number, lines: number, now: number): ConversationRecord {
-  const serviceId = String(32470000000 + i);
-  return {
-    key: `whatsapp:${serviceId}`,
-    channel: 'whatsapp',
-    serviceId,
-    topicId: '2001',
-    contactName: `Customer ${i}`,
-    owner: i % 10 === 0 ? 'agents' : 'bot',
-    dialog: { flow: 'main', step: 'menu', vars: { orderId: `A${i}` } },
-    transcript: Array.from({ length: lines }, (_, n) => ({
-      at: now - (lines - n) * 1000,
-      from: n % 2 === 0 ? ('customer' as const) : ('bot' as const),
-      text: n % 2 === 0 ? 'Where is my order? It should have arrived yesterday.' : 'Let me check that for you: one moment please.',
-      mentionId: String(100000 + i * lines + n),
-    })),
-    lastInboundAt: now - 1000,
-    lastMentionId: String(100000 + i * lines),
-    updatedAt: now - (i % 100) * 60_000,
-  };
+  return { ...storedConversation(i, lines, now), dialog: { flow: 'main', step: 'menu', vars: { orderId: `A${i}` } } };
 }
 
 async function dirBytes(dir: string): Promise<number> {

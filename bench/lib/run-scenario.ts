@@ -34,6 +34,8 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     bridge = await startBridge(sim.url, {
       dataDir, pollIntervalMs: spec.pollIntervalMs, rateLimitPerHour: spec.rateLimitPerHour,
       ...(spec.ingestion === 'webhook' ? { webhookSecret: WEBHOOK_SECRET } : {}),
+      // The limit is measured at this concurrency, so the bridge must run at it too.
+      extra: { BRIDGE_MAX_CONCURRENT_CONTACTS: String(spec.concurrency) },
     });
     const rssAtReady = await processMemoryMb(bridge.child.pid);
     if (spec.ingestion === 'webhook') await sim.client.webhook(`${bridge.url}/webhooks/engage/${WEBHOOK_SECRET}`);

@@ -21,7 +21,7 @@ export interface ScenarioSpec {
   readonly rateLimitPerHour: number;
   /** Measure the client-alone limit after the bridge stops. */
   readonly limit: boolean;
-  /** The limit's concurrency: the bridge's `BRIDGE_MAX_CONCURRENT_CONTACTS` (default 16). */
+  /** Contacts in flight: the bridge runs with it as `BRIDGE_MAX_CONCURRENT_CONTACTS`, the limit with as many workers. */
   readonly concurrency: number;
   /** Give up waiting for answers after this long without progress. */
   readonly stallMs: number;

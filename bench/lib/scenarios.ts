@@ -13,7 +13,7 @@ export const FULL_SIZE: BenchSize = { contacts: 200, rounds: 5, pacedPerSecond: 
 /** The test suite's smoke run: seconds. */
 export const SMOKE_SIZE: BenchSize = { contacts: 10, rounds: 2, pacedPerSecond: 20, escalations: 2, storedConversations: 500 };
 
-const common = { apiLatencyMs: 0, pollIntervalMs: 1000, burst: true, storedConversations: 0, rateLimitPerHour: 0, limit: true, concurrency: 16, stallMs: 15_000, phaseDeadlineMs: 60_000 };
+const common = { apiLatencyMs: 0, pollIntervalMs: 1000, burst: true, storedConversations: 0, rateLimitPerHour: 0, limit: true, concurrency: 32, stallMs: 15_000, phaseDeadlineMs: 60_000 };
 
 /** The scenarios of the issue, at a given size. */
 export function scenarios(size: BenchSize): ScenarioSpec[] {

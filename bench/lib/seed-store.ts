@@ -3,7 +3,8 @@ import { openFileStore, type ConversationRecord } from '../../src/storage/index.
 /** Service ids of the seeded conversations start here; the live load uses other ranges. */
 export const SEEDED_FIRST_ID = 32_470_000_000;
 
-function record(i: number, lines: number, now: number): ConversationRecord {
+/** The i-th stored conversation of a seeded data directory, as the bridge would have left it. */
+export function storedConversation(i: number, lines: number, now: number): ConversationRecord {
   const serviceId = String(SEEDED_FIRST_ID + i);
   return {
     key: `whatsapp:${serviceId}`,
@@ -35,7 +36,7 @@ export async function seedConversations(dataDir: string, count: number, lines = 
   const started = performance.now();
   const store = await openFileStore({ dataDir });
   try {
-    for (let i = 0; i < count; i++) await store.saveConversation(record(i, lines, now));
+    for (let i = 0; i < count; i++) await store.saveConversation(storedConversation(i, lines, now));
     // The bridge takes an existing store as already started: without a baseline it would treat this as a first start.
     await store.setMeta({ baselineAt: now - 3_600_000 });
     await store.flush();

@@ -1,7 +1,7 @@
-/** The store keys a contact as `channel:serviceId`; managers and Slack write `channel/serviceId`. */
-export function contactKey(channel: string, serviceId: string): string {
-  return `${channel}:${serviceId}`;
-}
+import { conversationKey } from '../storage/index.js';
+
+/** The store keys a contact as `channel:serviceId` (its `conversationKey`); managers and Slack write `channel/serviceId`. */
+export const contactKey = conversationKey;
 
 export function splitKey(key: string): { channel: string; service: string; serviceId: string } {
   const at = key.indexOf(':');
