@@ -86,3 +86,24 @@ describe('running the bridge', () => {
     expect(audit.some((a) => a.actor === 'cli:UMANAGER1' && a.action.includes('paused'))).toBe(true);
   });
 });
+
+describe('the reconciler', () => {
+  it('looks up a bounded number of agent-held contacts per run, each at most every 30 s', async () => {
+    h = await startHarness();
+    const now = h.now();
+    for (let i = 0; i < 30; i++) {
+      await h.running.store.saveConversation({
+        key: `whatsapp:3247700${String(i).padStart(4, '0')}`, channel: 'whatsapp', serviceId: `3247700${String(i).padStart(4, '0')}`,
+        owner: 'agents', ownerChangedAt: now, ownerConfirmedAt: now, transcript: [], lastInboundAt: now,
+        lastMentionId: String(500_000 + i), lastMentionTopicId: '2001', updatedAt: now,
+      });
+    }
+    const lookups = () => h!.requests().filter((r) => r.method === 'GET' && r.path.includes('/inbox/mention/')).length;
+    await h.running.bridge.reconciler.run();
+    expect(lookups()).toBe(20);
+    await h.running.bridge.reconciler.run();
+    expect(lookups()).toBe(30);
+    await h.running.bridge.reconciler.run();
+    expect(lookups()).toBe(30);
+  });
+});
