@@ -24,6 +24,8 @@ import { createDefaultDispatcher, DEFAULT_TIMEOUTS, type Timeouts } from './tran
 
 export const DEFAULT_BASE_URL = 'https://api.engagor.com';
 export const DEFAULT_API_VERSION = '20210601';
+/** How long `close()` lets requests in flight finish before it drops them. */
+const CLOSE_GRACE_MS = 2_000;
 
 export interface EngageClientOptions {
   /** Default `https://api.engagor.com`; plain HTTP only for loopback hosts. */
@@ -110,7 +112,14 @@ export function createEngageClient(options: EngageClientOptions) {
     stats: () => executor.stats(),
     /** Closes the connection pool the client created (an injected dispatcher is left to its owner). */
     close: async (): Promise<void> => {
-      await ownDispatcher?.close();
+      if (!ownDispatcher) return;
+      // Requests in flight get a grace period to finish; a server that never answers must not hold us for ever.
+      // (undici's graceful close forgets its connections, so a later destroy could no longer reach them.)
+      const busy = () => Object.values(executor.stats().inFlight).some((n) => n > 0);
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      while (busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (busy()) await ownDispatcher.destroy();
+      else await ownDispatcher.close();
     },
   };
 }

@@ -113,9 +113,10 @@ describe('contract: the real client against the simulator', () => {
       await fault({ timeout: 1 });
       const quick = make({ timeoutMs: 300 });
       const timedOut = await quick.topics.list().catch((e: unknown) => e);
+      await fault({});
+      await quick.close();
       expect(timedOut).toBeInstanceOf(ConnectionError);
       expect((timedOut as ConnectionError).reason).toBe('timeout');
-      await quick.close();
     } finally {
       await fault({});
     }
