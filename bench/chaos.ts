@@ -22,7 +22,15 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
 };
 
 /** The test suite's smoke campaign: seconds. */
-export const CHAOS_SMOKE: ChaosOptions = { ...CHAOS_DEFAULTS, contacts: 10, messagesPerContact: 2, kills: 1, thinkMs: [50, 200], settleMs: 20_000, faultySettleMs: 5_000 };
+export const CHAOS_SMOKE: ChaosOptions = {
+  ...CHAOS_DEFAULTS,
+  contacts: 10,
+  messagesPerContact: 2,
+  kills: 1,
+  thinkMs: [50, 200],
+  settleMs: 20_000,
+  faultySettleMs: 5_000,
+};
 
 function numberFlag(name: string): number | undefined {
   const i = process.argv.indexOf(`--${name}`);

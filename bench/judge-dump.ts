@@ -7,7 +7,10 @@ import { judgeCampaign } from './lib/chaos-verdict.js';
 
 async function readLines(dir: string, name: string): Promise<never[]> {
   const text = await readFile(join(dir, `${name}.jsonl`), 'utf8');
-  return text.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as never);
+  return text
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as never);
 }
 
 async function main(dir: string | undefined): Promise<void> {

@@ -123,8 +123,9 @@ export function parseConfig(sources: ConfigSources): Config {
 }
 
 function toConfig(s: RawSettings): Config {
-  const secrets = SECRET_SETTINGS.map((name) => (s as Record<string, unknown>)[name])
-    .filter((v): v is string => typeof v === 'string' && v.length >= 4);
+  const secrets = SECRET_SETTINGS.map((name) => (s as Record<string, unknown>)[name]).filter(
+    (v): v is string => typeof v === 'string' && v.length >= 4,
+  );
   return {
     demo: s.ENGAGE_ACCESS_TOKEN === undefined,
     engage: {
@@ -222,4 +223,3 @@ export function readConfigSources(options: { cwd?: string; configFile?: string; 
 export function loadConfig(options: { cwd?: string; configFile?: string; env?: NodeJS.ProcessEnv } = {}): Config {
   return parseConfig(readConfigSources(options));
 }
-

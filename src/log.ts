@@ -5,11 +5,31 @@ export type { Logger } from 'pino';
 
 /** Field paths whose values never reach a log line, whatever object they sit in. */
 const REDACT_PATHS = [
-  'token', 'accessToken', 'access_token', 'authorization', 'Authorization', 'password', 'secret',
-  'signingSecret', 'botToken', 'appToken', 'webhookSecret',
-  '*.token', '*.accessToken', '*.access_token', '*.authorization', '*.Authorization', '*.password', '*.secret',
-  '*.signingSecret', '*.botToken', '*.appToken', '*.webhookSecret',
-  'headers.authorization', '*.headers.authorization', 'req.headers.authorization',
+  'token',
+  'accessToken',
+  'access_token',
+  'authorization',
+  'Authorization',
+  'password',
+  'secret',
+  'signingSecret',
+  'botToken',
+  'appToken',
+  'webhookSecret',
+  '*.token',
+  '*.accessToken',
+  '*.access_token',
+  '*.authorization',
+  '*.Authorization',
+  '*.password',
+  '*.secret',
+  '*.signingSecret',
+  '*.botToken',
+  '*.appToken',
+  '*.webhookSecret',
+  'headers.authorization',
+  '*.headers.authorization',
+  'req.headers.authorization',
 ];
 
 export interface LoggerOptions {

@@ -47,10 +47,18 @@ export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as c
 export function bridgeSettingsOf(config: Config): BridgeSettings {
   const b = config.bridge;
   return {
-    channels: config.engage.channels, topicIds: config.engage.topicIds, rateLimitPerHour: config.engage.rateLimitPerHour,
-    pollIntervalMs: b.pollIntervalMs, lookbackSeconds: b.lookbackSeconds, backfillMinutes: b.backfillMinutes,
-    ownerConfirmAgeMs: b.ownerConfirmAgeMs, idleReturnMinutes: b.idleReturnMinutes, stuckEscalationMinutes: b.stuckEscalationMinutes,
-    maxConcurrentContacts: b.maxConcurrentContacts, transcriptLines: b.transcriptLines, businessHoursSchedule: b.businessHoursSchedule,
+    channels: config.engage.channels,
+    topicIds: config.engage.topicIds,
+    rateLimitPerHour: config.engage.rateLimitPerHour,
+    pollIntervalMs: b.pollIntervalMs,
+    lookbackSeconds: b.lookbackSeconds,
+    backfillMinutes: b.backfillMinutes,
+    ownerConfirmAgeMs: b.ownerConfirmAgeMs,
+    idleReturnMinutes: b.idleReturnMinutes,
+    stuckEscalationMinutes: b.stuckEscalationMinutes,
+    maxConcurrentContacts: b.maxConcurrentContacts,
+    transcriptLines: b.transcriptLines,
+    businessHoursSchedule: b.businessHoursSchedule,
   };
 }
 
@@ -128,11 +136,20 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     });
     cleanups.push(() => engage.close());
     const bridge = await createBridge({
-      store, engage, flows, log: log.child({ component: 'bridge' }), metrics, now,
+      store,
+      engage,
+      flows,
+      log: log.child({ component: 'bridge' }),
+      metrics,
+      now,
       settings: bridgeSettingsOf(config),
     });
     const commandDeps: CommandDeps = {
-      engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date(now()),
+      engage,
+      bridge: bridge.control,
+      audit: store,
+      managerIds: config.slack.managerIds,
+      now: () => new Date(now()),
     };
     let slack: SlackApp | undefined;
     let slackPort: { port: number | null } | undefined;
@@ -171,7 +188,9 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         },
         metricsContentType: METRICS_CONTENT_TYPE,
         commands: { run: (text: string) => runTerminalCommand(text, commandDeps) },
-        ...(config.bridge.webhookSecret ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } } : {}),
+        ...(config.bridge.webhookSecret
+          ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } }
+          : {}),
       },
       { host: config.bridge.httpHost, port: config.bridge.httpPort },
     );
@@ -181,7 +200,12 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.
     cleanups.push(() => bridge.stop());
     return {
-      bridge, store, metrics, http, engage: { baseUrl: engageTarget.baseUrl, accountId: engageTarget.accountId }, commandDeps,
+      bridge,
+      store,
+      metrics,
+      http,
+      engage: { baseUrl: engageTarget.baseUrl, accountId: engageTarget.accountId },
+      commandDeps,
       ...(simulator ? { simulator } : {}),
       ...(slackPort ? { slack: slackPort } : {}),
       stop: stopAll,

@@ -9,7 +9,10 @@ export class BridgeKeeper {
   private readonly retired: string[][] = [];
   kills = 0;
 
-  constructor(private readonly simUrl: string, private readonly settings: BridgeSettings) {}
+  constructor(
+    private readonly simUrl: string,
+    private readonly settings: BridgeSettings,
+  ) {}
 
   get running(): RunningBridge | undefined {
     return this.current;

@@ -61,8 +61,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     sim = await startSimulator({ seedFile: await writeOpenHoursSeed(dir) });
     await sim.client.addToken(token, 'u1', [...(defaultSeed.tokens[0]?.scopes ?? [])]);
     keeper = new BridgeKeeper(sim.url, {
-      dataDir: join(dir, 'data'), pollIntervalMs: o.pollIntervalMs, token, requestTimeoutMs: 2000,
-      ownerConfirmAgeMs: o.ownerConfirmAgeMs, waitFor: 'health', extra: { LOG_LEVEL: o.bridgeLogLevel ?? 'info' }, ...(o.webhook ? { webhookSecret } : {}),
+      dataDir: join(dir, 'data'),
+      pollIntervalMs: o.pollIntervalMs,
+      token,
+      requestTimeoutMs: 2000,
+      ownerConfirmAgeMs: o.ownerConfirmAgeMs,
+      waitFor: 'health',
+      extra: { LOG_LEVEL: o.bridgeLogLevel ?? 'info' },
+      ...(o.webhook ? { webhookSecret } : {}),
     });
     const setWebhook = async () => {
       if (o.webhook && keeper?.running) await sim!.client.webhook(`${keeper.running.url}/webhooks/engage/${webhookSecret}`);
@@ -95,8 +101,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const random = seededRandom(o.seed);
     const events: DriverEvent[] = [];
     const contacts = makeContacts(o.contacts, 32_490_000_000, 'Chaos');
-    await Promise.all(contacts.map((c) =>
-      driveContact({ sim: sim!.client, requests, random, sleep, thinkMs: o.thinkMs, onMessage }, c, o.messagesPerContact, events)));
+    await Promise.all(
+      contacts.map((c) =>
+        driveContact({ sim: sim!.client, requests, random, sleep, thinkMs: o.thinkMs, onMessage }, c, o.messagesPerContact, events),
+      ),
+    );
     await restarting;
     await keeper.start();
     log(`drive done: ${events.length} events; settling (faults stay on for up to ${o.faultySettleMs} ms)`);

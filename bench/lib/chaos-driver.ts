@@ -6,8 +6,18 @@ import type { RequestEntry, SimClient } from './sim-client.js';
 
 /** What customers say: mostly things the bot answers, some that hand them to people, some it cannot parse. */
 const TEXTS = [
-  'hello', 'thanks', 'what are your opening hours', 'where is my order', 'my order is AB-12345', 'thanks a lot',
-  'when are you open', 'hello again', 'qwerty zxcv', 'I want to talk to an agent', 'never mind', 'refund please',
+  'hello',
+  'thanks',
+  'what are your opening hours',
+  'where is my order',
+  'my order is AB-12345',
+  'thanks a lot',
+  'when are you open',
+  'hello again',
+  'qwerty zxcv',
+  'I want to talk to an agent',
+  'never mind',
+  'refund please',
 ];
 const ESCALATING = new Set(['I want to talk to an agent', 'refund please']);
 

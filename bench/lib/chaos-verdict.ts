@@ -68,7 +68,10 @@ export const HANDOVER_GRACE_SECONDS = 5 * 60;
  * handover grace ran out. While one is open the bot rightly stays silent: the customer waits for a person.
  */
 function pendingEscalations(
-  requests: readonly RequestEntry[], mentionContact: ReadonlyMap<string, string>, botPublishes: ReadonlyMap<string, number[]>, graceSeconds: number,
+  requests: readonly RequestEntry[],
+  mentionContact: ReadonlyMap<string, string>,
+  botPublishes: ReadonlyMap<string, number[]>,
+  graceSeconds: number,
 ): Map<string, Array<[number, number]>> {
   const spans = new Map<string, Array<[number, number]>>();
   for (const r of requests) {
@@ -84,7 +87,10 @@ function pendingEscalations(
 
 /** Judges a campaign from the simulator's logs and what the driver did. Pure: no I/O. */
 export function judgeCampaign(
-  events: readonly DriverEvent[], requests: readonly RequestEntry[], outbound: readonly OutboundEntry[], graceSeconds = HANDOVER_GRACE_SECONDS,
+  events: readonly DriverEvent[],
+  requests: readonly RequestEntry[],
+  outbound: readonly OutboundEntry[],
+  graceSeconds = HANDOVER_GRACE_SECONDS,
 ): Verdict {
   const timeline = new OwnershipTimeline(requests, events);
   const pos = new Map<DriverEvent, number>(events.map((e, i) => [e, driverPos(e.before, i, events.length)]));
@@ -92,7 +98,9 @@ export function judgeCampaign(
   const bot = outbound.filter((e) => e.author === 'bot');
   const positions = publishPositions(requests, bot);
   const byMention = new Map<string, OutboundEntry[]>();
-  for (const e of bot) if (e.mention_id !== null) (byMention.get(String(e.mention_id)) ?? byMention.set(String(e.mention_id), []).get(String(e.mention_id))!).push(e);
+  for (const e of bot)
+    if (e.mention_id !== null)
+      (byMention.get(String(e.mention_id)) ?? byMention.set(String(e.mention_id), []).get(String(e.mention_id))!).push(e);
   const agentActs = events.filter((e): e is Exclude<DriverEvent, MessageEvent> => e.kind === 'agent-reply');
   const botPublishes = new Map<string, number[]>();
   for (const [e, p] of positions) {
@@ -114,12 +122,16 @@ export function judgeCampaign(
     // The bot went on to answer a later message of the same customer (or never spoke again): the span in which
     // people must have held the contact for this silence to be theirs.
     const later = messages.filter((x) => x.contact === m.contact && Number(x.mentionId) > Number(m.mentionId));
-    const laterReplies = later.flatMap((x) => byMention.get(x.mentionId) ?? []).map((e) => positions.get(e)).filter((p): p is number => p !== undefined);
+    const laterReplies = later
+      .flatMap((x) => byMention.get(x.mentionId) ?? [])
+      .map((e) => positions.get(e))
+      .filter((p): p is number => p !== undefined);
     const end = laterReplies.length > 0 ? Math.min(...laterReplies) : Number.POSITIVE_INFINITY;
     const at = pos.get(m)!;
-    const peopleUntil = (until: number) => timeline.peopleHeldBetween(m.contact, at, until)
-      || agentActs.some((a) => a.contact === m.contact && pos.get(a)! > at && a.before < until)
-      || (pending.get(m.contact) ?? []).some(([from, to]) => from < until && to > at);
+    const peopleUntil = (until: number) =>
+      timeline.peopleHeldBetween(m.contact, at, until) ||
+      agentActs.some((a) => a.contact === m.contact && pos.get(a)! > at && a.before < until) ||
+      (pending.get(m.contact) ?? []).some(([from, to]) => from < until && to > at);
     if (peopleUntil(end)) escalated++;
     else {
       lost.push(m.mentionId);

@@ -47,7 +47,9 @@ export function useBuiltCli(on: boolean): void {
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildHandle {
   const entry = builtCli ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
   const child = spawn(process.execPath, [...entry, ...args], {
-    cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
   const lines: string[] = [];
@@ -86,7 +88,10 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): Child
           const m = pattern.exec(line);
           if (m) return resolve(m);
         }
-        const timer = setTimeout(() => done(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+        const timer = setTimeout(
+          () => done(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)),
+          timeoutMs,
+        );
         const watcher = (line: string) => {
           const m = pattern.exec(line);
           if (m) done(undefined, m);

@@ -3,7 +3,8 @@ import type { RequestEntry } from './sim-client.js';
 /** The contact (service id) a logged API request was about, or undefined for account-wide calls such as polls. */
 export function contactOf(r: RequestEntry, mentionContacts: ReadonlyMap<string, string>): string | undefined {
   const parts = r.path.split('/').filter((p) => p.length > 0);
-  if (parts[1] === 'inbox' && (parts[2] === 'handover' || parts[2] === 'contact') && parts.length >= 5) return decodeURIComponent(parts[4]!);
+  if (parts[1] === 'inbox' && (parts[2] === 'handover' || parts[2] === 'contact') && parts.length >= 5)
+    return decodeURIComponent(parts[4]!);
   if (parts[1] === 'inbox' && parts[2] === 'mention' && parts.length >= 5) return mentionContacts.get(parts[4]!);
   if (parts[1] === 'publisher' && parts[2] === 'add') {
     try {
@@ -20,7 +21,9 @@ export function contactOf(r: RequestEntry, mentionContacts: ReadonlyMap<string, 
 
 /** How many of `requests` were about each of `contacts`. */
 export function callsAbout(
-  requests: readonly RequestEntry[], contacts: ReadonlySet<string>, mentionContacts: ReadonlyMap<string, string>,
+  requests: readonly RequestEntry[],
+  contacts: ReadonlySet<string>,
+  mentionContacts: ReadonlyMap<string, string>,
 ): number {
   let n = 0;
   for (const r of requests) {

@@ -5,9 +5,13 @@ import type { RequestEntry } from './sim-client.js';
  * `GET /1001/inbox/handover/whatsapp/3247…` → `GET inbox/handover/{service}/{id}`.
  */
 export function endpointName(method: string, path: string): string {
-  const parts = path.split('/').filter((p) => p.length > 0).slice(1); // drop the account id
+  const parts = path
+    .split('/')
+    .filter((p) => p.length > 0)
+    .slice(1); // drop the account id
   let name = parts.join('/');
-  if (parts[0] === 'inbox' && (parts[1] === 'handover' || parts[1] === 'contact') && parts.length >= 4) name = `inbox/${parts[1]}/{service}/{id}`;
+  if (parts[0] === 'inbox' && (parts[1] === 'handover' || parts[1] === 'contact') && parts.length >= 4)
+    name = `inbox/${parts[1]}/{service}/{id}`;
   else if (parts[0] === 'inbox' && parts[1] === 'mention' && parts.length >= 4) name = 'inbox/mention/{topic}/{id}';
   else name = parts.map((p) => (/^\d+$/.test(p) ? '{id}' : p)).join('/');
   return `${method} ${name}`;
@@ -25,7 +29,10 @@ export function countByEndpoint(requests: readonly RequestEntry[]): Record<strin
 }
 
 /** The per-message figure: every call divided by the answered messages, by endpoint and in total. */
-export function callsPerAnswer(requests: readonly RequestEntry[], answered: number): { total: number | null; byEndpoint: Record<string, number> } {
+export function callsPerAnswer(
+  requests: readonly RequestEntry[],
+  answered: number,
+): { total: number | null; byEndpoint: Record<string, number> } {
   const counts = countByEndpoint(requests);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   if (answered === 0) return { total: null, byEndpoint: {} };

@@ -38,7 +38,12 @@ async function send(sim: SimClient, c: Contact, text: string): Promise<SentMessa
  * flight); each contact's messages stay in order. For throughput: the bridge gets more than it can do at once.
  */
 export async function sendBurst(
-  sim: SimClient, contacts: readonly Contact[], rounds: number, text: (round: number) => string, parallel = 16, firstRound = 0,
+  sim: SimClient,
+  contacts: readonly Contact[],
+  rounds: number,
+  text: (round: number) => string,
+  parallel = 16,
+  firstRound = 0,
 ): Promise<SentMessage[]> {
   const sent: SentMessage[] = [];
   let next = 0;
@@ -57,8 +62,13 @@ export async function sendBurst(
  * `contacts / perSecond` seconds). `sleep` is injected so callers decide how time passes.
  */
 export async function sendPaced(
-  sim: SimClient, contacts: readonly Contact[], rounds: number, text: (round: number) => string, perSecond: number,
-  sleep: (ms: number) => Promise<void>, firstRound = 0,
+  sim: SimClient,
+  contacts: readonly Contact[],
+  rounds: number,
+  text: (round: number) => string,
+  perSecond: number,
+  sleep: (ms: number) => Promise<void>,
+  firstRound = 0,
 ): Promise<SentMessage[]> {
   const total = contacts.length * rounds;
   const start = Date.now();
@@ -72,7 +82,10 @@ export async function sendPaced(
     const c = contacts[k % contacts.length]!;
     const round = firstRound + Math.floor(k / contacts.length);
     const p = (chains.get(c.id) ?? Promise.resolve()).then(() => send(sim, c, text(round)));
-    chains.set(c.id, p.catch(() => undefined));
+    chains.set(
+      c.id,
+      p.catch(() => undefined),
+    );
     pending.push(p);
   }
   return Promise.all(pending);

@@ -15,10 +15,14 @@ export interface LimitResult {
  * `targets` with `publisher/add`, `concurrency` at a time, against the same simulator, with no bridge.
  */
 export async function measureLimit(
-  simUrl: string, targets: readonly SentMessage[], o: { concurrency: number; rateLimitPerHour?: number },
+  simUrl: string,
+  targets: readonly SentMessage[],
+  o: { concurrency: number; rateLimitPerHour?: number },
 ): Promise<LimitResult> {
   const client = createEngageClient({
-    baseUrl: simUrl, accountId: ACCOUNT_ID, accessToken: SIM_TOKEN,
+    baseUrl: simUrl,
+    accountId: ACCOUNT_ID,
+    accessToken: SIM_TOKEN,
     // The same client settings as the bridge's (src/main.ts), so the ratio compares like with like.
     rateLimit: { registry: new RateLimitRegistry(bucketOf(o.rateLimitPerHour ?? 0)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
   });
@@ -30,8 +34,12 @@ export async function measureLimit(
       const t = targets[next++]!;
       try {
         await client.publisher.add({
-          type: 'reply', services: [{ type: 'whatsapp', service_id: t.contact }], message: 'Thanks, noted.',
-          status: '', topicId: '2001', mentionId: t.mentionId,
+          type: 'reply',
+          services: [{ type: 'whatsapp', service_id: t.contact }],
+          message: 'Thanks, noted.',
+          status: '',
+          topicId: '2001',
+          mentionId: t.mentionId,
         });
       } catch {
         failed++;
@@ -44,7 +52,12 @@ export async function measureLimit(
     await client.close();
   }
   const elapsedMs = performance.now() - started;
-  return { calls: targets.length, failed, elapsedMs: Math.round(elapsedMs), perSecond: round1((targets.length - failed) / (elapsedMs / 1000)) };
+  return {
+    calls: targets.length,
+    failed,
+    elapsedMs: Math.round(elapsedMs),
+    perSecond: round1((targets.length - failed) / (elapsedMs / 1000)),
+  };
 }
 
 const round1 = (v: number) => Math.round(v * 10) / 10;

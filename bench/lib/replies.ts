@@ -38,7 +38,9 @@ export function answeredOf(sent: readonly SentMessage[], replies: Map<string, nu
  * after the call (then the rest counts as unanswered: the run stays bounded). Polls the tail.
  */
 export async function waitForReplies(
-  tail: LogTail<OutboundEntry>, sent: readonly SentMessage[], o: { stallMs: number; deadlineMs?: number; pollMs?: number },
+  tail: LogTail<OutboundEntry>,
+  sent: readonly SentMessage[],
+  o: { stallMs: number; deadlineMs?: number; pollMs?: number },
 ): Promise<Answered> {
   let best = -1;
   let lastProgress = Date.now();

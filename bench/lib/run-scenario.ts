@@ -32,7 +32,9 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     if (spec.apiLatencyMs > 0) await sim.client.faults({ latency_ms: spec.apiLatencyMs });
     if (spec.rateLimitPerHour > 0) await sim.client.rateLimit(Math.ceil(spec.rateLimitPerHour / 60) + 20, 60);
     bridge = await startBridge(sim.url, {
-      dataDir, pollIntervalMs: spec.pollIntervalMs, rateLimitPerHour: spec.rateLimitPerHour,
+      dataDir,
+      pollIntervalMs: spec.pollIntervalMs,
+      rateLimitPerHour: spec.rateLimitPerHour,
       ...(spec.ingestion === 'webhook' ? { webhookSecret: WEBHOOK_SECRET } : {}),
       // The limit is measured at this concurrency, so the bridge must run at it too.
       extra: { BRIDGE_MAX_CONCURRENT_CONTACTS: String(spec.concurrency) },
@@ -52,7 +54,8 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const paced = spec.pacedPerSecond
       ? await pacedPhase(ctx, contacts, spec.rounds, plainText, spec.pacedPerSecond, spec.burst ? spec.rounds : 0)
       : undefined;
-    const escalation = spec.escalations > 0 ? await escalationPhase(ctx, makeContacts(spec.escalations, base + 500_000, 'Asker')) : undefined;
+    const escalation =
+      spec.escalations > 0 ? await escalationPhase(ctx, makeContacts(spec.escalations, base + 500_000, 'Asker')) : undefined;
     const loadEnded = Date.now();
     const memory = await processMemoryMb(bridge.child.pid);
     await outbound.stop();
@@ -94,7 +97,12 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
         unanswered: messages - answered,
         burst: burst ? { messages: burst.sent.length, answered: burst.answered.answered, calls_per_answer: callsPerAnswerOf(burst) } : null,
         paced: paced
-          ? { per_second: spec.pacedPerSecond, messages: paced.sent.length, answered: paced.answered.answered, calls_per_answer: callsPerAnswerOf(paced) }
+          ? {
+              per_second: spec.pacedPerSecond,
+              messages: paced.sent.length,
+              answered: paced.answered.answered,
+              calls_per_answer: callsPerAnswerOf(paced),
+            }
           : null,
         escalation: escalation ?? null,
         limit: limit ?? null,

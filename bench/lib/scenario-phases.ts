@@ -42,7 +42,12 @@ export function burstPhase(ctx: PhaseContext, contacts: readonly Contact[], roun
 
 /** A steady rate: the latency a customer sees, and the calls each answer costs at steady state. */
 export function pacedPhase(
-  ctx: PhaseContext, contacts: readonly Contact[], rounds: number, text: (r: number) => string, perSecond: number, firstRound = 0,
+  ctx: PhaseContext,
+  contacts: readonly Contact[],
+  rounds: number,
+  text: (r: number) => string,
+  perSecond: number,
+  firstRound = 0,
 ) {
   return measured(ctx, () => sendPaced(ctx.sim, contacts, rounds, text, perSecond, ctx.sleep, firstRound));
 }
@@ -80,7 +85,8 @@ export async function escalationPhase(ctx: PhaseContext, contacts: readonly Cont
   const asks = await sendBurst(ctx.sim, contacts, 1, () => 'I want to talk to an agent please');
   const ids = new Set(contacts.map((c) => c.id));
   const mentionContacts = new Map([...warm, ...asks].map((m) => [m.mentionId, m.contact]));
-  const handedOver = () => new Set(ctx.requests.entries.filter((r) => r.seq > before && isHandoverToAgents(r)).map((r) => contactOf(r, mentionContacts)));
+  const handedOver = () =>
+    new Set(ctx.requests.entries.filter((r) => r.seq > before && isHandoverToAgents(r)).map((r) => contactOf(r, mentionContacts)));
   const deadline = Date.now() + ctx.stallMs;
   for (;;) {
     await ctx.requests.catchUp();

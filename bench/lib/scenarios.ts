@@ -13,7 +13,17 @@ export const FULL_SIZE: BenchSize = { contacts: 200, rounds: 5, pacedPerSecond: 
 /** The test suite's smoke run: seconds. */
 export const SMOKE_SIZE: BenchSize = { contacts: 10, rounds: 2, pacedPerSecond: 20, escalations: 2, storedConversations: 500 };
 
-const common = { apiLatencyMs: 0, pollIntervalMs: 1000, burst: true, storedConversations: 0, rateLimitPerHour: 0, limit: true, concurrency: 32, stallMs: 15_000, phaseDeadlineMs: 60_000 };
+const common = {
+  apiLatencyMs: 0,
+  pollIntervalMs: 1000,
+  burst: true,
+  storedConversations: 0,
+  rateLimitPerHour: 0,
+  limit: true,
+  concurrency: 32,
+  stallMs: 15_000,
+  phaseDeadlineMs: 60_000,
+};
 
 /** The scenarios of the issue, at a given size. */
 export function scenarios(size: BenchSize): ScenarioSpec[] {
@@ -24,19 +34,40 @@ export function scenarios(size: BenchSize): ScenarioSpec[] {
     {
       // 100 ms per call and at most 2 writes in flight (the client's write class) cap both bridge and limit near
       // 20 replies/s; a tenth of the contacts keeps the run short without changing the ratio.
-      ...common, ...load, name: 'api-latency-100ms', ingestion: 'poll', apiLatencyMs: 100,
-      contacts: Math.max(2, Math.ceil(size.contacts / 10)), pacedPerSecond: Math.max(2, Math.ceil(size.pacedPerSecond / 10)),
-      escalations: Math.max(1, Math.ceil(size.escalations / 4)), stallMs: 30_000,
+      ...common,
+      ...load,
+      name: 'api-latency-100ms',
+      ingestion: 'poll',
+      apiLatencyMs: 100,
+      contacts: Math.max(2, Math.ceil(size.contacts / 10)),
+      pacedPerSecond: Math.max(2, Math.ceil(size.pacedPerSecond / 10)),
+      escalations: Math.max(1, Math.ceil(size.escalations / 4)),
+      stallMs: 30_000,
     },
     {
-      ...common, name: 'stored-50k', ingestion: 'poll', storedConversations: size.storedConversations,
-      contacts: Math.max(2, Math.ceil(size.contacts / 4)), rounds: 2, pacedPerSecond: Math.ceil(size.pacedPerSecond / 2),
-      escalations: 0, limit: false,
+      ...common,
+      name: 'stored-50k',
+      ingestion: 'poll',
+      storedConversations: size.storedConversations,
+      contacts: Math.max(2, Math.ceil(size.contacts / 4)),
+      rounds: 2,
+      pacedPerSecond: Math.ceil(size.pacedPerSecond / 2),
+      escalations: 0,
+      limit: false,
     },
     {
       // 18,000 calls/hour = 5 per second, burst 20: the bridge must queue its calls and still answer everyone.
-      ...common, name: 'rate-budget', ingestion: 'poll', pollIntervalMs: 2000, rateLimitPerHour: 18_000,
-      contacts: Math.max(2, Math.ceil(size.contacts / 20)), rounds: 2, pacedPerSecond: null, escalations: 0, limit: false, stallMs: 30_000,
+      ...common,
+      name: 'rate-budget',
+      ingestion: 'poll',
+      pollIntervalMs: 2000,
+      rateLimitPerHour: 18_000,
+      contacts: Math.max(2, Math.ceil(size.contacts / 20)),
+      rounds: 2,
+      pacedPerSecond: null,
+      escalations: 0,
+      limit: false,
+      stallMs: 30_000,
     },
   ];
 }

@@ -15,9 +15,7 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 
 function weekdayName(weekday: number, locale: string): string {
   // 2023-01-01 was a Sunday, so day 1 + weekday lands on the wanted weekday.
-  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(2023, 0, 1 + weekday)),
-  );
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2023, 0, 1 + weekday)));
 }
 
 /** Local clock time of an instant, "17:00". */
@@ -27,17 +25,10 @@ export function describeTime(instantMs: number, timeZone: string): string {
 }
 
 /** An instant relative to now, in the schedule's zone: "today at 13:00", "tomorrow at 09:00", "Monday at 09:00". */
-export function describeMoment(
-  instantMs: number,
-  nowMs: number,
-  timeZone: string,
-  words: HoursWords = ENGLISH_HOURS_WORDS,
-): string {
+export function describeMoment(instantMs: number, nowMs: number, timeZone: string, words: HoursWords = ENGLISH_HOURS_WORDS): string {
   const then = wallClock(instantMs, timeZone);
   const now = wallClock(nowMs, timeZone);
-  const days = Math.round(
-    (Date.UTC(then.year, then.month - 1, then.day) - Date.UTC(now.year, now.month - 1, now.day)) / 86_400_000,
-  );
+  const days = Math.round((Date.UTC(then.year, then.month - 1, then.day) - Date.UTC(now.year, now.month - 1, now.day)) / 86_400_000);
   const time = `${pad(then.hour)}:${pad(then.minute)}`;
   if (days <= 0) return `${words.today} ${words.at} ${time}`;
   if (days === 1) return `${words.tomorrow} ${words.at} ${time}`;

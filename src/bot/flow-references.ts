@@ -28,7 +28,10 @@ function checkIntentLoops(flows: Flows, out: ReferenceProblem[]): void {
     let next = flows.intents[start]?.then?.intent;
     while (next !== undefined) {
       if (seen.has(next)) {
-        out.push({ path: ['intents', start, 'then', 'intent'], message: `intents lead to each other in a loop (${[...seen].join(' → ')} → ${next})` });
+        out.push({
+          path: ['intents', start, 'then', 'intent'],
+          message: `intents lead to each other in a loop (${[...seen].join(' → ')} → ${next})`,
+        });
         break;
       }
       seen.add(next);

@@ -8,13 +8,16 @@ const priority = z.enum(PRIORITIES);
 const reasonCode = z.string().regex(/^[a-z][a-z0-9_]*$/, 'a reason code is lower case letters, digits and _');
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name is letters, digits, _ and -, starting with a letter');
 
-const regex = z.string().min(1).superRefine((src, ctx) => {
-  try {
-    new RegExp(stripAccents(src), 'iu');
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(e as Error).message}` });
-  }
-});
+const regex = z
+  .string()
+  .min(1)
+  .superRefine((src, ctx) => {
+    try {
+      new RegExp(stripAccents(src), 'iu');
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(e as Error).message}` });
+    }
+  });
 
 const escalateSpec = z
   .object({
@@ -52,7 +55,14 @@ export type Step = z.infer<typeof stepSchema>;
 const textWithMenu = z.object({ text: z.string().min(1), menu: name.optional() }).strict();
 
 const menuButton = z
-  .object({ id: z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String).optional(), title: z.string().min(1).optional(), then: stepSchema })
+  .object({
+    id: z
+      .union([z.string().min(1), z.number().int().nonnegative()])
+      .transform(String)
+      .optional(),
+    title: z.string().min(1).optional(),
+    then: stepSchema,
+  })
   .strict()
   .refine((b) => b.id !== undefined || b.title !== undefined, 'a menu button needs an id or a title');
 
@@ -107,9 +117,18 @@ const triggers = z
       .strict()
       .prefault({}),
     quick_reply: z.object(toggle).strict().prefault({}),
-    repeated_fallback: z.object({ ...toggle, count: z.number().int().min(1).default(2) }).strict().prefault({}),
-    negative_sentiment: z.object({ ...toggle, count: z.number().int().min(1).default(2) }).strict().prefault({}),
-    contact_tag: z.object({ ...toggle, tags: z.array(z.string().min(1)).default(['vip']) }).strict().prefault({}),
+    repeated_fallback: z
+      .object({ ...toggle, count: z.number().int().min(1).default(2) })
+      .strict()
+      .prefault({}),
+    negative_sentiment: z
+      .object({ ...toggle, count: z.number().int().min(1).default(2) })
+      .strict()
+      .prefault({}),
+    contact_tag: z
+      .object({ ...toggle, tags: z.array(z.string().min(1)).default(['vip']) })
+      .strict()
+      .prefault({}),
     always_human: z.object(toggle).strict().prefault({}),
   })
   .strict()

@@ -66,12 +66,16 @@ function fallback(turn: Turn, text: string): void {
 function contactTagTriggered(turn: Turn): boolean {
   const { state, flows, input } = turn;
   const t = flows.escalation.triggers;
-  const tag = t.contact_tag.enabled && !state.contactTagEscalated
-    ? input.contact.tags.find((c) => t.contact_tag.tags.some((x) => foldText(x) === foldText(c)))
-    : undefined;
+  const tag =
+    t.contact_tag.enabled && !state.contactTagEscalated
+      ? input.contact.tags.find((c) => t.contact_tag.tags.some((x) => foldText(x) === foldText(c)))
+      : undefined;
   if (tag !== undefined) {
     state.contactTagEscalated = true;
-    requestEscalation(turn, escalationRequest(turn, 'contact_tag', `contact tag ${tag}`, { priority: t.contact_tag.priority, tags: [tag] }));
+    requestEscalation(
+      turn,
+      escalationRequest(turn, 'contact_tag', `contact tag ${tag}`, { priority: t.contact_tag.priority, tags: [tag] }),
+    );
     return true;
   }
   return false;

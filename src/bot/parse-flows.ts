@@ -16,9 +16,7 @@ export class FlowFileError extends Error {
     readonly fileName: string,
     readonly problems: FlowProblem[],
   ) {
-    const lines = problems.map(
-      (p) => `  - ${p.path || '(file)'}${p.line !== undefined ? ` (line ${p.line})` : ''}: ${p.message}`,
-    );
+    const lines = problems.map((p) => `  - ${p.path || '(file)'}${p.line !== undefined ? ` (line ${p.line})` : ''}: ${p.message}`);
     super(`${fileName}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the flow file\n${lines.join('\n')}`);
     this.name = 'FlowFileError';
   }

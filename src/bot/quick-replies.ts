@@ -22,9 +22,7 @@ export function menuOffer(flows: Flows, menuName: string, canned: readonly Canne
         canned.find((c) => c.type === 'buttons' && foldText(c.name) === foldText(ref)));
   const crButtons = (cr?.data?.buttons ?? []).filter((b) => b.id && b.title);
   if (cr && crButtons.length > 0) return { menu: menuName, buttons: crButtons, cannedResponseId: cr.id };
-  const inline = menu.buttons.flatMap((b, i) =>
-    b.title !== undefined ? [{ id: b.id ?? `${menuName}-${i + 1}`, title: b.title }] : [],
-  );
+  const inline = menu.buttons.flatMap((b, i) => (b.title !== undefined ? [{ id: b.id ?? `${menuName}-${i + 1}`, title: b.title }] : []));
   return inline.length > 0 ? { menu: menuName, buttons: inline } : undefined;
 }
 

@@ -42,8 +42,7 @@ export function assertTimeZone(timeZone: string): void {
 
 export function wallClock(instantMs: number, timeZone: string): WallClock {
   const parts = formatterFor(timeZone).formatToParts(new Date(instantMs));
-  const get = (type: Intl.DateTimeFormatPartTypes): number =>
-    Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const year = get('year');
   const month = get('month');
   const day = get('day');
@@ -73,13 +72,7 @@ const DAY_MS = 86_400_000;
  * change moves forward by the length of the gap (02:30 in a 1-hour gap is 03:30).
  * `day` may overflow the month (Date.UTC normalises it), which is how callers step through days.
  */
-export function instantOf(
-  year: number,
-  month: number,
-  day: number,
-  minuteOfDay: number,
-  timeZone: string,
-): number {
+export function instantOf(year: number, month: number, day: number, minuteOfDay: number, timeZone: string): number {
   const guess = Date.UTC(year, month - 1, day, 0, minuteOfDay);
   const before = offsetAt(guess - DAY_MS, timeZone);
   const after = offsetAt(guess + DAY_MS, timeZone);

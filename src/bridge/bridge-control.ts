@@ -39,9 +39,10 @@ export class BridgeControlService {
 
   async setOwner(contactKey: string, owner: 'bot' | 'agents', actor: ControlActor): Promise<{ from?: Owner; to: Owner }> {
     const key = keyOf(contactKey);
-    const change = owner === 'bot'
-      ? await this.events.returnToBot(key, 'manager', actorName(actor), 'a manager returned the contact to the bot')
-      : await this.events.toAgents(key, actorName(actor), 'a manager handed the contact to agents');
+    const change =
+      owner === 'bot'
+        ? await this.events.returnToBot(key, 'manager', actorName(actor), 'a manager returned the contact to the bot')
+        : await this.events.toAgents(key, actorName(actor), 'a manager handed the contact to agents');
     return { from: change.from, to: change.to };
   }
 
@@ -113,7 +114,12 @@ export class BridgeControlService {
     ctx.health.pausedForAll = paused;
     const meta = await ctx.store.getMeta();
     await ctx.store.setMeta({ values: { ...meta.values, pausedForAll: paused } });
-    await ctx.store.audit({ at: ctx.now(), actor: actorName(actor), action: paused ? 'bot paused for all' : 'bot resumed for all', subject: 'all' });
+    await ctx.store.audit({
+      at: ctx.now(),
+      actor: actorName(actor),
+      action: paused ? 'bot paused for all' : 'bot resumed for all',
+      subject: 'all',
+    });
     if (paused) ctx.notifier.bridgePaused(`${actorName(actor)} paused the bot for every contact`);
     await ctx.store.flush();
     return { changed: true };

@@ -8,7 +8,9 @@ const LIVE_FLAG_MAX_AGE_MS = 60_000;
 
 function toBotSchedule(s: EngageSchedule): BusinessHoursSchedule {
   return {
-    id: s.id, name: s.name, timezone: s.timezone,
+    id: s.id,
+    name: s.name,
+    timezone: s.timezone,
     periods: s.periods.map((p) => ({ dayofweek: p.dayofweek, start: p.start, end: p.end })),
     ...(s.is_active === undefined ? {} : { is_active: s.is_active }),
     ...(s.users ? { users: { ...s.users } } : {}),
@@ -19,7 +21,9 @@ function toBotCanned(c: EngageCanned): CannedResponse | undefined {
   const type = c.type;
   if (type !== 'buttons' && type !== 'text' && type !== 'csat' && type !== 'nps') return undefined;
   return {
-    id: c.id, name: c.name ?? c.id, type,
+    id: c.id,
+    name: c.name ?? c.id,
+    type,
     ...(c.message ? { message: c.message } : {}),
     data: { buttons: (c.data?.buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })) },
   };
@@ -57,9 +61,7 @@ export class BusinessHoursCache {
     this.canned = canned;
     this.fetchedAt = this.now();
     const wanted = this.wanted;
-    this.schedule = wanted
-      ? schedules.find((s) => String(s.id) === wanted || s.name.toLowerCase() === wanted.toLowerCase())
-      : schedules[0];
+    this.schedule = wanted ? schedules.find((s) => String(s.id) === wanted || s.name.toLowerCase() === wanted.toLowerCase()) : schedules[0];
     if (wanted && !this.schedule) {
       this.log.warn({ schedule: wanted }, 'the configured business hours schedule was not found: hours are not applied');
     }

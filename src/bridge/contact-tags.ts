@@ -24,7 +24,7 @@ export class ContactTags {
       if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
       return tags;
     } catch (err) {
-      this.ctx.log.warn({ contact: key, err: (err as Error).message }, 'could not read the contact\'s tags; answering without them');
+      this.ctx.log.warn({ contact: key, err: (err as Error).message }, "could not read the contact's tags; answering without them");
       return [];
     }
   }

@@ -10,7 +10,10 @@ export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
  * the contact's lock, so it never interleaves with the contact's worker.
  */
 export class ConversationEvents {
-  constructor(private readonly ctx: BridgeContext, private readonly mutex: KeyedMutex) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly mutex: KeyedMutex,
+  ) {}
 
   /** People are done: the bot owns the contact again and resumes with a "back with the assistant" turn. */
   returnToBot(key: string, cause: ReturnCause, actor: string, reason: string): Promise<OwnershipChange> {
@@ -20,13 +23,17 @@ export class ConversationEvents {
       if (!change.changed) return change;
       for (const e of await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued', 'taken'] })) {
         await ctx.store.updateEscalation(e.id, { status: cause === 'resolved' ? 'resolved' : 'returned' });
-        ctx.notifier.noticeUpdated(e.id, cause === 'resolved' ? 'Resolved; the bot has the conversation again.' : `Returned to the bot (${cause}).`);
+        ctx.notifier.noticeUpdated(
+          e.id,
+          cause === 'resolved' ? 'Resolved; the bot has the conversation again.' : `Returned to the bot (${cause}).`,
+        );
       }
       ctx.metrics.returnsToBot.inc({ reason: cause });
       const conv = await ctx.store.getConversation(key);
       if (conv) {
         const decision = runBrain(ctx, conv, { kind: 'returned-to-bot', reason: cause }, { name: conv.contactName, tags: [] });
-        const target = conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
+        const target =
+          conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
         await commitDecision(ctx, key, `return:${ctx.now()}`, decision, target, (c) => ({
           ...c,
           transcript: [...c.transcript, { at: ctx.now(), from: 'system', text: `back with the bot (${cause})` }],
@@ -71,7 +78,8 @@ export class ConversationEvents {
       const conv = await ctx.store.getConversation(key);
       if (!conv) return;
       const decision = runBrain(ctx, conv, { kind: 'opening-time' }, { name: conv.contactName, tags: [] });
-      const target = conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
+      const target =
+        conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
       await commitDecision(ctx, key, `open:${escalationId}`, decision, target, (c) => c);
       if (!decision.actions.some((a) => a.type === 'escalate')) {
         await ctx.store.updateEscalation(escalationId, { status: 'cancelled' });
@@ -89,7 +97,8 @@ export class ConversationEvents {
       await ctx.store.updateEscalation(e.id, { status: 'cancelled' });
     }
     const decision = runBrain(ctx, conv, { kind: 'escalation-failed', error: why }, { name: conv.contactName, tags: [] });
-    const target = conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
+    const target =
+      conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
     await commitDecision(ctx, key, `failed:${ctx.now()}`, decision, target, (c) => c);
     ctx.wake(key);
   }

@@ -40,7 +40,10 @@ function blank(key: string, now: number): ConversationRecord {
 export class ConversationWorker {
   private readonly tags: ContactTags;
 
-  constructor(private readonly ctx: BridgeContext, private readonly mutex: KeyedMutex) {
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly mutex: KeyedMutex,
+  ) {
     this.tags = new ContactTags(ctx);
   }
 
@@ -97,18 +100,39 @@ export class ConversationWorker {
     if (conv.owner === 'paused' || ctx.health.pausedForAll) {
       // The bot is stopped for this contact: keep the message for the people, decide nothing.
       await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined));
-      batch.durable.push(ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }));
+      batch.durable.push(
+        ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }),
+      );
       return;
     }
     const tags = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.of(key, item.topicId) : [];
-    const decision = runBrain(ctx, patch(conv), {
-      kind: 'message', mentionId: item.id, text: p.text, clicked: p.clicked.map((b) => ({ ...b })), sentiment: p.sentiment ?? null,
-    }, { name: p.name ?? conv.contactName, tags }, 'dialog' in batch ? batch.dialog : conv.dialog);
+    const decision = runBrain(
+      ctx,
+      patch(conv),
+      {
+        kind: 'message',
+        mentionId: item.id,
+        text: p.text,
+        clicked: p.clicked.map((b) => ({ ...b })),
+        sentiment: p.sentiment ?? null,
+      },
+      { name: p.name ?? conv.contactName, tags },
+      'dialog' in batch ? batch.dialog : conv.dialog,
+    );
     batch.dialog = decision.state;
-    await commitDecision(ctx, key, item.id, decision, { mentionId: item.id, topicId: item.topicId }, patch, {
-      ...(p.permalink ? { permalink: p.permalink } : {}),
-      ...(p.name ?? conv.contactName ? { customerName: (p.name ?? conv.contactName) as string } : {}),
-    }, batch.durable);
+    await commitDecision(
+      ctx,
+      key,
+      item.id,
+      decision,
+      { mentionId: item.id, topicId: item.topicId },
+      patch,
+      {
+        ...(p.permalink ? { permalink: p.permalink } : {}),
+        ...((p.name ?? conv.contactName) ? { customerName: (p.name ?? conv.contactName) as string } : {}),
+      },
+      batch.durable,
+    );
   }
 
   /** The account wrote to the customer: the bot's own reply coming back, or a person in the service's tool. */
@@ -140,14 +164,25 @@ export class ConversationWorker {
     await ctx.store.updateConversation(key, (c) =>
       c ? { ...c, lastHumanActivityAt: Math.max(c.lastHumanActivityAt ?? 0, atMs), updatedAt: ctx.now() } : undefined,
     );
-    const change = await ctx.ownership.apply(key, { type: 'human-activity' }, who ? `agent:${who}` : 'agent', 'a person answered the customer');
+    const change = await ctx.ownership.apply(
+      key,
+      { type: 'human-activity' },
+      who ? `agent:${who}` : 'agent',
+      'a person answered the customer',
+    );
     for (const e of await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued'] })) {
       await ctx.store.updateEscalation(e.id, { status: 'taken' });
       ctx.notifier.noticeUpdated(e.id, `${who ?? 'An agent'} took the conversation.`);
     }
     if (change.changed || conv.owner === 'agents') {
       const fresh = (await ctx.store.getConversation(key)) ?? conv;
-      const decision = runBrain(ctx, fresh, { kind: 'agent-took-over' }, { name: fresh.contactName, tags: [] }, 'dialog' in batch ? batch.dialog : fresh.dialog);
+      const decision = runBrain(
+        ctx,
+        fresh,
+        { kind: 'agent-took-over' },
+        { name: fresh.contactName, tags: [] },
+        'dialog' in batch ? batch.dialog : fresh.dialog,
+      );
       batch.dialog = decision.state;
       await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c, {}, batch.durable);
     }

@@ -44,7 +44,15 @@ export async function createBridge(o: BridgeOptions) {
   let dispatcherRef!: ReturnType<typeof createContactDispatcher>;
   const timers = new WakeTimers(now, (key) => dispatcherRef.schedule(key));
   const ctx: BridgeContext = {
-    store: o.store, engage: o.engage, ownership, flows: o.flows, now, log: o.log, metrics: o.metrics, notifier, hours,
+    store: o.store,
+    engage: o.engage,
+    ownership,
+    flows: o.flows,
+    now,
+    log: o.log,
+    metrics: o.metrics,
+    notifier,
+    hours,
     settings: o.settings,
     health: { pausedForAll: false, revoked: false },
     cannedResponses: () => hours.cannedResponses(),
@@ -74,7 +82,12 @@ export async function createBridge(o: BridgeOptions) {
     return topics;
   };
   let baselineAtSeconds = 0;
-  const poller = new Poller(ctx, { channelBySource, topicIds, baselineAt: () => baselineAtSeconds, schedule: (k) => dispatcher.schedule(k) });
+  const poller = new Poller(ctx, {
+    channelBySource,
+    topicIds,
+    baselineAt: () => baselineAtSeconds,
+    schedule: (k) => dispatcher.schedule(k),
+  });
   const reconciler = new Reconciler(ctx, events);
   const control = new BridgeControlService(ctx, events, topicIds);
   const scheduler = new Scheduler(ctx, {
@@ -133,7 +146,10 @@ export async function createBridge(o: BridgeOptions) {
       // Answered once recorded in memory: the service's push is not held up by the disk, and the poller re-reads
       // anything a crash in the next ~55 ms could lose.
       const r = await ingestMentions(o.store, parsed.mentions, {
-        channelBySource, baselineAt: baselineAtSeconds, schedule: (k) => dispatcher.schedule(k), waitDurable: false,
+        channelBySource,
+        baselineAt: baselineAtSeconds,
+        schedule: (k) => dispatcher.schedule(k),
+        waitDurable: false,
       });
       return { accepted: r.recorded + r.repeated };
     },
@@ -142,7 +158,10 @@ export async function createBridge(o: BridgeOptions) {
       if (ctx.health.lastApiOkAt === undefined) return { ready: false, reason: 'no successful API call yet' };
       const lagMs = now() - (ctx.health.lastPollOkAt ?? 0);
       if (lagMs > Math.max(60_000, o.settings.pollIntervalMs * 10)) {
-        return { ready: false, reason: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}` };
+        return {
+          ready: false,
+          reason: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}`,
+        };
       }
       return { ready: true };
     },

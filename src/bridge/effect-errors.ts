@@ -1,5 +1,11 @@
 import {
-  AuthError, ConnectionError, EngageError, MalformedResponseError, RateLimitError, ServerError, UnexpectedStatusError,
+  AuthError,
+  ConnectionError,
+  EngageError,
+  MalformedResponseError,
+  RateLimitError,
+  ServerError,
+  UnexpectedStatusError,
 } from '../engage/index.js';
 
 export type ErrorVerdict =
@@ -17,7 +23,12 @@ export function judgeEffectError(err: unknown, attempts: number, nowMs: number):
   const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 6));
   if (err instanceof RateLimitError) return { kind: 'retry', retryAt: nowMs + Math.max(err.retryAfterMs, 250), ambiguous: false };
   if (err instanceof AuthError) return { kind: 'retry', retryAt: nowMs + REVOKED_RECHECK_MS, ambiguous: false, revoked: true };
-  if (err instanceof ServerError || err instanceof ConnectionError || err instanceof MalformedResponseError || err instanceof UnexpectedStatusError) {
+  if (
+    err instanceof ServerError ||
+    err instanceof ConnectionError ||
+    err instanceof MalformedResponseError ||
+    err instanceof UnexpectedStatusError
+  ) {
     return { kind: 'retry', retryAt: nowMs + backoff, ambiguous: true };
   }
   if (err instanceof EngageError) return { kind: 'give-up', message: err.humanMessage || err.message };

@@ -55,14 +55,19 @@ export function planEffects(
   const planned: Array<{ key: string; payload: EffectPayload }> = [];
   actions.forEach((a, i) => {
     const key = `${source}:${i + 1}:${a.type}`;
-    const more = { ...(extra.permalink ? { permalink: extra.permalink } : {}), ...(extra.customerName ? { customerName: extra.customerName } : {}) };
+    const more = {
+      ...(extra.permalink ? { permalink: extra.permalink } : {}),
+      ...(extra.customerName ? { customerName: extra.customerName } : {}),
+    };
     switch (a.type) {
       case 'reply':
         if (!target) return;
         planned.push({
           key,
           payload: {
-            kind: 'reply', target, text: a.text,
+            kind: 'reply',
+            target,
+            text: a.text,
             ...(a.quickReplies ? { cannedResponseId: a.quickReplies.cannedResponseId, buttons: a.quickReplies.buttons } : {}),
           },
         });

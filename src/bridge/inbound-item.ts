@@ -45,30 +45,46 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
   if (m.author?.managed === true) {
     const thread = m.source?.thread_id;
     if (thread === undefined || thread === null || thread === '') return [];
-    return [{
-      id: m.id, topicId: m.topic_id, key: contactKey(channel, thread), channel, addedAt,
-      payload: { kind: 'account', text, ...(m.author?.name ? { authorName: m.author.name } : {}) },
-    }];
+    return [
+      {
+        id: m.id,
+        topicId: m.topic_id,
+        key: contactKey(channel, thread),
+        channel,
+        addedAt,
+        payload: { kind: 'account', text, ...(m.author?.name ? { authorName: m.author.name } : {}) },
+      },
+    ];
   }
   const authorId = m.author?.id;
   if (authorId === undefined || authorId === '') return [];
   const key = contactKey(channel, authorId);
-  const items: InboundItem[] = [{
-    id: m.id, topicId: m.topic_id, key, channel, addedAt,
-    payload: {
-      kind: 'customer',
-      text,
-      clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
-      sentiment: m.message?.sentiment ?? null,
-      ...(m.author?.name ? { name: m.author.name } : {}),
-      ...(m.permalink ? { permalink: m.permalink } : {}),
+  const items: InboundItem[] = [
+    {
+      id: m.id,
+      topicId: m.topic_id,
+      key,
+      channel,
+      addedAt,
+      payload: {
+        kind: 'customer',
+        text,
+        clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
+        sentiment: m.message?.sentiment ?? null,
+        ...(m.author?.name ? { name: m.author.name } : {}),
+        ...(m.permalink ? { permalink: m.permalink } : {}),
+      },
     },
-  }];
+  ];
   for (const a of m.actions ?? []) {
     if (a.type !== 'reply') continue;
     const at = a.date?.added ?? addedAt;
     items.push({
-      id: `${m.id}:reply:${at}:${a.user_id ?? ''}`, topicId: m.topic_id, key, channel, addedAt: at,
+      id: `${m.id}:reply:${at}:${a.user_id ?? ''}`,
+      topicId: m.topic_id,
+      key,
+      channel,
+      addedAt: at,
       payload: { kind: 'agent-action', ...(a.user_id ? { userId: a.user_id } : {}) },
     });
   }

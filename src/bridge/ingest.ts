@@ -46,7 +46,9 @@ export async function ingestMentions(
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.
-      records.push(store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload }));
+      records.push(
+        store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload }),
+      );
       // Safe before the write is done: nothing is performed before a later (or the same) write that holds it.
       o.schedule(item.key);
     }

@@ -64,7 +64,13 @@ async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Prom
   }
   ctx.log.error({ contact: effect.contactKey, effect: effect.key, err: verdict.message }, 'effect given up');
   await ctx.store.failEffect(effect.key, verdict.message);
-  await ctx.store.audit({ at: ctx.now(), actor: 'bridge', action: `gave up ${effect.kind}`, subject: effect.contactKey, reason: verdict.message });
+  await ctx.store.audit({
+    at: ctx.now(),
+    actor: 'bridge',
+    action: `gave up ${effect.kind}`,
+    subject: effect.contactKey,
+    reason: verdict.message,
+  });
   if ((effect.payload as EffectPayload).kind === 'escalate') await ctx.onEscalationFailed(effect.contactKey, verdict.message);
   return true;
 }

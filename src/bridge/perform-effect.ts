@@ -73,18 +73,36 @@ async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<Ef
   await ctx.engage.mentions.update(ref, updates, a.tags.length > 0 ? { options: { tags_edit_mode: 'add' } } : {});
   await ctx.ownership.apply(key, { type: 'escalate' }, 'bot', a.reason);
   const escalation = await recordEscalation(ctx, key, {
-    reason: a.reason, priority: a.priority, status: 'open', target: p.target, summary: a.packet.summary,
+    reason: a.reason,
+    priority: a.priority,
+    status: 'open',
+    target: p.target,
+    summary: a.packet.summary,
     ...(p.permalink ? { permalink: p.permalink } : {}),
   });
   ctx.metrics.escalations.inc({ reason: a.reason });
-  ctx.notifier.escalated(noticeOf(escalation.id, key, p.customerName ?? a.packet.contactName, a.reason, a.packet.trigger, a.packet.summary,
-    a.packet.transcript, p.permalink, ctx.now()));
+  ctx.notifier.escalated(
+    noticeOf(
+      escalation.id,
+      key,
+      p.customerName ?? a.packet.contactName,
+      a.reason,
+      a.packet.trigger,
+      a.packet.summary,
+      a.packet.transcript,
+      p.permalink,
+      ctx.now(),
+    ),
+  );
   return { escalationId: escalation.id };
 }
 
 async function performQueue(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'queue-escalation' }>) {
   const escalation = await recordEscalation(ctx, effect.contactKey, {
-    reason: p.reason, priority: 'medium', status: 'queued', target: p.target,
+    reason: p.reason,
+    priority: 'medium',
+    status: 'queued',
+    target: p.target,
     summary: `queued for opening time${p.releaseAt ? ` (${new Date(p.releaseAt).toISOString()})` : ''}`,
     ...(p.permalink ? { permalink: p.permalink } : {}),
   });
@@ -108,27 +126,53 @@ async function performCancel(ctx: BridgeContext, effect: Effect, p: Extract<Effe
 async function recordEscalation(
   ctx: BridgeContext,
   key: string,
-  e: { reason: string; priority: string; status: 'open' | 'queued'; target: { mentionId: string; topicId: string }; summary: string; permalink?: string },
+  e: {
+    reason: string;
+    priority: string;
+    status: 'open' | 'queued';
+    target: { mentionId: string; topicId: string };
+    summary: string;
+    permalink?: string;
+  },
 ) {
   const existing = await ctx.store.listEscalations({ contactKey: key, status: ['open', 'queued'] });
   const same = existing.find((x) => x.status === e.status || x.status === 'queued');
   if (same) {
     return ctx.store.updateEscalation(same.id, {
-      status: e.status, reason: e.reason, priority: e.priority, mentionId: e.target.mentionId, topicId: e.target.topicId,
-      summary: e.summary, ...(e.permalink ? { permalink: e.permalink } : {}),
+      status: e.status,
+      reason: e.reason,
+      priority: e.priority,
+      mentionId: e.target.mentionId,
+      topicId: e.target.topicId,
+      summary: e.summary,
+      ...(e.permalink ? { permalink: e.permalink } : {}),
     });
   }
   const { channel, serviceId } = splitKey(key);
   return ctx.store.openEscalation({
-    contactKey: key, channel, serviceId, reason: e.reason, priority: e.priority, status: e.status,
-    mentionId: e.target.mentionId, topicId: e.target.topicId, summary: e.summary,
+    contactKey: key,
+    channel,
+    serviceId,
+    reason: e.reason,
+    priority: e.priority,
+    status: e.status,
+    mentionId: e.target.mentionId,
+    topicId: e.target.topicId,
+    summary: e.summary,
     ...(e.permalink ? { permalink: e.permalink } : {}),
   });
 }
 
 export function noticeOf(
-  escalationId: string, key: string, name: string | undefined, reason: string, trigger: string, summary: string,
-  transcript: ReadonlyArray<{ from: 'customer' | 'bot' | 'agent'; text: string; at: number }>, permalink: string | undefined, since: number,
+  escalationId: string,
+  key: string,
+  name: string | undefined,
+  reason: string,
+  trigger: string,
+  summary: string,
+  transcript: ReadonlyArray<{ from: 'customer' | 'bot' | 'agent'; text: string; at: number }>,
+  permalink: string | undefined,
+  since: number,
 ): EscalationNotice {
   return {
     escalationId,

@@ -37,7 +37,13 @@ export function nextWindow(cursor: PollCursor | undefined, nowMs: number, o: Pol
 }
 
 /** The cursor after a poll that read mentions up to `newestSeen` (UNIX seconds). */
-export function advanceCursor(cursor: PollCursor | undefined, newestSeen: number | undefined, nowMs: number, deep: boolean, baselineAt: number): PollCursor {
+export function advanceCursor(
+  cursor: PollCursor | undefined,
+  newestSeen: number | undefined,
+  nowMs: number,
+  deep: boolean,
+  baselineAt: number,
+): PollCursor {
   const previous = cursor?.newestAddedAt ?? baselineAt;
   return {
     newestAddedAt: Math.max(previous, newestSeen ?? previous),

@@ -32,7 +32,10 @@ export class Poller {
   private stopped = true;
   private failures = 0;
 
-  constructor(private readonly ctx: BridgeContext, private readonly o: PollerOptions) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly o: PollerOptions,
+  ) {}
 
   async tick(): Promise<{ recorded: number }> {
     const { ctx } = this;
@@ -41,12 +44,17 @@ export class Poller {
       const baselineAt = this.o.baselineAt();
       const cursor = parseCursor(await ctx.store.getCursor(topicId));
       const window = nextWindow(cursor, ctx.now(), {
-        shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS, lookbackSeconds: ctx.settings.lookbackSeconds,
-        deepScanEveryMs: DEEP_SCAN_EVERY_MS, baselineAt,
+        shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS,
+        lookbackSeconds: ctx.settings.lookbackSeconds,
+        deepScanEveryMs: DEEP_SCAN_EVERY_MS,
+        baselineAt,
       });
       let newest: number | undefined;
       for await (const page of ctx.engage.mentions.listPages({
-        topicIds: [topicId], dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc', limit: PAGE_LIMIT,
+        topicIds: [topicId],
+        dateFrom: new Date(window.fromSeconds * 1000),
+        sort: 'dateadd:asc',
+        limit: PAGE_LIMIT,
       })) {
         const r = await ingestMentions(ctx.store, page.data, { ...this.o, baselineAt, schedule: this.o.schedule });
         recorded += r.recorded;
@@ -83,9 +91,16 @@ export class Poller {
   private async loopOnce(): Promise<void> {
     const started = Date.now();
     await this.pollOnce();
-    const interval = effectivePollIntervalMs(this.ctx.settings.pollIntervalMs, this.ctx.settings.rateLimitPerHour ?? 0, (await this.o.topicIds().catch(() => [])).length);
+    const interval = effectivePollIntervalMs(
+      this.ctx.settings.pollIntervalMs,
+      this.ctx.settings.rateLimitPerHour ?? 0,
+      (await this.o.topicIds().catch(() => [])).length,
+    );
     // Polls start every interval (not interval after the last one ended), never overlapping; failures back off.
-    const next = this.failures === 0 ? Math.max(0, interval - (Date.now() - started)) : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
+    const next =
+      this.failures === 0
+        ? Math.max(0, interval - (Date.now() - started))
+        : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.failures, 6));
     this.schedule(next);
   }
 
@@ -105,7 +120,8 @@ export class Poller {
       if (err instanceof AuthError) this.markRevoked();
       this.ctx.log.warn({ err: message, failures: this.failures }, 'poll failed; backing off');
     }
-    if (this.ctx.health.lastPollOkAt !== undefined) this.ctx.metrics.pollLagSeconds.set((this.ctx.now() - this.ctx.health.lastPollOkAt) / 1000);
+    if (this.ctx.health.lastPollOkAt !== undefined)
+      this.ctx.metrics.pollLagSeconds.set((this.ctx.now() - this.ctx.health.lastPollOkAt) / 1000);
   }
 
   private markRevoked(): void {

@@ -30,7 +30,10 @@ export class Reconciler {
   private readonly announcedStuck = new Set<string>();
   private readonly checkedAt = new Map<string, number>();
 
-  constructor(private readonly ctx: BridgeContext, private readonly events: ConversationEvents) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly events: ConversationEvents,
+  ) {}
 
   async run(): Promise<ReconcileReport> {
     const { ctx } = this;
@@ -46,7 +49,11 @@ export class Reconciler {
       if (idleMs > 0 && now - lastHuman > idleMs) {
         if (report.idle >= MAX_RETURNS_PER_RUN) continue; // the rest go next time: no storm of calls after a long stop
         try {
-          if ((await this.events.returnToBot(conv.key, 'idle', 'bridge', `no human activity for ${ctx.settings.idleReturnMinutes} minutes`)).changed) report.idle++;
+          if (
+            (await this.events.returnToBot(conv.key, 'idle', 'bridge', `no human activity for ${ctx.settings.idleReturnMinutes} minutes`))
+              .changed
+          )
+            report.idle++;
         } catch (err) {
           ctx.log.warn({ contact: conv.key, err: (err as Error).message }, 'could not return an idle contact; trying again next time');
         }
@@ -79,14 +86,18 @@ export class Reconciler {
     if (conv.lastMentionId && conv.lastMentionTopicId) {
       const mention = await ctx.engage.mentions.get({ topicId: conv.lastMentionTopicId, id: conv.lastMentionId });
       if (mention.status === 'done') {
-        return (await this.events.returnToBot(conv.key, 'resolved', 'agent', 'the agent resolved the conversation')).changed ? 'resolved' : undefined;
+        return (await this.events.returnToBot(conv.key, 'resolved', 'agent', 'the agent resolved the conversation')).changed
+          ? 'resolved'
+          : undefined;
       }
     }
     if (ctx.now() - (conv.ownerConfirmedAt ?? 0) <= 2 * ctx.settings.ownerConfirmAgeMs) return undefined;
     const { service, serviceId } = splitKey(conv.key);
     const o = readOwnership(await ctx.engage.handover.get({ service, serviceId }));
     if (o.owner === 'application') {
-      return (await this.events.returnToBot(conv.key, 'service', 'service', 'returned to the application in the service')).changed ? 'service' : undefined;
+      return (await this.events.returnToBot(conv.key, 'service', 'service', 'returned to the application in the service')).changed
+        ? 'service'
+        : undefined;
     }
     await ctx.store.updateConversation(conv.key, (c) => (c ? { ...c, ownerConfirmedAt: ctx.now() } : undefined));
     return undefined;
@@ -126,7 +137,13 @@ export class Reconciler {
         noticeOf(e.id, e.contactKey, conv?.contactName, e.reason, '', e.summary, transcript.slice(-10), e.permalink, e.createdAt),
         Math.round((ctx.now() - e.createdAt) / 60_000),
       );
-      await ctx.store.audit({ at: ctx.now(), actor: 'bridge', action: 'escalation stuck', subject: e.contactKey, reason: `nobody took it for ${minutes} minutes` });
+      await ctx.store.audit({
+        at: ctx.now(),
+        actor: 'bridge',
+        action: 'escalation stuck',
+        subject: e.contactKey,
+        reason: `nobody took it for ${minutes} minutes`,
+      });
     }
     return stuck;
   }

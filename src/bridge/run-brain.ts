@@ -50,10 +50,11 @@ export async function commitDecision(
   await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: at } : undefined));
   const planned = planEffects(source, decision.actions, target, extra, { state: decision.state, botLines });
   // All in one coalesced write; and the first carries the others, should a crash split the write across files.
-  const written = Promise.all(planned.map((p) => ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload })))
-    .then((stored) => {
-      for (const e of stored) if (e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
-    });
+  const written = Promise.all(
+    planned.map((p) => ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload })),
+  ).then((stored) => {
+    for (const e of stored) if (e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
+  });
   if (durable) durable.push(written);
   else await written;
   for (const a of decision.actions) if (a.type === 'nothing') ctx.log.debug({ contact: key, why: a.why }, 'bot: nothing to do');

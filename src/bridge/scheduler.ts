@@ -29,7 +29,10 @@ export class Scheduler {
   private openingTasks: ScheduledTask[] = [];
   private openingKey = '';
 
-  constructor(private readonly ctx: BridgeContext, private readonly jobs: SchedulerJobs) {}
+  constructor(
+    private readonly ctx: BridgeContext,
+    private readonly jobs: SchedulerJobs,
+  ) {}
 
   start(): void {
     this.tasks = [
@@ -56,7 +59,10 @@ export class Scheduler {
       try {
         this.openingTasks.push(this.task('opening', expr, () => this.jobs.releaseQueued(), s.timezone));
       } catch (err) {
-        this.ctx.log.warn({ timezone: s.timezone, err: (err as Error).message }, 'cannot schedule opening time; queued escalations go out with the next reconcile');
+        this.ctx.log.warn(
+          { timezone: s.timezone, err: (err as Error).message },
+          'cannot schedule opening time; queued escalations go out with the next reconcile',
+        );
       }
     }
   }

@@ -2,7 +2,10 @@
 export class WakeTimers {
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
-  constructor(private readonly now: () => number, private readonly fire: (key: string) => void) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly fire: (key: string) => void,
+  ) {}
 
   at(key: string, atMs: number): void {
     const existing = this.timers.get(key);

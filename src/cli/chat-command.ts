@@ -11,7 +11,7 @@ const RECEIVE_EVERY_MS = 300;
 
 const HELP = [
   'Type a message and press Enter. A number picks a quick reply.',
-  '  /agent-reply TEXT   answer as an agent from the service\'s tool (the bot steps aside)',
+  "  /agent-reply TEXT   answer as an agent from the service's tool (the bot steps aside)",
   '  /resolve            resolve the conversation as the agent (the bot comes back)',
   '  /quit               leave',
 ].join('\n');
@@ -21,7 +21,9 @@ export async function chatCommand(args: ParsedArgs, io: CliIo): Promise<number> 
   const channel = (args.values.channel as string | undefined) ?? 'whatsapp';
   if (!CHANNELS.includes(channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}`, commandHelp('chat'));
   const name = (args.values.name as string | undefined) ?? 'Ann';
-  const id = (args.values.id as string | undefined) ?? (channel === 'web' ? `visitor-${randomInt(1e6)}` : `3247${String(randomInt(1e7)).padStart(7, '0')}`);
+  const id =
+    (args.values.id as string | undefined) ??
+    (channel === 'web' ? `visitor-${randomInt(1e6)}` : `3247${String(randomInt(1e7)).padStart(7, '0')}`);
   const env = { ...io.env };
   delete env.ENGAGE_ACCESS_TOKEN; // the chat talks to the simulator's control API only
   const config = loadConfig({ cwd: io.cwd, env, configFile: args.values.config as string | undefined });
@@ -30,7 +32,9 @@ export async function chatCommand(args: ParsedArgs, io: CliIo): Promise<number> 
   try {
     await session.begin();
   } catch (err) {
-    io.stderr(`Cannot reach a simulator at ${baseUrl} (${(err as Error).message}). Start one with \`npm start\` or \`engage-bridge simulator\`, or set ENGAGE_BASE_URL.\n`);
+    io.stderr(
+      `Cannot reach a simulator at ${baseUrl} (${(err as Error).message}). Start one with \`npm start\` or \`engage-bridge simulator\`, or set ENGAGE_BASE_URL.\n`,
+    );
     return 1;
   }
   io.stdout(`Chatting as ${name} (${channel}/${id}) with ${baseUrl}.\n${HELP}\n`);

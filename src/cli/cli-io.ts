@@ -15,7 +15,10 @@ export interface CliIo {
 
 /** A mistake in how the command was called: one line, then usage, exit 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly usage: string) {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
     super(message);
     this.name = 'UsageError';
   }

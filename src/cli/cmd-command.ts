@@ -39,17 +39,30 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
   }
   const store = await openFileStore({ dataDir: resolve(io.cwd, config.bridge.dataDir) });
   const engage = createEngageClient({
-    baseUrl: config.engage.baseUrl, accountId: config.engage.accountId ?? '', accessToken: config.engage.accessToken ?? '',
-    version: config.engage.apiVersion, timeouts: { requestMs: config.engage.requestTimeoutMs },
+    baseUrl: config.engage.baseUrl,
+    accountId: config.engage.accountId ?? '',
+    accessToken: config.engage.accessToken ?? '',
+    version: config.engage.apiVersion,
+    timeouts: { requestMs: config.engage.requestTimeoutMs },
   });
   try {
     const flows = await loadFlowFile(resolve(io.cwd, config.bridge.flowFile));
     const bridge = await createBridge({
-      store, engage, flows, log: silentLogger(), metrics: createBridgeMetrics({ defaultMetrics: false }),
+      store,
+      engage,
+      flows,
+      log: silentLogger(),
+      metrics: createBridgeMetrics({ defaultMetrics: false }),
       // One contact at a time is plenty for a single command.
       settings: { ...bridgeSettingsOf(config), maxConcurrentContacts: 1 },
     });
-    return await runTerminalCommand(text, { engage, bridge: bridge.control, audit: store, managerIds: config.slack.managerIds, now: () => new Date() });
+    return await runTerminalCommand(text, {
+      engage,
+      bridge: bridge.control,
+      audit: store,
+      managerIds: config.slack.managerIds,
+      now: () => new Date(),
+    });
   } finally {
     await engage.close();
     await store.close();

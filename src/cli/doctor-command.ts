@@ -65,7 +65,12 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
   if (args.values.offline === true) {
     checks.push(skip('online probes', 'skipped (--offline)'));
   } else if (config.demo) {
-    checks.push(skip('online probes', 'skipped: demo mode has no account to probe (`start` runs the embedded simulator); set ENGAGE_ACCESS_TOKEN and ENGAGE_ACCOUNT_ID to check a real one'));
+    checks.push(
+      skip(
+        'online probes',
+        'skipped: demo mode has no account to probe (`start` runs the embedded simulator); set ENGAGE_ACCESS_TOKEN and ENGAGE_ACCOUNT_ID to check a real one',
+      ),
+    );
   } else {
     checks.push(...(await engageChecks(config, offline.flows)));
     checks.push(...(await slackChecks(config.slack)));
@@ -76,6 +81,8 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
     io.stdout(`All ${checks.filter((c) => !c.skipped).length} checks passed.\n`);
     return 0;
   }
-  io.stderr(`engage-bridge doctor: ${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((c) => c.name).join('; ')}\n`);
+  io.stderr(
+    `engage-bridge doctor: ${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((c) => c.name).join('; ')}\n`,
+  );
   return 1;
 }

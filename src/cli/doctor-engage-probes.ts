@@ -43,9 +43,10 @@ function accountCheck(accountId: string, accounts: Accounts, topics: Attempt<unk
   const listed = accounts.ok ? accounts.value.find((a) => String(a.id) === accountId) : undefined;
   if (listed) return pass(name, listed.name ?? '');
   if (topics.ok) return pass(name, 'its topics answer');
-  const reach = accounts.ok && accounts.value.length > 0
-    ? ` (the token reaches: ${accounts.value.map((a) => `${a.id}${a.name ? ` "${a.name}"` : ''}`).join(', ')})`
-    : '';
+  const reach =
+    accounts.ok && accounts.value.length > 0
+      ? ` (the token reaches: ${accounts.value.map((a) => `${a.id}${a.name ? ` "${a.name}"` : ''}`).join(', ')})`
+      : '';
   if (topics.error instanceof NotFoundError) return fail(name, `Engage does not know this account: check ENGAGE_ACCOUNT_ID${reach}`);
   return fail(name, `${why(topics.error)}${reach}`);
 }
@@ -53,7 +54,10 @@ function accountCheck(accountId: string, accounts: Accounts, topics: Attempt<unk
 function readScopeCheck(topics: Attempt<{ data: readonly { id: string | number; name?: string | undefined }[] }>): Check {
   const name = 'scope accounts_read';
   if (topics.ok) {
-    const shown = topics.value.data.slice(0, 5).map((t) => `${t.name ?? 'topic'} #${t.id}`).join(', ');
+    const shown = topics.value.data
+      .slice(0, 5)
+      .map((t) => `${t.name ?? 'topic'} #${t.id}`)
+      .join(', ');
     return pass(name, `granted (topics: ${shown || 'none'})`);
   }
   return fail(name, topics.error instanceof InsufficientScopeError ? SCOPE_FIX('accounts_read') : why(topics.error));
@@ -63,7 +67,10 @@ function topicsCheck(wanted: readonly string[], topics: readonly { id: string | 
   const known = new Set(topics.map((t) => String(t.id)));
   const missing = wanted.filter((id) => !known.has(id));
   if (missing.length === 0) return pass('configured topics exist', wanted.join(', '));
-  return fail('configured topics exist', `no topic ${missing.join(', ')} in the account: fix ENGAGE_TOPIC_IDS (known: ${[...known].join(', ') || 'none'})`);
+  return fail(
+    'configured topics exist',
+    `no topic ${missing.join(', ')} in the account: fix ENGAGE_TOPIC_IDS (known: ${[...known].join(', ') || 'none'})`,
+  );
 }
 
 /**
@@ -93,7 +100,10 @@ async function handoverCheck(engage: DoctorEngage, channel: string): Promise<Che
   const err = answer.error;
   if (err instanceof InsufficientScopeError) return fail(name, SCOPE_FIX('accounts_handover'));
   if (err instanceof InvalidParameterError) {
-    return fail(name, `Engage refused handover for service "${service}": ${err.description ?? err.humanMessage} (remove ${channel} from ENGAGE_CHANNELS)`);
+    return fail(
+      name,
+      `Engage refused handover for service "${service}": ${err.description ?? err.humanMessage} (remove ${channel} from ENGAGE_CHANNELS)`,
+    );
   }
   return fail(name, why(err));
 }

@@ -17,18 +17,25 @@ export function namedCannedResponses(flows: Flows): Map<string, string[]> {
 
 // The brain's own rule (quick-replies.ts): a buttons response whose id equals the reference, else whose name folds equal.
 function findCanned(all: readonly CannedResponse[], ref: string): CannedResponse | undefined {
-  return all.find((c) => String(c.id) === ref && c.type === 'buttons')
-    ?? all.find((c) => c.name !== undefined && foldText(c.name) === foldText(ref) && c.type === 'buttons')
-    ?? all.find((c) => String(c.id) === ref || (c.name !== undefined && foldText(c.name) === foldText(ref)));
+  return (
+    all.find((c) => String(c.id) === ref && c.type === 'buttons') ??
+    all.find((c) => c.name !== undefined && foldText(c.name) === foldText(ref) && c.type === 'buttons') ??
+    all.find((c) => String(c.id) === ref || (c.name !== undefined && foldText(c.name) === foldText(ref)))
+  );
 }
 
 function cannedCheck(ref: string, menus: readonly string[], all: readonly CannedResponse[]): Check {
   const name = `canned response "${ref}" (menu ${menus.join(', ')})`;
   const found = findCanned(all, ref);
   const fallback = 'the menu falls back to numbered options from the flow file';
-  if (!found) return fail(name, `Engage has no canned response named or with id "${ref}": create one of type buttons, or fix canned_response (${fallback})`);
+  if (!found)
+    return fail(
+      name,
+      `Engage has no canned response named or with id "${ref}": create one of type buttons, or fix canned_response (${fallback})`,
+    );
   const label = `#${found.id}${found.name ? ` "${found.name}"` : ''}`;
-  if (found.type !== 'buttons') return fail(name, `${label} is of type ${found.type ?? 'unknown'}, not buttons: quick replies need a buttons canned response`);
+  if (found.type !== 'buttons')
+    return fail(name, `${label} is of type ${found.type ?? 'unknown'}, not buttons: quick replies need a buttons canned response`);
   const buttons = (found.data?.buttons ?? []).filter((b) => b.id && b.title);
   if (buttons.length === 0) return fail(name, `${label} has no buttons: add its quick replies in Engage (${fallback})`);
   return pass(name, `${label}, ${buttons.length} buttons: ${buttons.map((b) => b.title).join(', ')}`);
@@ -76,7 +83,9 @@ async function scheduleCheck(engage: DoctorEngage, wanted: string | undefined): 
 
 /** What the flows and the hours need from the account: the canned responses the menus name, and the schedule. */
 export async function accountContentChecks(
-  engage: DoctorEngage, flows: Flows | undefined, businessHoursSchedule: string | undefined,
+  engage: DoctorEngage,
+  flows: Flows | undefined,
+  businessHoursSchedule: string | undefined,
 ): Promise<Check[]> {
   return [...(await cannedChecks(engage, flows)), await scheduleCheck(engage, businessHoursSchedule)];
 }

@@ -15,9 +15,9 @@ const MAX_PROBLEMS_SHOWN = 3;
 /** A flow file's problems on one line: the first few, each with its path and line, and how many more. */
 function describeFlowError(err: unknown): string {
   if (!(err instanceof FlowFileError)) return (err as Error).message;
-  const shown = err.problems.slice(0, MAX_PROBLEMS_SHOWN).map(
-    (p) => `${p.path || '(file)'}${p.line === undefined ? '' : ` (line ${p.line})`}: ${p.message}`,
-  );
+  const shown = err.problems
+    .slice(0, MAX_PROBLEMS_SHOWN)
+    .map((p) => `${p.path || '(file)'}${p.line === undefined ? '' : ` (line ${p.line})`}: ${p.message}`);
   const more = err.problems.length - shown.length;
   return `${err.fileName}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''} (fix the file or BRIDGE_FLOW_FILE)`;
 }

@@ -9,7 +9,11 @@ export async function runTerminalCommand(text: string, deps: CommandDeps): Promi
   if (result.exitCode === 2) {
     try {
       await deps.audit.audit({
-        at: deps.now().getTime(), actor: 'cli:terminal', action: 'malformed', subject: text.slice(0, 500), result: 'failed',
+        at: deps.now().getTime(),
+        actor: 'cli:terminal',
+        action: 'malformed',
+        subject: text.slice(0, 500),
+        result: 'failed',
         reason: `usage error: ${result.output.split('\n')[0] ?? ''}`,
       });
     } catch {

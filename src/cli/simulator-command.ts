@@ -7,10 +7,14 @@ import { commandHelp } from './usage.js';
 export async function simulatorCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const portText = args.values.port as string | undefined;
   const port = portText === undefined ? 4010 : Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535 (got "${portText}")`, commandHelp('simulator'));
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0..65535 (got "${portText}")`, commandHelp('simulator'));
   const host = (args.values.host as string | undefined) ?? '127.0.0.1';
   const running = await runSimulatorCommand({
-    port, host, ...(args.values.seed ? { seedFile: args.values.seed as string } : {}), log: (line) => io.stdout(`${line}\n`),
+    port,
+    host,
+    ...(args.values.seed ? { seedFile: args.values.seed as string } : {}),
+    log: (line) => io.stdout(`${line}\n`),
   });
   await io.stopSignal;
   await running.close();

@@ -34,25 +34,27 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   let currentConfig = config;
   let reloading: Promise<void> = Promise.resolve();
   const stopListening = io.onReload?.(() => {
-    reloading = reloading.then(async () => {
-      let next;
-      try {
-        next = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
-      } catch (err) {
-        log.error({ err: (err as Error).message }, 'reload refused: the settings are invalid; the bridge keeps running as it was');
-        return;
-      }
-      log.info({}, 'reloading the settings: restarting the bridge');
-      await current.stop();
-      try {
-        current = await start(next, { log, cwd: io.cwd });
-        currentConfig = next;
-        log.info({}, 'reloaded');
-      } catch (err) {
-        log.error({ err: (err as Error).message }, 'the new settings do not start; going back to the previous ones');
-        current = await start(currentConfig, { log, cwd: io.cwd });
-      }
-    }).catch((err: unknown) => log.error({ err: (err as Error).message }, 'reload failed'));
+    reloading = reloading
+      .then(async () => {
+        let next;
+        try {
+          next = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
+        } catch (err) {
+          log.error({ err: (err as Error).message }, 'reload refused: the settings are invalid; the bridge keeps running as it was');
+          return;
+        }
+        log.info({}, 'reloading the settings: restarting the bridge');
+        await current.stop();
+        try {
+          current = await start(next, { log, cwd: io.cwd });
+          currentConfig = next;
+          log.info({}, 'reloaded');
+        } catch (err) {
+          log.error({ err: (err as Error).message }, 'the new settings do not start; going back to the previous ones');
+          current = await start(currentConfig, { log, cwd: io.cwd });
+        }
+      })
+      .catch((err: unknown) => log.error({ err: (err as Error).message }, 'reload failed'));
   });
   const signal = await io.stopSignal;
   stopListening?.();

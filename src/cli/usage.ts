@@ -42,7 +42,7 @@ export function mainHelp(): string {
     'Commands:',
     commands,
     '',
-    'Run `engage-bridge <command> --help` for a command\'s options.',
+    "Run `engage-bridge <command> --help` for a command's options.",
     'Settings come from the environment, a .env file or a settings file (see README):',
     settings,
     '',

@@ -30,8 +30,7 @@ export const botCommand: CommandSpec<'bot'> = {
     const who = c.contact ? target : 'every contact';
     const verb = c.action === 'pause' ? 'paused' : 'resumed';
     try {
-      const change =
-        c.action === 'pause' ? await deps.bridge.pauseBot(target, actor) : await deps.bridge.resumeBot(target, actor);
+      const change = c.action === 'pause' ? await deps.bridge.pauseBot(target, actor) : await deps.bridge.resumeBot(target, actor);
       if (!change.changed) {
         return { ok: true, text: `The bot was already ${verb} for ${who}: nothing changed.`, changed: {} };
       }

@@ -25,11 +25,7 @@ async function showContact(c: CommandOf<'contact'>, { deps }: RunContext): Promi
   }
 }
 
-async function setContact(
-  c: CommandOf<'contact'>,
-  changes: ContactChanges,
-  { deps }: RunContext,
-): Promise<CommandAnswer> {
+async function setContact(c: CommandOf<'contact'>, changes: ContactChanges, { deps }: RunContext): Promise<CommandAnswer> {
   const subject = describeContact(c.contact);
   const calls = planContactUpdate(changes);
   let contact: Contact | undefined;

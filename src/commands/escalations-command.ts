@@ -22,8 +22,7 @@ export const escalationsCommand: CommandSpec<'escalations'> = {
       const lines = open
         .slice(0, MAX_LISTED)
         .map(
-          (e) =>
-            `• ${e.name ? `${e.name} ` : ''}(${e.contactKey}) on ${e.channel}: ${e.reason}, since ${formatSince(e.sinceMs, nowMs)}`,
+          (e) => `• ${e.name ? `${e.name} ` : ''}(${e.contactKey}) on ${e.channel}: ${e.reason}, since ${formatSince(e.sinceMs, nowMs)}`,
         );
       if (open.length > MAX_LISTED) lines.push(`… and ${open.length - MAX_LISTED} more`);
       return { ok: true, text: [`${open.length} open escalation${open.length === 1 ? '' : 's'}:`, ...lines].join('\n') };

@@ -19,13 +19,15 @@ export function describeSchedule(s: BusinessHoursSchedule, nowMs: number): strin
     const status = hoursStatus(plain, nowMs);
     const local = `${describeTime(nowMs, s.timezone)} there`;
     if (status.open) {
-      state = status.until === undefined
-        ? `open now (${local}), around the clock`
-        : `open now (${local}) until ${describeMoment(status.until, nowMs, s.timezone)}`;
+      state =
+        status.until === undefined
+          ? `open now (${local}), around the clock`
+          : `open now (${local}) until ${describeMoment(status.until, nowMs, s.timezone)}`;
     } else {
-      state = status.nextOpening === undefined
-        ? `closed now (${local}), no opening hours set`
-        : `closed now (${local}); next opening ${describeMoment(status.nextOpening, nowMs, s.timezone)}`;
+      state =
+        status.nextOpening === undefined
+          ? `closed now (${local}), no opening hours set`
+          : `closed now (${local}); next opening ${describeMoment(status.nextOpening, nowMs, s.timezone)}`;
     }
   } catch {
     state = `cannot tell: unknown time zone "${s.timezone}"`;
@@ -53,8 +55,7 @@ export const hoursCommand: CommandSpec<'hours'> = {
       return { ok: false, text: describeFailure(error, 'the business hours schedules') };
     }
     const wanted = c.schedule?.toLowerCase();
-    const chosen =
-      wanted === undefined ? schedules : schedules.filter((s) => s.id === c.schedule || s.name.toLowerCase() === wanted);
+    const chosen = wanted === undefined ? schedules : schedules.filter((s) => s.id === c.schedule || s.name.toLowerCase() === wanted);
     if (chosen.length === 0) {
       const names = schedules.map((s) => `"${s.name}" (${s.id})`).join(', ');
       return {

@@ -1,11 +1,4 @@
-import type {
-  BusinessHoursSchedule,
-  Contact,
-  ContactUpdateOptions,
-  HandoverItem,
-  Mention,
-  TagsEditMode,
-} from '../engage/schemas/index.js';
+import type { BusinessHoursSchedule, Contact, ContactUpdateOptions, HandoverItem, Mention, TagsEditMode } from '../engage/schemas/index.js';
 
 /** Who runs a command. The terminal actor is always a manager (it holds the account's token anyway). */
 export interface Actor {

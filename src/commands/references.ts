@@ -16,9 +16,7 @@ const MENTION_LINK = new RegExp(`^https?://[^/\\s]+/messages/${ID}/permalink/(\\
 const SERVICE_REF = new RegExp(`^(${SERVICE})/(${SERVICE_ID})$`);
 const CONTACT_ID = new RegExp(`^${ID}$`);
 const CONTACT_LINK_ID = new RegExp(`^https?://[^/\\s]+/(?:[^?#\\s]*/)?contacts?/(${ID})/?(?:[?#].*)?$`);
-const CONTACT_LINK_SERVICE = new RegExp(
-  `^https?://[^/\\s]+/(?:[^?#\\s]*/)?contacts?/(${SERVICE})/(${SERVICE_ID})/?(?:[?#].*)?$`,
-);
+const CONTACT_LINK_SERVICE = new RegExp(`^https?://[^/\\s]+/(?:[^?#\\s]*/)?contacts?/(${SERVICE})/(${SERVICE_ID})/?(?:[?#].*)?$`);
 
 export const MENTION_REF_HELP =
   'TOPIC_ID/MENTION_ID (e.g. 2001/9001) or a mention permalink (https://app.engagor.com/messages/1001/permalink/2001/9001/)';

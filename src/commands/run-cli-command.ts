@@ -8,11 +8,7 @@ export interface CliCommandResult {
 }
 
 /** `engage-bridge cmd "<command>"`: the terminal is a manager; `user` names them in the audit log. */
-export async function runCliCommand(
-  text: string,
-  deps: CommandDeps,
-  user: string = 'terminal',
-): Promise<CliCommandResult> {
+export async function runCliCommand(text: string, deps: CommandDeps, user: string = 'terminal'): Promise<CliCommandResult> {
   const actor: Actor = { id: user, transport: 'cli' };
   const answer = await runCommand(text, { actor, deps });
   if (answer.usage !== undefined) return { exitCode: 2, output: `${answer.text}\n\n${answer.usage}` };

@@ -8,9 +8,7 @@ export function redactUrl(urlOrPath: string): string {
   const hashStart = urlOrPath.indexOf('#', queryStart);
   const head = urlOrPath.slice(0, queryStart);
   const query = urlOrPath.slice(queryStart + 1, hashStart < 0 ? undefined : hashStart);
-  const kept = query
-    .split('&')
-    .filter((pair) => pair !== '' && decodeURIComponentSafe(pair.split('=')[0] ?? '') !== 'access_token');
+  const kept = query.split('&').filter((pair) => pair !== '' && decodeURIComponentSafe(pair.split('=')[0] ?? '') !== 'access_token');
   return kept.length === 0 ? head : `${head}?${kept.join('&')}`;
 }
 

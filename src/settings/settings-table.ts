@@ -16,73 +16,128 @@ export const CHANNELS = ['web', 'whatsapp', 'viber', 'twilio'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const commaList = z
-  .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x.length > 0));
+const commaList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0),
+);
 const idList = commaList.pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ or -')));
 const optionalText = z.string().trim().min(1).optional();
 
 function setting<N extends string, S extends z.ZodType>(
-  name: N, schema: S, defaultText: string, description: string, secret = false,
+  name: N,
+  schema: S,
+  defaultText: string,
+  description: string,
+  secret = false,
 ): { readonly name: N; readonly schema: S; readonly defaultText: string; readonly description: string; readonly secret: boolean } {
   return { name, schema, defaultText, description, secret };
 }
 
 export const SETTINGS = [
-  setting('ENGAGE_BASE_URL', z.url({ protocol: /^https?$/ }).default('https://api.engagor.com'),
-    '`https://api.engagor.com` (demo: the embedded simulator)', 'API base address'),
+  setting(
+    'ENGAGE_BASE_URL',
+    z.url({ protocol: /^https?$/ }).default('https://api.engagor.com'),
+    '`https://api.engagor.com` (demo: the embedded simulator)',
+    'API base address',
+  ),
   setting('ENGAGE_ACCOUNT_ID', optionalText, '(demo: the seeded account)', 'the account to serve'),
   setting('ENGAGE_ACCESS_TOKEN', optionalText, 'none → demo mode', 'OAuth access token', true),
-  setting('ENGAGE_API_VERSION', z.string().regex(/^\d{8}$/, 'a date like 20210601').default('20210601'),
-    '`20210601`', '`version` parameter'),
+  setting(
+    'ENGAGE_API_VERSION',
+    z
+      .string()
+      .regex(/^\d{8}$/, 'a date like 20210601')
+      .default('20210601'),
+    '`20210601`',
+    '`version` parameter',
+  ),
   setting('ENGAGE_TOPIC_IDS', idList.optional(), 'all topics of the account', 'comma list of topics to watch'),
-  setting('ENGAGE_CHANNELS', commaList.pipe(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
-    '`web,whatsapp,viber,twilio`', 'channels the bot serves'),
-  setting('ENGAGE_REQUEST_TIMEOUT_MS', int(100, 300_000).default(15_000), '`15000`',
-    'timeout of one API request'),
-  setting('ENGAGE_RATE_LIMIT_PER_HOUR', int(0, 10_000_000).default(0), '`0` (only the service\'s headers)',
-    'client-side API call budget per hour; calls beyond it wait (queued, never dropped) and polling slows to use at most half of it'),
+  setting(
+    'ENGAGE_CHANNELS',
+    commaList.pipe(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
+    '`web,whatsapp,viber,twilio`',
+    'channels the bot serves',
+  ),
+  setting('ENGAGE_REQUEST_TIMEOUT_MS', int(100, 300_000).default(15_000), '`15000`', 'timeout of one API request'),
+  setting(
+    'ENGAGE_RATE_LIMIT_PER_HOUR',
+    int(0, 10_000_000).default(0),
+    "`0` (only the service's headers)",
+    'client-side API call budget per hour; calls beyond it wait (queued, never dropped) and polling slows to use at most half of it',
+  ),
   setting('BRIDGE_DATA_DIR', z.string().min(1).default('./data'), '`./data`', 'where the embedded store keeps its file'),
   setting('BRIDGE_POLL_INTERVAL_MS', int(100, 3_600_000).default(2000), '`2000`', 'mention polling period'),
-  setting('BRIDGE_LOOKBACK_SECONDS', int(0, 86_400).default(120), '`120`',
-    'how far each poll reaches back before its cursor, so late-indexed mentions and timestamp ties are not missed'),
-  setting('BRIDGE_BACKFILL_MINUTES', int(0, 10_080).default(0), '`0`',
-    'on the very first start, answer mentions this recent instead of only new ones'),
-  setting('BRIDGE_HTTP_HOST', z.string().min(1).default('0.0.0.0'), '`0.0.0.0`', 'address the bridge\'s HTTP server binds'),
-  setting('BRIDGE_HTTP_PORT', int(0, 65_535).default(3000), '`3000`',
-    'health, metrics and webhook server (`0` = any free port)'),
+  setting(
+    'BRIDGE_LOOKBACK_SECONDS',
+    int(0, 86_400).default(120),
+    '`120`',
+    'how far each poll reaches back before its cursor, so late-indexed mentions and timestamp ties are not missed',
+  ),
+  setting(
+    'BRIDGE_BACKFILL_MINUTES',
+    int(0, 10_080).default(0),
+    '`0`',
+    'on the very first start, answer mentions this recent instead of only new ones',
+  ),
+  setting('BRIDGE_HTTP_HOST', z.string().min(1).default('0.0.0.0'), '`0.0.0.0`', "address the bridge's HTTP server binds"),
+  setting('BRIDGE_HTTP_PORT', int(0, 65_535).default(3000), '`3000`', 'health, metrics and webhook server (`0` = any free port)'),
   setting('BRIDGE_WEBHOOK_SECRET', optionalText, 'none (webhook disabled)', 'secret required on the webhook', true),
-  setting('BRIDGE_FLOW_FILE', z.string().min(1).default('config/flows.yaml'), '`config/flows.yaml` (or `.json`)',
-    'the bot\'s conversation flows'),
-  setting('BRIDGE_BUSINESS_HOURS_SCHEDULE', optionalText, 'first schedule of the account',
-    'schedule id or name used for escalations'),
-  setting('BRIDGE_OWNER_CONFIRM_AGE_MS', int(0, 86_400_000).default(30_000), '`30000`',
-    'a cached owner older than this is re-confirmed with GET handover before the bot speaks'),
-  setting('BRIDGE_IDLE_RETURN_MINUTES', int(0, 43_200).default(60), '`60`',
-    'return a contact to the bot after this long without human activity (`0` = never)'),
-  setting('BRIDGE_STUCK_ESCALATION_MINUTES', int(0, 43_200).default(15), '`15`',
-    'announce an escalation nobody has picked up after this long (`0` = never)'),
-  setting('BRIDGE_MAX_CONCURRENT_CONTACTS', int(1, 1000).default(32), '`32`',
-    'how many contacts are processed at the same time (each contact stays in order)'),
+  setting(
+    'BRIDGE_FLOW_FILE',
+    z.string().min(1).default('config/flows.yaml'),
+    '`config/flows.yaml` (or `.json`)',
+    "the bot's conversation flows",
+  ),
+  setting('BRIDGE_BUSINESS_HOURS_SCHEDULE', optionalText, 'first schedule of the account', 'schedule id or name used for escalations'),
+  setting(
+    'BRIDGE_OWNER_CONFIRM_AGE_MS',
+    int(0, 86_400_000).default(30_000),
+    '`30000`',
+    'a cached owner older than this is re-confirmed with GET handover before the bot speaks',
+  ),
+  setting(
+    'BRIDGE_IDLE_RETURN_MINUTES',
+    int(0, 43_200).default(60),
+    '`60`',
+    'return a contact to the bot after this long without human activity (`0` = never)',
+  ),
+  setting(
+    'BRIDGE_STUCK_ESCALATION_MINUTES',
+    int(0, 43_200).default(15),
+    '`15`',
+    'announce an escalation nobody has picked up after this long (`0` = never)',
+  ),
+  setting(
+    'BRIDGE_MAX_CONCURRENT_CONTACTS',
+    int(1, 1000).default(32),
+    '`32`',
+    'how many contacts are processed at the same time (each contact stays in order)',
+  ),
   setting('BRIDGE_TRANSCRIPT_LINES', int(5, 1000).default(50), '`50`', 'transcript lines kept per conversation'),
   setting('BRIDGE_SEEN_RETENTION_DAYS', int(1, 3650).default(14), '`14`', 'how long handled mention ids are remembered'),
   setting('BRIDGE_AUDIT_RETENTION_DAYS', int(1, 3650).default(90), '`90`', 'how long audit entries are kept'),
-  setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`',
-    'conversations inactive this long move out of the hot store'),
+  setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),
   setting('SLACK_BOT_TOKEN', optionalText, 'none → Slack disabled', 'Slack bot token', true),
   setting('SLACK_SIGNING_SECRET', optionalText, '', 'verifies Slack requests (HTTP mode)', true),
   setting('SLACK_APP_TOKEN', optionalText, 'none', 'when set, Socket Mode instead of HTTP', true),
   setting('SLACK_BOT_ID', optionalText, 'none', 'with `SLACK_BOT_USER_ID`: no `auth.test` call at start-up'),
   setting('SLACK_BOT_USER_ID', optionalText, 'none', 'with `SLACK_BOT_ID`: no `auth.test` call at start-up'),
   setting('SLACK_PORT', int(0, 65_535).default(3001), '`3001`', 'Slack HTTP receiver port (`0` = any free port)'),
-  setting('SLACK_API_URL', z.url({ protocol: /^https?$/ }).optional(), 'Slack\'s', 'Web API base address (tests and proxies)'),
+  setting('SLACK_API_URL', z.url({ protocol: /^https?$/ }).optional(), "Slack's", 'Web API base address (tests and proxies)'),
   setting('SLACK_ESCALATION_CHANNEL', optionalText, 'none', 'channel id for escalation notices'),
-  setting('SLACK_MANAGER_IDS', idList.default([]), 'none (nobody)',
-    'comma list of Slack user ids allowed to run manager commands'),
-  setting('SLACK_COMMAND', z.string().regex(/^\/[a-z0-9_-]+$/, 'a slash command like /engage').default('/engage'),
-    '`/engage`', 'the slash command\'s name'),
-  setting('LOG_LEVEL', z.enum(['debug', 'info', 'warn', 'error']).default('info'), '`info`',
-    '`debug`, `info`, `warn`, `error`'),
+  setting('SLACK_MANAGER_IDS', idList.default([]), 'none (nobody)', 'comma list of Slack user ids allowed to run manager commands'),
+  setting(
+    'SLACK_COMMAND',
+    z
+      .string()
+      .regex(/^\/[a-z0-9_-]+$/, 'a slash command like /engage')
+      .default('/engage'),
+    '`/engage`',
+    "the slash command's name",
+  ),
+  setting('LOG_LEVEL', z.enum(['debug', 'info', 'warn', 'error']).default('info'), '`info`', '`debug`, `info`, `warn`, `error`'),
 ] as const satisfies readonly SettingSpec[];
 
 type Table = typeof SETTINGS;

@@ -58,7 +58,11 @@ function readVersion(params: Params): number {
 
 /** One Engage API request: auth, rate limit, routing, scopes, parameters, handler, envelope. */
 export async function handleApi(
-  deps: ApiDeps, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams,
+  deps: ApiDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  query: URLSearchParams,
 ): Promise<ApiOutcome> {
   const { rt, router, limiter } = deps;
   let params: Record<string, string> = mergeParams(query);
@@ -74,7 +78,9 @@ export async function handleApi(
     headers = rateHeaders(decision);
     if (!decision.allowed) {
       const retryAfter = Math.max(1, decision.resetAt - Math.floor(rt.realMs() / 1000));
-      throw new SimError(400, 'rate_limit_reached', 'Rate limit reached; retry after the reset time', { 'retry-after': String(retryAfter) });
+      throw new SimError(400, 'rate_limit_reached', 'Rate limit reached; retry after the reset time', {
+        'retry-after': String(retryAfter),
+      });
     }
     const match = router.match(pathname);
     if (!match) throw notFound(`No API path ${pathname}`);
@@ -93,8 +99,14 @@ export async function handleApi(
     const format = p.str('format') ?? 'json';
     if (format !== 'json' && format !== 'xml') throw invalidParameter("Parameter 'format' must be 'json' or 'xml'");
     const ctx: ApiContext = {
-      rt, params: p, path: match.path, version: readVersion(p), userId: record.userId, warnings: [],
-      baseUrl: rt.baseUrl(), pathname,
+      rt,
+      params: p,
+      path: match.path,
+      version: readVersion(p),
+      userId: record.userId,
+      warnings: [],
+      baseUrl: rt.baseUrl(),
+      pathname,
     };
     const response: unknown = await op.handler(ctx);
     for (const key of Object.keys(params)) {

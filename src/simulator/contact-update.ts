@@ -49,7 +49,11 @@ const text = (value: unknown, where: string): string => {
 
 /** Applies a contact POST: validates everything first, then changes the contact (bad input changes nothing). */
 export function updateContact(
-  contact: Contact, updates: Record<string, unknown>, options: Record<string, unknown>, version: number, now: number,
+  contact: Contact,
+  updates: Record<string, unknown>,
+  options: Record<string, unknown>,
+  version: number,
+  now: number,
 ): void {
   if ('socialprofiles' in updates) throw invalidParameter('updates.socialprofiles cannot be updated');
   assertKeys(updates, UPDATE_KEYS, 'updates');
@@ -67,7 +71,11 @@ export function updateContact(
   if ('customattributes' in updates) {
     const attrs = updates['customattributes'];
     if (attrMode === 'delete') {
-      const keys = Array.isArray(attrs) ? readStringList(attrs, 'updates.customattributes') : isPlainObject(attrs) ? Object.keys(attrs) : null;
+      const keys = Array.isArray(attrs)
+        ? readStringList(attrs, 'updates.customattributes')
+        : isPlainObject(attrs)
+          ? Object.keys(attrs)
+          : null;
       if (!keys) throw invalidParameter('updates.customattributes must be an object (or a list of names to delete)');
       next.customattributes = Object.fromEntries(Object.entries(contact.customattributes).filter(([k]) => !keys.includes(k)));
     } else {

@@ -3,8 +3,14 @@ import { z } from 'zod';
 import { faultsSchema } from './faults.js';
 import { readBody, sendError, sendJson } from './http-io.js';
 import {
-  agentReplySchema, agentResolveSchema, handoverSchema, inboundSchema,
-  simulateAgentReply, simulateAgentResolve, simulateHandover, simulateInbound,
+  agentReplySchema,
+  agentResolveSchema,
+  handoverSchema,
+  inboundSchema,
+  simulateAgentReply,
+  simulateAgentResolve,
+  simulateHandover,
+  simulateInbound,
 } from './sim-control.js';
 import { SimError, invalidParameter, notFound } from './sim-error.js';
 import type { Simulator } from './simulator.js';
@@ -45,28 +51,62 @@ function readAfter(query: URLSearchParams): { after: number; limit: number } {
 
 const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
   '/_sim/inbound': { POST: (sim, body) => [201, simulateInbound(sim, parse(inboundSchema, body))] },
-  '/_sim/outbound': { GET: (sim, _b, q) => { const { after, limit } = readAfter(q); return [200, sim.outbound.after(after, limit)]; } },
-  '/_sim/requests': { GET: (sim, _b, q) => { const { after, limit } = readAfter(q); return [200, sim.requests.after(after, limit)]; } },
+  '/_sim/outbound': {
+    GET: (sim, _b, q) => {
+      const { after, limit } = readAfter(q);
+      return [200, sim.outbound.after(after, limit)];
+    },
+  },
+  '/_sim/requests': {
+    GET: (sim, _b, q) => {
+      const { after, limit } = readAfter(q);
+      return [200, sim.requests.after(after, limit)];
+    },
+  },
   '/_sim/agent/reply': { POST: (sim, body) => [200, simulateAgentReply(sim, parse(agentReplySchema, body))] },
   '/_sim/agent/resolve': { POST: (sim, body) => [200, simulateAgentResolve(sim, parse(agentResolveSchema, body))] },
   '/_sim/handover': { POST: (sim, body) => [200, simulateHandover(sim, parse(handoverSchema, body))] },
   '/_sim/faults': {
     GET: (sim) => [200, sim.faults],
-    POST: (sim, body) => { sim.setFaults(parse(faultsSchema, body)); return [200, sim.faults]; },
+    POST: (sim, body) => {
+      sim.setFaults(parse(faultsSchema, body));
+      return [200, sim.faults];
+    },
   },
   '/_sim/tokens': {
-    POST: (sim, body) => { const t = parse(tokenSchema, body); sim.addToken(t.token, t.user_id, t.scopes); return [201, { user_id: t.user_id, scopes: t.scopes }]; },
+    POST: (sim, body) => {
+      const t = parse(tokenSchema, body);
+      sim.addToken(t.token, t.user_id, t.scopes);
+      return [201, { user_id: t.user_id, scopes: t.scopes }];
+    },
   },
   '/_sim/revoke': { POST: (sim, body) => [200, { revoked: sim.revoke(parse(revokeSchema, body).user_id) }] },
-  '/_sim/clock': { POST: (sim, body) => { sim.setClock(parse(clockSchema, body).now); return [200, { now: sim.now() }]; } },
-  '/_sim/reset': { POST: (sim) => { sim.reset(); return [200, { reset: true }]; } },
+  '/_sim/clock': {
+    POST: (sim, body) => {
+      sim.setClock(parse(clockSchema, body).now);
+      return [200, { now: sim.now() }];
+    },
+  },
+  '/_sim/reset': {
+    POST: (sim) => {
+      sim.reset();
+      return [200, { reset: true }];
+    },
+  },
   '/_sim/realism': {
     GET: (sim) => [200, sim.realism],
-    POST: (sim, body) => { const r = parse(realismSchema, body); sim.setRealism(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))); return [200, sim.realism]; },
+    POST: (sim, body) => {
+      const r = parse(realismSchema, body);
+      sim.setRealism(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+      return [200, sim.realism];
+    },
   },
   '/_sim/webhooks': {
     GET: (sim) => [200, sim.webhooks.status()],
-    POST: (sim, body) => { sim.webhooks.setUrl(parse(webhookSchema, body).url ?? null); return [200, sim.webhooks.status()]; },
+    POST: (sim, body) => {
+      sim.webhooks.setUrl(parse(webhookSchema, body).url ?? null);
+      return [200, sim.webhooks.status()];
+    },
   },
   '/_sim/rate-limit': {
     POST: (sim, body) => {
@@ -81,14 +121,21 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
 
 /** The control API under `/_sim/`: JSON in, JSON out, no token (the simulator listens on loopback). */
 export async function handleControl(
-  sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams,
+  sim: Simulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  query: URLSearchParams,
 ): Promise<void> {
   try {
     const route = ROUTES[pathname.replace(/\/+$/, '')];
     if (!route) throw notFound(`No control route ${pathname}`);
     const method = req.method === 'GET' || req.method === 'POST' ? req.method : undefined;
     const handler = method ? route[method] : undefined;
-    if (!handler) throw new SimError(405, 'invalid_request', `Method ${req.method ?? ''} is not allowed here`, { allow: Object.keys(route).join(', ') });
+    if (!handler)
+      throw new SimError(405, 'invalid_request', `Method ${req.method ?? ''} is not allowed here`, {
+        allow: Object.keys(route).join(', '),
+      });
     let body: unknown = {};
     if (method === 'POST') {
       const text = await readBody(req);

@@ -1,15 +1,30 @@
 // ICU knows more region codes than ISO 3166-1 assigns (EU, UN, deprecated and exceptionally reserved codes).
-const NOT_ISO = new Set(
-  'AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB XK YD YU ZR ZZ'.split(' '),
-);
+const NOT_ISO = new Set('AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB XK YD YU ZR ZZ'.split(' '));
 
 // Common English spellings that differ from the CLDR display names.
 const ALIASES: Record<string, string> = {
-  'united states of america': 'US', usa: 'US', 'united kingdom of great britain and northern ireland': 'GB',
-  'great britain': 'GB', 'czech republic': 'CZ', turkey: 'TR', 'ivory coast': 'CI', 'russian federation': 'RU',
-  burma: 'MM', macedonia: 'MK', swaziland: 'SZ', 'hong kong': 'HK', macao: 'MO', macau: 'MO',
-  'republic of korea': 'KR', 'korea, republic of': 'KR', 'viet nam': 'VN', 'holy see': 'VA', palestine: 'PS',
-  'cabo verde': 'CV', 'democratic republic of the congo': 'CD', 'republic of the congo': 'CG',
+  'united states of america': 'US',
+  usa: 'US',
+  'united kingdom of great britain and northern ireland': 'GB',
+  'great britain': 'GB',
+  'czech republic': 'CZ',
+  turkey: 'TR',
+  'ivory coast': 'CI',
+  'russian federation': 'RU',
+  burma: 'MM',
+  macedonia: 'MK',
+  swaziland: 'SZ',
+  'hong kong': 'HK',
+  macao: 'MO',
+  macau: 'MO',
+  'republic of korea': 'KR',
+  'korea, republic of': 'KR',
+  'viet nam': 'VN',
+  'holy see': 'VA',
+  palestine: 'PS',
+  'cabo verde': 'CV',
+  'democratic republic of the congo': 'CD',
+  'republic of the congo': 'CG',
 };
 
 const normalise = (name: string): string =>
@@ -43,7 +58,11 @@ function countries(): CountryTable {
       const name = names.of(code);
       if (!name || name === code) continue;
       // CLDR's short forms ("Bosnia & Herzegovina", "St. Lucia") read as the usual English list names.
-      const listName = name.replace(/ & /g, ' and ').replace(/\bSt\. /g, 'Saint ').replace(/\s*\(.*\)$/, '').replace(/ SAR China$/, '');
+      const listName = name
+        .replace(/ & /g, ' and ')
+        .replace(/\bSt\. /g, 'Saint ')
+        .replace(/\s*\(.*\)$/, '')
+        .replace(/ SAR China$/, '');
       nameByCode.set(code, listName);
       codeByName.set(normalise(name), code);
       codeByName.set(normalise(listName), code);

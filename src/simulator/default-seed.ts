@@ -20,8 +20,24 @@ export const defaultSeed: SeedInput = {
     { id: 'r2', name: 'Agent', topics: [2001], permissions: ['inbox', 'publisher'] },
   ],
   users: [
-    { id: 'u1', name: 'Bridge Bot', email: 'bot@example.com', account_role: 'r1', business_hours_schedule_id: '301', status: 'Available', avatar: 'https://example.com/avatars/u1.png' },
-    { id: 'u2', name: 'Alice Agent', email: 'alice@example.com', account_role: 'r2', business_hours_schedule_id: '301', status: 'Available', avatar: 'https://example.com/avatars/u2.png' },
+    {
+      id: 'u1',
+      name: 'Bridge Bot',
+      email: 'bot@example.com',
+      account_role: 'r1',
+      business_hours_schedule_id: '301',
+      status: 'Available',
+      avatar: 'https://example.com/avatars/u1.png',
+    },
+    {
+      id: 'u2',
+      name: 'Alice Agent',
+      email: 'alice@example.com',
+      account_role: 'r2',
+      business_hours_schedule_id: '301',
+      status: 'Available',
+      avatar: 'https://example.com/avatars/u2.png',
+    },
   ],
   tokens: [{ token: 'sim-token', user_id: 'u1', scopes: ALL_SCOPES }],
   canned_responses: [

@@ -31,7 +31,9 @@ function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): 
   switch (kind) {
     case 'rate_limit':
       sendError(res, new SimError(400, 'rate_limit_reached', 'Rate limit reached (injected fault)'), {
-        'x-ratelimit-remaining': '0', 'x-ratelimit-reset': resetAt, 'retry-after': '1',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': resetAt,
+        'retry-after': '1',
       });
       return 400;
     case 'server_error':
@@ -72,8 +74,12 @@ async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse):
     if (key !== 'access_token') logged[key] = value.length > MAX_LOGGED_VALUE ? `${value.slice(0, MAX_LOGGED_VALUE)}…` : value;
   }
   sim.requests.append({
-    method: req.method ?? '', path: pathname.slice(0, MAX_LOGGED_VALUE), params: logged, status,
-    duration_ms: Math.round((performance.now() - started) * 100) / 100, date: sim.now(),
+    method: req.method ?? '',
+    path: pathname.slice(0, MAX_LOGGED_VALUE),
+    params: logged,
+    status,
+    duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    date: sim.now(),
   });
 }
 
@@ -89,7 +95,9 @@ export function listen(sim: Simulator, opts: ListenOptions = {}): Promise<Runnin
   server.on('clientError', (_err, socket) => {
     if (!socket.writable) return socket.destroy();
     const body = JSON.stringify({ error: 'invalid_request', error_description: 'Malformed HTTP request' });
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   const host = opts.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {

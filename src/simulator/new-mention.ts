@@ -23,13 +23,28 @@ export function addMention(rt: Runtime, input: NewMention): MentionRecord {
   const delay = realism.indexing_delay_ms > 0 ? Math.floor(rt.random() * realism.indexing_delay_ms) : 0;
   const id = state.newId('mention');
   const m: MentionRecord = {
-    id, num: Number(id), topicId: input.topicId, status: 'new', priority: 'low', tags: [],
-    service: input.service, authorId: input.authorId, authorName: input.authorName, managed: input.managed,
-    threadId: input.threadId, content: input.content, messageType: 'privatemessage',
+    id,
+    num: Number(id),
+    topicId: input.topicId,
+    status: 'new',
+    priority: 'low',
+    tags: [],
+    service: input.service,
+    authorId: input.authorId,
+    authorName: input.authorName,
+    managed: input.managed,
+    threadId: input.threadId,
+    content: input.content,
+    messageType: 'privatemessage',
     sentiment: scoreSentiment(input.content).sentiment,
-    buttons: input.buttons ?? [], clickedButtons: input.clickedButtons ?? [],
-    added, updated: added, visibleAtMs: rt.realMs() + delay,
-    assignment: { userIds: [], comment: '' }, actions: [], hidden: false,
+    buttons: input.buttons ?? [],
+    clickedButtons: input.clickedButtons ?? [],
+    added,
+    updated: added,
+    visibleAtMs: rt.realMs() + delay,
+    assignment: { userIds: [], comment: '' },
+    actions: [],
+    hidden: false,
   };
   state.mentions.add(m);
   return m;

@@ -3,8 +3,15 @@ import { withExtras } from './present-extras.js';
 import type { Runtime } from './runtime.js';
 
 export const SOURCE_TYPES: Record<string, string> = {
-  web: 'LiveChat', whatsapp: 'WhatsApp', viber: 'Viber', twilio: 'Twilio', wechat: 'WeChat',
-  facebook: 'Facebook', instagram: 'Instagram', twitter: 'Twitter', email: 'Email',
+  web: 'LiveChat',
+  whatsapp: 'WhatsApp',
+  viber: 'Viber',
+  twilio: 'Twilio',
+  wechat: 'WeChat',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  twitter: 'Twitter',
+  email: 'Email',
 };
 
 export interface PresentOptions {
@@ -31,14 +38,18 @@ export function presentMention(rt: Runtime, m: MentionRecord, opts: PresentOptio
   const firstReply = m.actions.find((a) => a.type === 'reply');
   const entities = version < 20201001 || opts.entities ? extractEntities(m.content) : [];
   const source: Record<string, unknown> = {
-    service: m.service, type: SOURCE_TYPES[m.service] ?? m.service, sender: m.authorId, thread_id: m.threadId,
+    service: m.service,
+    type: SOURCE_TYPES[m.service] ?? m.service,
+    sender: m.authorId,
+    thread_id: m.threadId,
   };
   if (version >= 20180125 && m.service === 'facebook' && m.messageType === 'privatemessage') {
     source['profile'] = { id: m.authorId, name: m.authorName };
   }
-  const assignment = version >= 20200427
-    ? { comment: m.assignment.comment }
-    : { user_ids: [...m.assignment.userIds], team_ids: [], comment: m.assignment.comment };
+  const assignment =
+    version >= 20200427
+      ? { comment: m.assignment.comment }
+      : { user_ids: [...m.assignment.userIds], team_ids: [], comment: m.assignment.comment };
   return withExtras(rt, {
     id: m.id,
     unique_id: version >= 20180406 ? `${m.topicId}_${m.id}` : null,
@@ -63,12 +74,19 @@ export function presentMention(rt: Runtime, m: MentionRecord, opts: PresentOptio
     extra_fields: rt.realism.extra_fields ? { sim_label: 'realism' } : {},
     timestamps: {
       response_time: firstReply ? Math.max(0, firstReply.date.added - m.added) : 0,
-      response_time_during_bh: 0, resolve_time: 0, resolve_time_during_bh: 0,
-      handle_time: 0, unresolved_time: 0, unresolved_time_during_bh: 0, pending_time: 0,
+      response_time_during_bh: 0,
+      resolve_time: 0,
+      resolve_time_during_bh: 0,
+      handle_time: 0,
+      unresolved_time: 0,
+      unresolved_time_during_bh: 0,
+      pending_time: 0,
     },
     action_links: [
       {
-        type: 'api', key: 'reply', http_method: 'POST',
+        type: 'api',
+        key: 'reply',
+        http_method: 'POST',
         link: `${base}/${account}/publisher/add/?type=reply&topic_id=${m.topicId}&mention_id=${m.id}`,
       },
       { type: 'api', key: 'delete', http_method: 'DELETE', link: `${base}/${account}/inbox/mention/${m.topicId}/${m.id}` },

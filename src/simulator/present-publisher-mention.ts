@@ -5,7 +5,9 @@ import type { Runtime } from './runtime.js';
 
 /** A publisher mention; `in_reply_to` only for a single GET of a reply (never in lists). */
 export function presentPublisherMention(
-  rt: Runtime, pm: PublisherMention, opts: { version: number; withReply: boolean },
+  rt: Runtime,
+  pm: PublisherMention,
+  opts: { version: number; withReply: boolean },
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {
     id: pm.id,

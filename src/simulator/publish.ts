@@ -59,13 +59,26 @@ export function publish(rt: Runtime, input: PublishInput): { messages: MessageIt
   if (pm.status === 'scheduled') state.scheduled.add(pm.id);
   const sent = pm.status === 'posted';
   const messages = pm.services.map((s) => ({
-    id: `msg-${state.newId('message')}`, service: s.type, service_id: s.service_id, status: sent ? ('sent' as const) : ('queued' as const),
+    id: `msg-${state.newId('message')}`,
+    service: s.type,
+    service_id: s.service_id,
+    status: sent ? ('sent' as const) : ('queued' as const),
   }));
   const recipient = input.mention ? { channel: input.mention.service, service_id: input.mention.threadId } : null;
   rt.outbound.append({
-    type: pm.type, services: pm.services, message: pm.message, canned_response_id: pm.cannedResponseId, buttons,
-    topic_id: pm.topicId, mention_id: pm.mentionId, status: pm.status, date: now, publisher_mention_id: pm.id,
-    author: input.author, user_id: input.author === 'agent' ? input.userId : null, recipient,
+    type: pm.type,
+    services: pm.services,
+    message: pm.message,
+    canned_response_id: pm.cannedResponseId,
+    buttons,
+    topic_id: pm.topicId,
+    mention_id: pm.mentionId,
+    status: pm.status,
+    date: now,
+    publisher_mention_id: pm.id,
+    author: input.author,
+    user_id: input.author === 'agent' ? input.userId : null,
+    recipient,
   });
   if (sent) deliver(rt, pm);
   return { messages, publisherMention: pm };

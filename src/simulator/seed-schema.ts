@@ -44,9 +44,7 @@ export const seedSchema = z
     application: z.object({ id: z.string().min(1), allow_listed: z.boolean() }).default({ id: 'bridge-app', allow_listed: true }),
     topics: z.array(z.object({ id: z.number().int().positive(), name: z.string().min(1) })).min(1),
     profiles: z.array(z.object({ type: z.string().min(1), service_id: id, name: z.string().min(1) })),
-    roles: z.array(
-      z.object({ id: id, name: z.string().min(1), topics: z.array(z.number().int()), permissions: z.array(z.string()) }),
-    ),
+    roles: z.array(z.object({ id: id, name: z.string().min(1), topics: z.array(z.number().int()), permissions: z.array(z.string()) })),
     users: z.array(
       z.object({
         id: id,
@@ -82,13 +80,19 @@ export const seedSchema = z
       if (!users.has(t.user_id)) ctx.addIssue({ code: 'custom', path: ['tokens', i, 'user_id'], message: `unknown user '${t.user_id}'` });
     });
     seed.users.forEach((u, i) => {
-      if (!roles.has(u.account_role)) ctx.addIssue({ code: 'custom', path: ['users', i, 'account_role'], message: `unknown role '${u.account_role}'` });
+      if (!roles.has(u.account_role))
+        ctx.addIssue({ code: 'custom', path: ['users', i, 'account_role'], message: `unknown role '${u.account_role}'` });
       const s = u.business_hours_schedule_id;
-      if (s !== null && !schedules.has(s)) ctx.addIssue({ code: 'custom', path: ['users', i, 'business_hours_schedule_id'], message: `unknown schedule '${s}'` });
+      if (s !== null && !schedules.has(s))
+        ctx.addIssue({ code: 'custom', path: ['users', i, 'business_hours_schedule_id'], message: `unknown schedule '${s}'` });
     });
     seed.canned_responses.forEach((c, i) => {
       if (c.type === 'buttons' && c.data.buttons.length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['canned_responses', i, 'data', 'buttons'], message: 'a buttons canned response needs at least one button' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['canned_responses', i, 'data', 'buttons'],
+          message: 'a buttons canned response needs at least one button',
+        });
       }
     });
   });

@@ -1,8 +1,12 @@
 const POSITIVE = new Set(
-  'good great thanks thank love excellent perfect happy awesome nice helpful fast amazing wonderful fantastic pleased glad merci super'.split(' '),
+  'good great thanks thank love excellent perfect happy awesome nice helpful fast amazing wonderful fantastic pleased glad merci super'.split(
+    ' ',
+  ),
 );
 const NEGATIVE = new Set(
-  'bad terrible awful hate angry slow broken never worst problem refund late wrong horrible disappointed useless complaint cancel not'.split(' '),
+  'bad terrible awful hate angry slow broken never worst problem refund late wrong horrible disappointed useless complaint cancel not'.split(
+    ' ',
+  ),
 );
 
 export type Sentiment = 'positive' | 'neutral' | 'negative';

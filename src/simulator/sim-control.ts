@@ -49,8 +49,14 @@ export function simulateInbound(rt: Runtime, input: z.output<typeof inboundSchem
   const name = input.author.name ?? state.contactByService(input.channel, input.author.id)?.name ?? input.author.id;
   state.ensureContact(input.channel, input.author.id, name, rt.now());
   const m = addMention(rt, {
-    topicId, service: input.channel, authorId: input.author.id, authorName: name, managed: false,
-    threadId: input.author.id, content: text, clickedButtons: clicked,
+    topicId,
+    service: input.channel,
+    authorId: input.author.id,
+    authorName: name,
+    managed: false,
+    threadId: input.author.id,
+    content: text,
+    clickedButtons: clicked,
   });
   rt.onInbound(m.id);
   return presentMention(rt, m, { version: CONTROL_VERSION });
@@ -74,8 +80,18 @@ export function simulateAgentReply(rt: Runtime, input: z.output<typeof agentRepl
   latest.updated = now;
   const profile = rt.state.profileFor(input.channel);
   const { publisherMention } = publish(rt, {
-    type: 'reply', services: [{ type: profile.type, service_id: profile.service_id }], message: input.text, subject: null,
-    to: [], media: [], status: '', publishAt: now, mention: latest, canned: null, userId, author: 'agent',
+    type: 'reply',
+    services: [{ type: profile.type, service_id: profile.service_id }],
+    message: input.text,
+    subject: null,
+    to: [],
+    media: [],
+    status: '',
+    publishAt: now,
+    mention: latest,
+    canned: null,
+    userId,
+    author: 'agent',
   });
   return { mention: presentMention(rt, latest, { version: CONTROL_VERSION }), publisher_mention_id: publisherMention.id };
 }
@@ -100,7 +116,9 @@ export function simulateHandover(rt: Runtime, input: z.output<typeof handoverSch
   const { state } = rt;
   state.ensureContact(input.channel, input.service_id, input.service_id, rt.now());
   state.setHandover(input.channel, input.service_id, {
-    owner: input.owner, applicationId: input.owner === 'application' ? state.application.id : null, updated: rt.now(),
+    owner: input.owner,
+    applicationId: input.owner === 'application' ? state.application.id : null,
+    updated: rt.now(),
   });
   return presentHandover(input.channel, input.service_id, state.handover(input.channel, input.service_id));
 }

@@ -1,12 +1,24 @@
 import { MentionIndex } from './mention-index.js';
-import type {
-  Button, CannedResponse, Contact, HandoverRecord, PublisherMention, Schedule, TokenRecord, User,
-} from './model.js';
+import type { Button, CannedResponse, Contact, HandoverRecord, PublisherMention, Schedule, TokenRecord, User } from './model.js';
 import type { Seed } from './seed-schema.js';
 
-export interface Role { id: string; name: string; topics: number[]; permissions: string[] }
-export interface ProfileGroup { id: string; name: string; color: string; profiles: { type: string; service_id: string }[] }
-export interface Profile { type: string; service_id: string; name: string }
+export interface Role {
+  id: string;
+  name: string;
+  topics: number[];
+  permissions: string[];
+}
+export interface ProfileGroup {
+  id: string;
+  name: string;
+  color: string;
+  profiles: { type: string; service_id: string }[];
+}
+export interface Profile {
+  type: string;
+  service_id: string;
+  name: string;
+}
 
 const contactKey = (type: string, serviceId: string): string => `${type}\u0000${serviceId}`;
 
@@ -42,13 +54,25 @@ export class SimState {
     for (const r of seed.roles) this.roles.set(r.id, { ...r, topics: [...r.topics], permissions: [...r.permissions] });
     for (const u of seed.users) {
       this.users.set(u.id, {
-        id: u.id, name: u.name, email: u.email, roleId: u.account_role,
-        scheduleId: u.business_hours_schedule_id, status: u.status, avatar: u.avatar,
+        id: u.id,
+        name: u.name,
+        email: u.email,
+        roleId: u.account_role,
+        scheduleId: u.business_hours_schedule_id,
+        status: u.status,
+        avatar: u.avatar,
       });
     }
     for (const t of seed.tokens) this.tokens.set(t.token, { token: t.token, userId: t.user_id, scopes: new Set(t.scopes), revoked: false });
     for (const c of seed.canned_responses) {
-      this.canned.set(c.id, { id: c.id, name: c.name, type: c.type, message: c.message, buttons: c.data.buttons.map((b) => ({ ...b })), usageCount: 0 });
+      this.canned.set(c.id, {
+        id: c.id,
+        name: c.name,
+        type: c.type,
+        message: c.message,
+        buttons: c.data.buttons.map((b) => ({ ...b })),
+        usageCount: 0,
+      });
     }
     for (const s of seed.business_hours_schedules) this.schedules.set(s.id, { ...s, periods: s.periods.map((p) => ({ ...p })) });
     for (const g of seed.profile_groups) this.profileGroups.set(g.id, { ...g, profiles: g.profiles.map((p) => ({ ...p })) });
@@ -70,8 +94,18 @@ export class SimState {
     const existing = this.contactByService(type, serviceId);
     if (existing) return existing;
     const contact: Contact = {
-      id: this.newId('contact'), name, type, serviceId, tags: [], customattributes: {}, country: null,
-      company: '', comments: '', telephone: null, added: now, updated: now,
+      id: this.newId('contact'),
+      name,
+      type,
+      serviceId,
+      tags: [],
+      customattributes: {},
+      country: null,
+      company: '',
+      comments: '',
+      telephone: null,
+      added: now,
+      updated: now,
     };
     this.contacts.set(contact.id, contact);
     this.contactsByService.set(contactKey(type, serviceId), contact);

@@ -1,5 +1,4 @@
-const escape = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const tagName = (key: string): string => (/^[A-Za-z_][\w.-]*$/.test(key) ? key : 'item');
 
@@ -8,7 +7,9 @@ function node(key: string, value: unknown): string {
   if (value === null || value === undefined) return `<${tag}/>`;
   if (Array.isArray(value)) return `<${tag}>${value.map((v) => node('item', v)).join('')}</${tag}>`;
   if (typeof value === 'object') {
-    return `<${tag}>${Object.entries(value as Record<string, unknown>).map(([k, v]) => node(k, v)).join('')}</${tag}>`;
+    return `<${tag}>${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => node(k, v))
+      .join('')}</${tag}>`;
   }
   return `<${tag}>${escape(String(value))}</${tag}>`;
 }

@@ -1,5 +1,8 @@
 export type Sleep = (ms: number) => Promise<void>;
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<{ ok: boolean; status: number }>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
+) => Promise<{ ok: boolean; status: number }>;
 
 export interface WebhookStats {
   url: string | null;
@@ -21,7 +24,10 @@ export class WebhookPusher {
   private stats = { delivered: 0, failed: 0, pending: 0 };
   private generation = 0;
 
-  constructor(private readonly fetchFn: FetchLike, private readonly sleep: Sleep) {}
+  constructor(
+    private readonly fetchFn: FetchLike,
+    private readonly sleep: Sleep,
+  ) {}
 
   setUrl(url: string | null): void {
     this.url = url;
@@ -53,7 +59,10 @@ export class WebhookPusher {
         if (attempt > 0) await this.sleep(100 * 2 ** (attempt - 1));
         try {
           const res = await this.fetchFn(url, {
-            method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(TIMEOUT_MS),
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: text,
+            signal: AbortSignal.timeout(TIMEOUT_MS),
           });
           if (res.ok) {
             this.stats.delivered += 1;

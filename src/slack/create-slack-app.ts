@@ -63,7 +63,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const receiver: Receiver =
     mode === 'socket'
       ? new SocketModeReceiver({ appToken: options.appToken as string, logger: boltLogger })
-      : new HTTPReceiver({ signingSecret: options.signingSecret as string, endpoints: '/slack/events', logger: boltLogger, processBeforeResponse: false });
+      : new HTTPReceiver({
+          signingSecret: options.signingSecret as string,
+          endpoints: '/slack/events',
+          logger: boltLogger,
+          processBeforeResponse: false,
+        });
   const knowsIdentity = options.botId !== undefined && options.botUserId !== undefined;
 
   const app = new App({
@@ -147,7 +152,8 @@ function validate(options: SlackAppOptions): string[] {
   if (!socket && (options.signingSecret === undefined || options.signingSecret === '')) {
     problems.push('SLACK_SIGNING_SECRET is required unless SLACK_APP_TOKEN selects Socket Mode');
   }
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) problems.push(`SLACK_PORT must be 0..65535, got ${options.port}`);
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+    problems.push(`SLACK_PORT must be 0..65535, got ${options.port}`);
   if (!/^\/[a-z0-9_-]{1,31}$/.test(options.command)) problems.push(`the slash command must look like "/engage", got "${options.command}"`);
   return problems;
 }

@@ -58,7 +58,8 @@ export function createEscalationNotifier(options: EscalationNotifierOptions): Es
         unfurl_links: false,
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       });
-      if (after !== undefined && typeof result.ts === 'string') after(result.ts, typeof result.channel === 'string' ? result.channel : channel);
+      if (after !== undefined && typeof result.ts === 'string')
+        after(result.ts, typeof result.channel === 'string' ? result.channel : channel);
     });
   }
 
@@ -96,7 +97,10 @@ export function createEscalationNotifier(options: EscalationNotifierOptions): Es
       );
     },
     bridgePaused(reason) {
-      post('bridge paused', renderAnnouncement('Bridge paused', `${reason} Customers are not answered by the bot until it resumes (\`/engage bot resume\`).`));
+      post(
+        'bridge paused',
+        renderAnnouncement('Bridge paused', `${reason} Customers are not answered by the bot until it resumes (\`/engage bot resume\`).`),
+      );
     },
     posted: (escalationId) => posted.get(escalationId),
     forget: (escalationId) => {

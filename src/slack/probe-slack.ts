@@ -46,7 +46,10 @@ const silentLogger = (): Logger => {
 /** Slack's error code for a failed call, without the token or the request. */
 function errorCode(err: unknown): string {
   const e = err as {
-    code?: string; data?: { error?: string }; statusCode?: number; original?: { message?: string; cause?: { code?: string; message?: string } };
+    code?: string;
+    data?: { error?: string };
+    statusCode?: number;
+    original?: { message?: string; cause?: { code?: string; message?: string } };
   };
   switch (e.code) {
     case 'slack_webapi_platform_error':

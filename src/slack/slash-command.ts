@@ -62,7 +62,10 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
     try {
       await respond({ response_type: 'ephemeral', text: truncate(answer.text, ANSWER_MAX) });
     } catch (error) {
-      logger.warn({ command: parsed.name, err: error instanceof Error ? error.message : String(error) }, 'Could not deliver a command answer to Slack');
+      logger.warn(
+        { command: parsed.name, err: error instanceof Error ? error.message : String(error) },
+        'Could not deliver a command answer to Slack',
+      );
     }
   });
 }

@@ -43,7 +43,10 @@ export class ArchiveShards {
     if (!found) return undefined;
     const result = conversationSchema.safeParse(JSON.parse(found.text));
     if (!result.success) {
-      throw new StoreError('corrupt', `The archive file ${file.path} line ${found.lineNumber} is not a valid conversation; it cannot be read back.`);
+      throw new StoreError(
+        'corrupt',
+        `The archive file ${file.path} line ${found.lineNumber} is not a valid conversation; it cannot be read back.`,
+      );
     }
     return result.data;
   }

@@ -96,7 +96,10 @@ export class ConversationBook {
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
     if (parsed.key !== expected) {
-      throw new StoreError('invalid', `Conversation key ${parsed.key} does not match channel:serviceId (${expected}); nothing was changed.`);
+      throw new StoreError(
+        'invalid',
+        `Conversation key ${parsed.key} does not match channel:serviceId (${expected}); nothing was changed.`,
+      );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
     this.state.conversations.set(record.key, entryOf(record));

@@ -6,8 +6,7 @@ import { conversationSchema, effectSchema } from './records.js';
 import type { ConversationRecord, Effect } from './records.js';
 import { StoreError } from './store-error.js';
 
-const LEAVE_IT =
-  'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
+const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
 
 /** A migrated older file may carry sharded collections inline: they move to the shard files on the first write. */
 const loadableSchema = coreFileSchema.extend({

@@ -46,7 +46,10 @@ export class FilePersistence implements Persistence {
   }
 
   /** Locks the directory, then loads (and migrates) the state; refuses files it cannot trust. */
-  static async open(dataDir: string, options: ResolvedStoreOptions): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
+  static async open(
+    dataDir: string,
+    options: ResolvedStoreOptions,
+  ): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
     const dirs = [dataDir, join(dataDir, ARCHIVE_DIR), ...shardedTables(emptyHotState(0)).map(([name]) => join(dataDir, name))];
     for (const dir of dirs) {
       await mkdir(dir, { recursive: true }).catch((error: unknown) => {
@@ -176,7 +179,9 @@ export class FilePersistence implements Persistence {
       await copyFile(path, backup, constants.COPYFILE_EXCL);
     } catch (error) {
       if (!isCode(error, 'EEXIST')) {
-        throw new StoreError('io', `Cannot back up ${path} before migrating it: ${describeCause(error)}. The file was left unchanged.`, { cause: error });
+        throw new StoreError('io', `Cannot back up ${path} before migrating it: ${describeCause(error)}. The file was left unchanged.`, {
+          cause: error,
+        });
       }
     }
     this.logger.info({ file: path, backup, fromVersion, toVersion: CURRENT_SCHEMA_VERSION }, 'store file migrated');
@@ -236,4 +241,3 @@ function parseAuditLine(text: string): AuditEntry | undefined {
     return undefined;
   }
 }
-

@@ -24,9 +24,7 @@ export const coreFileSchema = z.object({
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
 /** A conversation in memory: its compact JSON (a third of the parsed objects' memory) and the fields scans need; or a marker that it was archived. */
-export type ConversationSlot =
-  | { json: string; owner: Owner; updatedAt: number }
-  | { archivedAt: number };
+export type ConversationSlot = { json: string; owner: Owner; updatedAt: number } | { archivedAt: number };
 
 export const SHARDS = { conversations: 256, seen: 64, outbox: 64 } as const;
 

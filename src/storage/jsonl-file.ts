@@ -60,10 +60,7 @@ export class JsonLinesFile {
    * Keeps only the lines `keep` accepts (streamed to a temp file, then renamed); returns how many were
    * dropped. `survey`, when given, first sees every line in the same turn, so nothing is appended between.
    */
-  rewrite(
-    keep: (text: string, lineNumber: number) => boolean,
-    survey?: (text: string, lineNumber: number) => void,
-  ): Promise<number> {
+  rewrite(keep: (text: string, lineNumber: number) => boolean, survey?: (text: string, lineNumber: number) => void): Promise<number> {
     return this.exclusive('rewrite', async () => {
       if ((await this.size()) === 0) return 0;
       if (survey) await this.scan(survey);

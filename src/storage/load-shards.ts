@@ -52,7 +52,10 @@ function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineN
   }
   const result = decode(data, line);
   if ('error' in result) {
-    throw new StoreError('schema', `The store file ${path} line ${lineNumber} does not match the schema:\n${z.prettifyError(result.error)}\n${LEAVE_IT}`);
+    throw new StoreError(
+      'schema',
+      `The store file ${path} line ${lineNumber} does not match the schema:\n${z.prettifyError(result.error)}\n${LEAVE_IT}`,
+    );
   }
   return result.entry;
 }

@@ -40,7 +40,10 @@ export async function acquireLock(lockPath: string, dataDir: string, logger: Sto
         `The data directory ${dataDir} is in use by process ${holder.pid} (since ${holder.startedAt}). Stop that process or choose another BRIDGE_DATA_DIR.`,
       );
     }
-    logger.warn({ dataDir, stalePid: holder.pid }, `taking over the lock of ${dataDir} from process ${holder.pid}, which is no longer running`);
+    logger.warn(
+      { dataDir, stalePid: holder.pid },
+      `taking over the lock of ${dataDir} from process ${holder.pid}, which is no longer running`,
+    );
     await rm(lockPath, { force: true });
   }
 }

@@ -12,7 +12,10 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
     if (text === undefined) throw new Error('no JSON value');
     copy = JSON.parse(text);
   } catch (error) {
-    throw new StoreError('invalid', `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`);
+    throw new StoreError(
+      'invalid',
+      `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
+    );
   }
   const result = schema.safeParse(copy);
   if (!result.success) {

@@ -92,9 +92,7 @@ export const escalationSchema = escalationInputSchema.extend({
 });
 export type Escalation = z.infer<typeof escalationSchema>;
 
-export const escalationPatchSchema = escalationInputSchema
-  .omit({ contactKey: true, channel: true, serviceId: true })
-  .partial();
+export const escalationPatchSchema = escalationInputSchema.omit({ contactKey: true, channel: true, serviceId: true }).partial();
 export type EscalationPatch = z.infer<typeof escalationPatchSchema>;
 
 export const auditEntrySchema = z.object({

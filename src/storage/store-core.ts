@@ -4,13 +4,7 @@ import { ConversationBook } from './conversation-book.js';
 import type { HotState } from './hot-state.js';
 import { parseInput, requireId } from './parse-input.js';
 import type { Persistence } from './persistence.js';
-import {
-  auditEntrySchema,
-  effectInputSchema,
-  escalationInputSchema,
-  escalationPatchSchema,
-  inboundMentionSchema,
-} from './records.js';
+import { auditEntrySchema, effectInputSchema, escalationInputSchema, escalationPatchSchema, inboundMentionSchema } from './records.js';
 import type {
   AuditEntry,
   ConversationRecord,
@@ -211,9 +205,7 @@ export class StoreCore implements Store {
     return escalation && structuredClone(escalation);
   }
 
-  async listEscalations(
-    filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {},
-  ): Promise<Escalation[]> {
+  async listEscalations(filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {}): Promise<Escalation[]> {
     this.ensureOpen();
     return structuredClone(listEscalationsIn(this.state, filter));
   }

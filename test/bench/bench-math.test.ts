@@ -5,8 +5,15 @@ import { maxInWindow } from '../../bench/lib/write-rate.js';
 import { budgetCheck } from '../../bench/lib/budget-check.js';
 import type { RequestEntry } from '../../bench/lib/sim-client.js';
 
-const entry = (seq: number, method: string, path: string, date = 0, status = 200): RequestEntry =>
-  ({ seq, method, path, params: {}, status, duration_ms: 1, date });
+const entry = (seq: number, method: string, path: string, date = 0, status = 200): RequestEntry => ({
+  seq,
+  method,
+  path,
+  params: {},
+  status,
+  duration_ms: 1,
+  date,
+});
 
 describe('percentile', () => {
   it('takes the nearest rank', () => {
@@ -29,7 +36,12 @@ describe('endpointName', () => {
   });
 
   it('divides calls by answered messages and leaves out control calls', () => {
-    const calls = [entry(1, 'GET', '/1001/inbox/mentions'), entry(2, 'POST', '/1001/publisher/add'), entry(3, 'POST', '/1001/publisher/add'), entry(4, 'GET', '/_sim/outbound')];
+    const calls = [
+      entry(1, 'GET', '/1001/inbox/mentions'),
+      entry(2, 'POST', '/1001/publisher/add'),
+      entry(3, 'POST', '/1001/publisher/add'),
+      entry(4, 'GET', '/_sim/outbound'),
+    ];
     expect(callsPerAnswer(calls, 2)).toEqual({ total: 1.5, byEndpoint: { 'GET inbox/mentions': 0.5, 'POST publisher/add': 1 } });
     expect(callsPerAnswer(calls, 0).total).toBeNull();
   });

@@ -5,8 +5,21 @@ import type { ScenarioSpec } from '../../bench/lib/scenario-types.js';
 
 // A tiny scenario over real processes: proves the harness works end to end. Counts only, never timings.
 const spec: ScenarioSpec = {
-  name: 'smoke', ingestion: 'webhook', apiLatencyMs: 0, pollIntervalMs: 1000, contacts: 3, rounds: 2, burst: true,
-  pacedPerSecond: 10, escalations: 1, storedConversations: 20, rateLimitPerHour: 0, limit: true, concurrency: 4, stallMs: 15_000, phaseDeadlineMs: 60_000,
+  name: 'smoke',
+  ingestion: 'webhook',
+  apiLatencyMs: 0,
+  pollIntervalMs: 1000,
+  contacts: 3,
+  rounds: 2,
+  burst: true,
+  pacedPerSecond: 10,
+  escalations: 1,
+  storedConversations: 20,
+  rateLimitPerHour: 0,
+  limit: true,
+  concurrency: 4,
+  stallMs: 15_000,
+  phaseDeadlineMs: 60_000,
 };
 
 describe('bench harness (smoke)', () => {
@@ -19,7 +32,15 @@ describe('bench harness (smoke)', () => {
     expect(row.details.escalation).toMatchObject({ contacts: 1, escalated: 1 });
     expect(row.details.limit).toMatchObject({ calls: 6, failed: 0 });
     expect(row.stored_conversations).toBe(20);
-    for (const key of ['throughput_per_s', 'limit_per_s', 'ratio', 'api_calls_per_answer', 'api_calls_per_escalation', 'peak_rss_mb', 'startup_ms'] as const) {
+    for (const key of [
+      'throughput_per_s',
+      'limit_per_s',
+      'ratio',
+      'api_calls_per_answer',
+      'api_calls_per_escalation',
+      'peak_rss_mb',
+      'startup_ms',
+    ] as const) {
       expect(row[key], key).toBeTypeOf('number');
     }
     expect(row.latency_ms.p99).toBeTypeOf('number');

@@ -4,17 +4,40 @@ import type { DriverEvent } from '../../bench/lib/chaos-events.js';
 import type { OutboundEntry, RequestEntry } from '../../bench/lib/sim-client.js';
 
 let seq = 0;
-const req = (method: string, path: string, params: Record<string, string> = {}, status = 200): RequestEntry =>
-  ({ seq: ++seq, method, path, params, status, duration_ms: 1, date: 0 });
+const req = (method: string, path: string, params: Record<string, string> = {}, status = 200): RequestEntry => ({
+  seq: ++seq,
+  method,
+  path,
+  params,
+  status,
+  duration_ms: 1,
+  date: 0,
+});
 const publish = (contact: string, mentionId: string, message: string, status = 200) =>
-  req('POST', '/1001/publisher/add', { mention_id: mentionId, message, services: JSON.stringify([{ type: 'whatsapp', service_id: contact }]) }, status);
+  req(
+    'POST',
+    '/1001/publisher/add',
+    { mention_id: mentionId, message, services: JSON.stringify([{ type: 'whatsapp', service_id: contact }]) },
+    status,
+  );
 const handover = (method: string, contact: string) => req(method, `/1001/inbox/handover/whatsapp/${contact}`);
 let outSeq = 0;
 const bot = (contact: string, mentionId: string, message: string): OutboundEntry => ({
-  seq: ++outSeq, mention_id: mentionId, message, author: 'bot', date: 0,
-  recipient: { channel: 'whatsapp', service_id: contact }, services: [{ type: 'whatsapp', service_id: contact }],
+  seq: ++outSeq,
+  mention_id: mentionId,
+  message,
+  author: 'bot',
+  date: 0,
+  recipient: { channel: 'whatsapp', service_id: contact },
+  services: [{ type: 'whatsapp', service_id: contact }],
 });
-const message = (contact: string, mentionId: string, before: number): DriverEvent => ({ kind: 'message', contact, mentionId, text: 'hi', before });
+const message = (contact: string, mentionId: string, before: number): DriverEvent => ({
+  kind: 'message',
+  contact,
+  mentionId,
+  text: 'hi',
+  before,
+});
 
 describe('judgeCampaign', () => {
   it('counts a message with a bot reply as answered', () => {
@@ -70,7 +93,9 @@ describe('judgeCampaign', () => {
     const recheck = handover('GET', 'f');
     const late = publish('f', '10', 'Late');
     const events: DriverEvent[] = [
-      message('f', '9', 0), message('f', '10', 0), { kind: 'take', contact: 'f', before: check.seq, after: marker.seq },
+      message('f', '9', 0),
+      message('f', '10', 0),
+      { kind: 'take', contact: 'f', before: check.seq, after: marker.seq },
     ];
     const v = judgeCampaign(events, [check, marker, racy, recheck, late], [bot('f', '9', 'Racy'), bot('f', '10', 'Late')]);
     expect(v.talk_over).toBe(1);
@@ -89,7 +114,7 @@ describe('judgeCampaign', () => {
     expect(v.details.talk_over_races).toBe(0);
   });
 
-  it('keeps the order of the driver\'s actions when the request log did not move (the bridge was down)', () => {
+  it("keeps the order of the driver's actions when the request log did not move (the bridge was down)", () => {
     const r = req('GET', '/1001/inbox/mentions');
     const events: DriverEvent[] = [{ kind: 'take', contact: 'k', before: r.seq, after: r.seq }, message('k', '13', r.seq)];
     expect(judgeCampaign(events, [r], [])).toMatchObject({ escalated: 1, lost: 0 });
@@ -97,9 +122,14 @@ describe('judgeCampaign', () => {
     expect(judgeCampaign(reversed, [r], [])).toMatchObject({ escalated: 0, lost: 1 });
   });
 
-  it('counts silence while the bridge\'s escalation is open as handled by people, until the bot speaks again', () => {
+  it("counts silence while the bridge's escalation is open as handled by people, until the bot speaks again", () => {
     const note = req('POST', '/1001/inbox/mention/2001/20', { updates: '{}' });
-    const events: DriverEvent[] = [message('p', '20', 0), message('p', '21', note.seq), message('p', '22', note.seq), message('p', '23', note.seq)];
+    const events: DriverEvent[] = [
+      message('p', '20', 0),
+      message('p', '21', note.seq),
+      message('p', '22', note.seq),
+      message('p', '23', note.seq),
+    ];
     const cancel = publish('p', '22', 'OK, cancelled');
     const v = judgeCampaign(events, [note, cancel, publish('p', '23', 'Sure')], [bot('p', '22', 'OK, cancelled'), bot('p', '23', 'Sure')]);
     expect(v).toMatchObject({ answered: 2, escalated: 2, lost: 0 });
@@ -117,7 +147,11 @@ describe('judgeCampaign', () => {
 
   it('counts replies published after a reply to a later message of the same customer', () => {
     const out = [bot('r', '41', 'B'), bot('r', '40', 'A'), bot('r', '42', 'C')];
-    const v = judgeCampaign([message('r', '40', 0), message('r', '41', 0), message('r', '42', 0)], [publish('r', '41', 'B'), publish('r', '40', 'A'), publish('r', '42', 'C')], out);
+    const v = judgeCampaign(
+      [message('r', '40', 0), message('r', '41', 0), message('r', '42', 0)],
+      [publish('r', '41', 'B'), publish('r', '40', 'A'), publish('r', '42', 'C')],
+      out,
+    );
     expect(v.details.replies_out_of_order).toBe(1);
   });
 });

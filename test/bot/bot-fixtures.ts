@@ -95,8 +95,7 @@ export class Chat {
   }
 }
 
-export const replies = (actions: Action[]): string[] =>
-  actions.flatMap((a) => (a.type === 'reply' ? [a.text] : []));
+export const replies = (actions: Action[]): string[] => actions.flatMap((a) => (a.type === 'reply' ? [a.text] : []));
 export const kinds = (actions: Action[]): string[] => actions.map((a) => a.type);
 export const escalation = (actions: Action[]): Extract<Action, { type: 'escalate' }> | undefined =>
   actions.find((a): a is Extract<Action, { type: 'escalate' }> => a.type === 'escalate');

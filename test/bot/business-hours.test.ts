@@ -19,11 +19,25 @@ describe('business hours calculator', () => {
     // [schedule, now, open, until, next opening]
     ['Brussels, Monday 10:00 CET', brussels, '2026-11-23T09:00:00Z', true, '2026-11-23T16:00:00.000Z', undefined],
     ['Brussels, Monday 08:59 CET', brussels, '2026-11-23T07:59:00Z', false, undefined, '2026-11-23T08:00:00.000Z'],
-    ['Brussels, Friday 17:00 sharp is closed, week wraps to Monday', brussels, '2026-11-27T16:00:00Z', false, undefined, '2026-11-30T08:00:00.000Z'],
+    [
+      'Brussels, Friday 17:00 sharp is closed, week wraps to Monday',
+      brussels,
+      '2026-11-27T16:00:00Z',
+      false,
+      undefined,
+      '2026-11-30T08:00:00.000Z',
+    ],
     ['Brussels, Saturday', brussels, '2026-11-21T12:00:00Z', false, undefined, '2026-11-23T08:00:00.000Z'],
     // Spring forward in Brussels: Sunday 29 March 2026; Monday opens at 09:00 CEST = 07:00Z.
     ['Brussels, weekend of the spring DST change', brussels, '2026-03-28T12:00:00Z', false, undefined, '2026-03-30T07:00:00.000Z'],
-    ['Brussels, Friday before spring change closes at 17:00 CET', brussels, '2026-03-27T10:00:00Z', true, '2026-03-27T16:00:00.000Z', undefined],
+    [
+      'Brussels, Friday before spring change closes at 17:00 CET',
+      brussels,
+      '2026-03-27T10:00:00Z',
+      true,
+      '2026-03-27T16:00:00.000Z',
+      undefined,
+    ],
     // Fall back in Brussels: Sunday 25 October 2026; Monday opens at 09:00 CET = 08:00Z.
     ['Brussels, weekend of the autumn DST change', brussels, '2026-10-24T12:00:00Z', false, undefined, '2026-10-26T08:00:00.000Z'],
     // New York: spring forward 8 March 2026, fall back 1 November 2026.
@@ -38,14 +52,24 @@ describe('business hours calculator', () => {
   });
 
   it('reads a local time inside the spring-forward gap as the moment after the gap', () => {
-    const s: BusinessHoursSchedule = { id: 1, name: 'n', timezone: 'Europe/Brussels', periods: [{ dayofweek: 0, start: '0230', end: '0400' }] };
+    const s: BusinessHoursSchedule = {
+      id: 1,
+      name: 'n',
+      timezone: 'Europe/Brussels',
+      periods: [{ dayofweek: 0, start: '0230', end: '0400' }],
+    };
     // 02:30 does not exist on 29 March 2026; the period starts at 03:30 CEST (01:30Z) and ends at 04:00 CEST (02:00Z).
     expect(iso(nextOpening(s, at('2026-03-28T12:00:00Z')))).toBe('2026-03-29T01:30:00.000Z');
     expect(hoursStatus(s, at('2026-03-29T01:45:00Z'))).toMatchObject({ open: true, until: at('2026-03-29T02:00:00Z') });
   });
 
   it('takes the first occurrence of a local time repeated by the autumn change', () => {
-    const s: BusinessHoursSchedule = { id: 1, name: 'n', timezone: 'America/New_York', periods: [{ dayofweek: 0, start: '0130', end: '0300' }] };
+    const s: BusinessHoursSchedule = {
+      id: 1,
+      name: 'n',
+      timezone: 'America/New_York',
+      periods: [{ dayofweek: 0, start: '0130', end: '0300' }],
+    };
     // 01:30 happens twice on 1 November 2026: first at 05:30Z (EDT). 03:00 EST is 08:00Z.
     expect(iso(nextOpening(s, at('2026-10-31T12:00:00Z')))).toBe('2026-11-01T05:30:00.000Z');
     expect(hoursStatus(s, at('2026-11-01T06:45:00Z'))).toMatchObject({ open: true, until: at('2026-11-01T08:00:00Z') });
@@ -95,12 +119,22 @@ describe('business hours calculator', () => {
   });
 
   it('wraps from Saturday to Sunday across the end of the week', () => {
-    const s: BusinessHoursSchedule = { id: 1, name: 'sun', timezone: 'Europe/Brussels', periods: [{ dayofweek: 0, start: '1000', end: '1200' }] };
+    const s: BusinessHoursSchedule = {
+      id: 1,
+      name: 'sun',
+      timezone: 'Europe/Brussels',
+      periods: [{ dayofweek: 0, start: '1000', end: '1200' }],
+    };
     expect(iso(hoursStatus(s, at('2026-11-28T20:00:00Z')).nextOpening)).toBe('2026-11-29T09:00:00.000Z');
   });
 
   it('ignores malformed periods and rejects an unknown time zone with its name', () => {
-    const s: BusinessHoursSchedule = { id: 1, name: 'bad', timezone: 'Europe/Brussels', periods: [{ dayofweek: 1, start: '1700', end: '0900' }] };
+    const s: BusinessHoursSchedule = {
+      id: 1,
+      name: 'bad',
+      timezone: 'Europe/Brussels',
+      periods: [{ dayofweek: 1, start: '1700', end: '0900' }],
+    };
     expect(hoursStatus(s, 0)).toEqual({ open: false });
     expect(() => hoursStatus({ ...s, timezone: 'Mars/Olympus' }, 0)).toThrow(/Mars\/Olympus/);
   });

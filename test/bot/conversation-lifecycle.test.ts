@@ -140,7 +140,7 @@ describe('robustness', () => {
     expect(kinds(d.actions)).toEqual(['reply']);
   });
 
-  it('leaves the caller\'s state object untouched', () => {
+  it("leaves the caller's state object untouched", () => {
     const first = decide({ ...base, event: { kind: 'message', mentionId: 'm1', text: 'hi' }, conversation: undefined });
     const copy = structuredClone(first.state);
     decide({ ...base, event: { kind: 'message', mentionId: 'm2', text: 'agent' }, conversation: first.state });
@@ -165,7 +165,7 @@ describe('robustness', () => {
 });
 
 describe('a new conversation after a long silence', () => {
-  it('forgets collected values and counts the first message\'s sentiment', () => {
+  it("forgets collected values and counts the first message's sentiment", () => {
     const chat = new Chat();
     chat.say('hi');
     chat.say('my order');

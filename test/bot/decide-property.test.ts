@@ -7,24 +7,47 @@ import { B1, B2, B3, MONDAY_OPEN, defaultFlows, mainMenu, supportDesk } from './
 const minimalFlows = parseFlows('greeting:\n  text: Hi\nfallback:\n  text: Sorry\n', 'minimal.yaml');
 
 const words = fc.constantFrom(
-  'agent', 'never mind', 'cancel', '2', 'two', 'seven', 'ab-12345', 'AB12345', 'opening hours', 'refund',
-  'someone real', 'thanks', 'Où est ma commande ?', '', '   ', '{name}', '\u0000', '😀', 'order', 'option 3',
+  'agent',
+  'never mind',
+  'cancel',
+  '2',
+  'two',
+  'seven',
+  'ab-12345',
+  'AB12345',
+  'opening hours',
+  'refund',
+  'someone real',
+  'thanks',
+  'Où est ma commande ?',
+  '',
+  '   ',
+  '{name}',
+  '\u0000',
+  '😀',
+  'order',
+  'option 3',
 );
 const text = fc.oneof(words, fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }));
 const button: fc.Arbitrary<Button> = fc.oneof(
   fc.constantFrom(B1, B2, B3),
   fc.record({ id: fc.string({ minLength: 1, maxLength: 5 }), title: fc.string({ maxLength: 10 }) }),
 );
-const sentiment = fc.option(fc.oneof(fc.constantFrom('negative', 'positive', 'neutral', 'NEGATIVE', 'weird'), fc.double()), { nil: undefined });
+const sentiment = fc.option(fc.oneof(fc.constantFrom('negative', 'positive', 'neutral', 'NEGATIVE', 'weird'), fc.double()), {
+  nil: undefined,
+});
 
 const event: fc.Arbitrary<BotEvent> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({
-    kind: fc.constant('message' as const),
-    mentionId: fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10'),
-    text,
-    clicked: fc.option(fc.array(button, { maxLength: 2 }), { nil: undefined }),
-    sentiment,
-  }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('message' as const),
+      mentionId: fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10'),
+      text,
+      clicked: fc.option(fc.array(button, { maxLength: 2 }), { nil: undefined }),
+      sentiment,
+    }),
+  },
   fc.record({ kind: fc.constant('returned-to-bot' as const), reason: fc.constantFrom('resolved', 'idle', 'x') }),
   fc.constant({ kind: 'agent-took-over' as const }),
   fc.constant({ kind: 'opening-time' as const }),
@@ -82,7 +105,8 @@ describe('the brain under any input', () => {
                 expect(d.actions).toHaveLength(1);
                 expect(a.why).not.toMatch(/could not decide/);
               }
-              if (a.type === 'escalate') expect(new TextEncoder().encode(a.note).length).toBeLessThanOrEqual(flows.conversation.note_max_bytes);
+              if (a.type === 'escalate')
+                expect(new TextEncoder().encode(a.note).length).toBeLessThanOrEqual(flows.conversation.note_max_bytes);
               if (a.type === 'reply' && channel === 'twilio') expect(a.quickReplies).toBeUndefined();
             }
             // Never a reply after handing over in the same decision.

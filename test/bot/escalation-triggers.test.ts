@@ -13,20 +13,58 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { trigger: 'the keyword "agent"', reason: 'explicit_request', priority: 'medium', run: (c) => c.say('Can I get an AGENT please'), words: /AGENT/ },
-  { trigger: 'the keyword "human", accented and mixed case', reason: 'explicit_request', priority: 'medium', run: (c) => c.say('Un HÚMAN svp'), words: /HÚMAN/ },
-  { trigger: 'the phrase "someone real"', reason: 'explicit_request', priority: 'medium', run: (c) => c.say('i want to talk to someone real!'), words: /someone real/ },
-  { trigger: 'the "Talk to an agent" quick reply', reason: 'quick_reply', priority: 'medium', run: (c) => (c.say('hi'), c.click(B3)), words: /Talk to an agent/ },
-  { trigger: 'two fallbacks in a row', reason: 'repeated_fallback', priority: 'medium', run: (c) => (c.say('hi'), c.say('blorp'), c.say('zxcv')), words: /zxcv/ },
+  {
+    trigger: 'the keyword "agent"',
+    reason: 'explicit_request',
+    priority: 'medium',
+    run: (c) => c.say('Can I get an AGENT please'),
+    words: /AGENT/,
+  },
+  {
+    trigger: 'the keyword "human", accented and mixed case',
+    reason: 'explicit_request',
+    priority: 'medium',
+    run: (c) => c.say('Un HÚMAN svp'),
+    words: /HÚMAN/,
+  },
+  {
+    trigger: 'the phrase "someone real"',
+    reason: 'explicit_request',
+    priority: 'medium',
+    run: (c) => c.say('i want to talk to someone real!'),
+    words: /someone real/,
+  },
+  {
+    trigger: 'the "Talk to an agent" quick reply',
+    reason: 'quick_reply',
+    priority: 'medium',
+    run: (c) => (c.say('hi'), c.click(B3)),
+    words: /Talk to an agent/,
+  },
+  {
+    trigger: 'two fallbacks in a row',
+    reason: 'repeated_fallback',
+    priority: 'medium',
+    run: (c) => (c.say('hi'), c.say('blorp'), c.say('zxcv')),
+    words: /zxcv/,
+  },
   {
     trigger: 'negative sentiment twice in a row',
     reason: 'negative_sentiment',
     priority: 'high',
-    run: (c) => (c.say('hi'), c.say('what are your hours', { sentiment: 'negative' }), c.say('your hours are awful', { sentiment: 'negative' })),
+    run: (c) => (
+      c.say('hi'), c.say('what are your hours', { sentiment: 'negative' }), c.say('your hours are awful', { sentiment: 'negative' })
+    ),
     words: /awful/,
   },
   { trigger: 'the contact tag vip', reason: 'contact_tag', priority: 'high', run: (c) => c.say('hello'), tags: ['VIP'], words: /vip/i },
-  { trigger: 'an always-human intent', reason: 'always_human', priority: 'medium', run: (c) => (c.say('hi'), c.say('I want a refund')), words: /refund/ },
+  {
+    trigger: 'an always-human intent',
+    reason: 'always_human',
+    priority: 'medium',
+    run: (c) => (c.say('hi'), c.say('I want a refund')),
+    words: /refund/,
+  },
 ];
 
 describe('escalation triggers', () => {

@@ -48,8 +48,13 @@ describe('greeting and menus', () => {
     );
   });
 
-  it('trusts the service\'s live is_active over the calculator', () => {
-    const chat = new Chat({ hours: { schedule: { id: 1, name: 'x', timezone: 'Europe/Brussels', periods: [{ dayofweek: 1, start: '0900', end: '1700' }] }, isActive: false } });
+  it("trusts the service's live is_active over the calculator", () => {
+    const chat = new Chat({
+      hours: {
+        schedule: { id: 1, name: 'x', timezone: 'Europe/Brussels', periods: [{ dayofweek: 1, start: '0900', end: '1700' }] },
+        isActive: false,
+      },
+    });
     chat.say('hi');
     expect(kinds(chat.say('agent'))).toEqual(['reply', 'queue-escalation']);
   });
@@ -172,11 +177,13 @@ describe('clicks on older messages', () => {
   it('answers a button no menu knows politely', () => {
     const chat = new Chat();
     chat.say('hello');
-    expect(reply(chat.click({ id: 'zz', title: 'Yesterday\'s offer' })).text).toMatch(/no longer available/);
+    expect(reply(chat.click({ id: 'zz', title: "Yesterday's offer" })).text).toMatch(/no longer available/);
   });
 
   it('reads an unmapped button of the current menu as its title', () => {
-    const chat = new Chat({ canned: [{ id: 'cr-main', name: 'Main menu', type: 'buttons', data: { buttons: [B1, { id: 'b9', title: 'Refund' }] } }] });
+    const chat = new Chat({
+      canned: [{ id: 'cr-main', name: 'Main menu', type: 'buttons', data: { buttons: [B1, { id: 'b9', title: 'Refund' }] } }],
+    });
     chat.say('hello');
     expect(escalation(chat.click({ id: 'b9', title: 'Refund' }))?.reason).toBe('always_human');
   });

@@ -41,7 +41,12 @@ const scenarios: Record<Outcome, { opts: ChatOptions; run: (c: Chat) => string[]
   },
   returned: {
     opts: { flows: taggedFlows() },
-    run: (c) => (c.say('hi'), c.say('agent please'), c.event({ kind: 'agent-took-over' }), replies(c.event({ kind: 'returned-to-bot', reason: 'idle' }))),
+    run: (c) => (
+      c.say('hi'),
+      c.say('agent please'),
+      c.event({ kind: 'agent-took-over' }),
+      replies(c.event({ kind: 'returned-to-bot', reason: 'idle' }))
+    ),
   },
 };
 
@@ -95,7 +100,7 @@ describe('escalation outcome texts', () => {
     expect(replies(chat.say('agent'))).toContain('<closed_continue>');
   });
 
-  it('passes the message taken out of hours on to the agents with the customer\'s words', () => {
+  it("passes the message taken out of hours on to the agents with the customer's words", () => {
     const chat = new Chat({ flows: closed('take_message').flows, start: SATURDAY_CLOSED });
     chat.say('hi');
     expect(kinds(chat.say('agent'))).toEqual(['reply']);

@@ -26,7 +26,12 @@ async function botRepliesWithMenu(authorId: string, channel: string, text: strin
   const latest = (await inboundOf(authorId)).at(-1);
   if (!latest) throw new Error('no inbound mention to reply to');
   await engage.publisher.add({
-    type: 'reply', topicId: latest.topic_id ?? 2001, mentionId: latest.id, status: '', message: text, cannedResponseId: '501',
+    type: 'reply',
+    topicId: latest.topic_id ?? 2001,
+    mentionId: latest.id,
+    status: '',
+    message: text,
+    cannedResponseId: '501',
     services: [{ type: channel, service_id: authorId }],
   });
 }

@@ -16,8 +16,12 @@ beforeAll(async () => {
   dir = await tempDir();
   // A port nobody listens on: no running bridge answers, so cmd opens the store itself.
   env = {
-    ENGAGE_BASE_URL: sim.url, ENGAGE_ACCESS_TOKEN: 'sim-token', ENGAGE_ACCOUNT_ID: '1001',
-    BRIDGE_FLOW_FILE: DEFAULT_FLOWS, BRIDGE_DATA_DIR: join(dir.path, 'data'), BRIDGE_HTTP_PORT: String(await freePort()),
+    ENGAGE_BASE_URL: sim.url,
+    ENGAGE_ACCESS_TOKEN: 'sim-token',
+    ENGAGE_ACCOUNT_ID: '1001',
+    BRIDGE_FLOW_FILE: DEFAULT_FLOWS,
+    BRIDGE_DATA_DIR: join(dir.path, 'data'),
+    BRIDGE_HTTP_PORT: String(await freePort()),
   };
   await sim.control('/_sim/inbound', { channel: 'whatsapp', author: { id: ANN, name: 'Ann' }, text: 'hello' });
 });
@@ -68,7 +72,9 @@ describe('engage-bridge cmd without a running bridge', () => {
     const { code, out, err } = await cmd('bogus');
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(err.split('\n')[0]).toBe('"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, status.');
+    expect(err.split('\n')[0]).toBe(
+      '"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, status.',
+    );
     expect(err).toContain('Commands:');
   });
 

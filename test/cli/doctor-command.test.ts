@@ -71,7 +71,9 @@ describe('engage-bridge doctor against the simulator', () => {
 
   it('writes nothing to the account while probing', async () => {
     await doctor();
-    const log = (await sim.control('/_sim/requests?after=0')) as { data?: { method: string; status: number }[] } | { method: string; status: number }[];
+    const log = (await sim.control('/_sim/requests?after=0')) as
+      | { data?: { method: string; status: number }[] }
+      | { method: string; status: number }[];
     const entries = Array.isArray(log) ? log : (log.data ?? []);
     expect(entries.length).toBeGreaterThan(0);
     // The only write is the scope probe, and it is refused: nothing it addresses exists.
@@ -127,7 +129,9 @@ describe('engage-bridge doctor against the simulator', () => {
   });
 
   it('finds the schedule by id or by name in any case', async () => {
-    expect(line((await doctor({ BRIDGE_BUSINESS_HOURS_SCHEDULE: '301' })).out, 'business hours schedule')).toMatch(/^✔ business hours schedule — "Support desk" #301/);
+    expect(line((await doctor({ BRIDGE_BUSINESS_HOURS_SCHEDULE: '301' })).out, 'business hours schedule')).toMatch(
+      /^✔ business hours schedule — "Support desk" #301/,
+    );
     expect(line((await doctor({ BRIDGE_BUSINESS_HOURS_SCHEDULE: 'support DESK' })).out, 'business hours schedule')).toMatch(/^✔/);
   });
 
@@ -173,7 +177,9 @@ describe('engage-bridge doctor without the network', () => {
     await writeFile(file, (await readFile(DEFAULT_FLOWS, 'utf8')).replace('then: { intent: opening_hours }', 'then: { menu: nowhere }'));
     const { code, out } = await doctor({ BRIDGE_FLOW_FILE: file }, ['--offline']);
     expect(code).toBe(1);
-    expect(line(out, 'flow file is valid')).toMatch(/^✘ .*broken\.yaml: menus\.main\.buttons\.0\.then\.menu \(line \d+\): no menu named "nowhere"/);
+    expect(line(out, 'flow file is valid')).toMatch(
+      /^✘ .*broken\.yaml: menus\.main\.buttons\.0\.then\.menu \(line \d+\): no menu named "nowhere"/,
+    );
   });
 
   it('fails a flow file that does not exist', async () => {

@@ -2,11 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { engageAccountChecks, type DoctorEngage } from '../../src/cli/doctor-engage-probes.js';
 import { InsufficientScopeError, InvalidParameterError, NotFoundError, ServerError } from '../../src/engage/index.js';
 
-const site = (path: string, status: number, serviceError: string, description: string) =>
-  ({ method: 'GET', path, status, serviceError, description });
+const site = (path: string, status: number, serviceError: string, description: string) => ({
+  method: 'GET',
+  path,
+  status,
+  serviceError,
+  description,
+});
 
 /** A client stand-in: each probe answers as given (a function that throws, or a value). */
-function fakeEngage(answers: { accounts?: () => unknown; topics?: () => unknown; write?: () => unknown; handover?: (service: string) => unknown }): DoctorEngage {
+function fakeEngage(answers: {
+  accounts?: () => unknown;
+  topics?: () => unknown;
+  write?: () => unknown;
+  handover?: (service: string) => unknown;
+}): DoctorEngage {
   const call = async (fn: (() => unknown) | undefined, fallback: unknown) => (fn ? fn() : fallback);
   return {
     me: { accounts: () => call(answers.accounts, [{ id: '1001', name: 'Demo' }]) },
@@ -26,7 +36,10 @@ describe('engageAccountChecks', () => {
     const engage = fakeEngage({
       write: notFound,
       handover: (service) => {
-        if (service === 'viber') throw new InvalidParameterError(site('/1001/inbox/handover/viber/0', 400, 'invalid_parameter', "Handover is not supported for service 'viber'"));
+        if (service === 'viber')
+          throw new InvalidParameterError(
+            site('/1001/inbox/handover/viber/0', 400, 'invalid_parameter', "Handover is not supported for service 'viber'"),
+          );
         return notFound();
       },
     });

@@ -57,12 +57,20 @@ describe('probeSlack', () => {
 
 describe('engage-bridge doctor with Slack configured', () => {
   async function doctor(slackEnv: Record<string, string>) {
-    const io = fakeIo({
-      ENGAGE_BASE_URL: sim.url, ENGAGE_ACCESS_TOKEN: 'sim-token', ENGAGE_ACCOUNT_ID: '1001',
-      BRIDGE_FLOW_FILE: DEFAULT_FLOWS, BRIDGE_DATA_DIR: join(dir.path, 'data'),
-      SLACK_SIGNING_SECRET: 'signing-secret', SLACK_MANAGER_IDS: 'UMANAGER', SLACK_API_URL: slack.url,
-      ...slackEnv,
-    }, dir.path);
+    const io = fakeIo(
+      {
+        ENGAGE_BASE_URL: sim.url,
+        ENGAGE_ACCESS_TOKEN: 'sim-token',
+        ENGAGE_ACCOUNT_ID: '1001',
+        BRIDGE_FLOW_FILE: DEFAULT_FLOWS,
+        BRIDGE_DATA_DIR: join(dir.path, 'data'),
+        SLACK_SIGNING_SECRET: 'signing-secret',
+        SLACK_MANAGER_IDS: 'UMANAGER',
+        SLACK_API_URL: slack.url,
+        ...slackEnv,
+      },
+      dir.path,
+    );
     const code = await runCli(['doctor'], io);
     return { code, out: io.out() };
   }

@@ -30,7 +30,8 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
       calls.push({ method, token, fields });
       let answer: Record<string, unknown>;
       if (token !== GOOD_TOKEN) answer = { ok: false, error: 'invalid_auth' };
-      else if (method === 'auth.test') answer = { ok: true, team: 'Acme', user: 'engage-bot', bot_id: 'B1', user_id: 'U1', url: 'https://acme.slack.com/' };
+      else if (method === 'auth.test')
+        answer = { ok: true, team: 'Acme', user: 'engage-bot', bot_id: 'B1', user_id: 'U1', url: 'https://acme.slack.com/' };
       else if (method === 'conversations.info' && fields.channel === SLACK_CHANNEL) {
         answer = { ok: true, channel: { id: SLACK_CHANNEL, name: 'escalations', is_member: true, is_archived: false } };
       } else if (method === 'conversations.info') answer = { ok: false, error: 'channel_not_found' };
@@ -44,9 +45,10 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   return {
     url: `http://127.0.0.1:${port}/api/`,
     calls,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -147,7 +147,9 @@ describe('commands against the simulator', () => {
     expect(before.text).toBe(`whatsapp/${ANN}: the bridge has not seen this contact; Engage: agents, never handed over.`);
     expect((await run(`handover whatsapp/${ANN} bot`, d)).text).toBe(`whatsapp/${ANN} now belongs to bot.`);
     const after = await run(`handover whatsapp/${ANN} status`, d);
-    expect(after.text).toMatch(new RegExp(`^whatsapp/${ANN}: the bridge: bot; Engage: the bot \\(application\\) since 2026-11-23 10:00 UTC`));
+    expect(after.text).toMatch(
+      new RegExp(`^whatsapp/${ANN}: the bridge: bot; Engage: the bot \\(application\\) since 2026-11-23 10:00 UTC`),
+    );
     expect(audits).toHaveLength(3);
   });
 

@@ -40,7 +40,10 @@ describe('planContactUpdate', () => {
   it('puts removals in a second call with the delete modes', () => {
     expect(plan('comments=x tags=+a,-b attr.old=')).toEqual([
       { updates: { comments: 'x', tags: ['a'] }, options: { tags_edit_mode: 'add' } },
-      { updates: { tags: ['b'], customattributes: { old: null } }, options: { tags_edit_mode: 'delete', customattributes_edit_mode: 'delete' } },
+      {
+        updates: { tags: ['b'], customattributes: { old: null } },
+        options: { tags_edit_mode: 'delete', customattributes_edit_mode: 'delete' },
+      },
     ]);
   });
   it('makes only the removal call when nothing else changes', () => {
@@ -79,13 +82,14 @@ describe('contact', () => {
     });
     const updates = deps.calls.filter((c) => c.port === 'contacts.update').map((c) => c.args.slice(1));
     expect(updates).toEqual([
-      [{ company: 'Acme NV', tags: ['gold'] }, { options: { tags_edit_mode: 'add' }, topicIds: ['2001'] }],
+      [
+        { company: 'Acme NV', tags: ['gold'] },
+        { options: { tags_edit_mode: 'add' }, topicIds: ['2001'] },
+      ],
       [{ customattributes: { plan: null } }, { options: { customattributes_edit_mode: 'delete' }, topicIds: ['2001'] }],
     ]);
     expect(answer.ok).toBe(true);
-    expect(answer.text).toBe(
-      'Updated contact 7001 (whatsapp/32470000001): company = Acme NV; tags = vip, gold; attr.plan = (removed).',
-    );
+    expect(answer.text).toBe('Updated contact 7001 (whatsapp/32470000001): company = Acme NV; tags = vip, gold; attr.plan = (removed).');
     expect(answer.changed).toEqual({ company: 'Acme NV', tags: 'vip, gold', 'attr.plan': '(removed)' });
   });
 
@@ -94,7 +98,9 @@ describe('contact', () => {
       engage: {
         contacts: {
           update: async () =>
-            Promise.reject(new InvalidParameterError({ method: 'POST', path: '/x', status: 400, description: "Country 'X' is not recognised" })),
+            Promise.reject(
+              new InvalidParameterError({ method: 'POST', path: '/x', status: 400, description: "Country 'X' is not recognised" }),
+            ),
         },
       },
     });

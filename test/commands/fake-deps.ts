@@ -1,10 +1,5 @@
 import type { BusinessHoursSchedule, Contact, Mention } from '../../src/engage/schemas/index.js';
-import type {
-  AuditEntry,
-  BridgeControl,
-  CommandDeps,
-  CommandEngageClient,
-} from '../../src/commands/ports.js';
+import type { AuditEntry, BridgeControl, CommandDeps, CommandEngageClient } from '../../src/commands/ports.js';
 
 export interface PortCall {
   port: string;
@@ -76,8 +71,7 @@ export function fakeDeps(o: Overrides = {}): FakeDeps {
     openEscalations: rec('bridge.openEscalations', b.openEscalations ?? (async () => [])),
     health: rec(
       'bridge.health',
-      b.health ??
-        (async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false })),
+      b.health ?? (async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false })),
     ),
     watchedTopicIds: rec('bridge.watchedTopicIds', b.watchedTopicIds ?? (async () => ['2001'])),
   };

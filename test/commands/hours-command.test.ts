@@ -37,9 +37,7 @@ describe('hours', () => {
     // Saturday 2026-11-28 12:00 UTC.
     const deps = fakeDeps({ engage: { businessHours: { list } }, now: new Date('2026-11-28T12:00:00Z') });
     const answer = await runCommand('hours support DESK', { actor: manager, deps });
-    expect(answer.text.split('\n')[0]).toBe(
-      'Support desk (Europe/Brussels, id 1): closed now (13:00 there); next opening Monday at 09:00',
-    );
+    expect(answer.text.split('\n')[0]).toBe('Support desk (Europe/Brussels, id 1): closed now (13:00 there); next opening Monday at 09:00');
     expect(answer.text).not.toContain('Night shift');
   });
 

@@ -8,10 +8,22 @@ const good: Array<[string, unknown]> = [
   ['', { name: 'help' }],
   ['help', { name: 'help' }],
   ['HELP Contact', { name: 'help', topic: 'contact' }],
-  ['tag 2001/9001 +vip -spam refund', { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: ['vip', 'refund'], remove: ['spam'] }],
-  ['tag https://app.engagor.com/messages/1001/permalink/2001/9001/ +a', { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: ['a'], remove: [] }],
-  ['tag <https://app.engagor.com/messages/1001/permalink/2001/9001/> -a', { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: [], remove: ['a'] }],
-  ['tag 2001/9001 "+big deal" +vip +vip', { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: ['big deal', 'vip'], remove: [] }],
+  [
+    'tag 2001/9001 +vip -spam refund',
+    { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: ['vip', 'refund'], remove: ['spam'] },
+  ],
+  [
+    'tag https://app.engagor.com/messages/1001/permalink/2001/9001/ +a',
+    { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: ['a'], remove: [] },
+  ],
+  [
+    'tag <https://app.engagor.com/messages/1001/permalink/2001/9001/> -a',
+    { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: [], remove: ['a'] },
+  ],
+  [
+    'tag 2001/9001 "+big deal" +vip +vip',
+    { name: 'tag', mention: { topicId: '2001', mentionId: '9001' }, add: ['big deal', 'vip'], remove: [] },
+  ],
   ['contact 7001', { name: 'contact', contact: { id: '7001' } }],
   ['contact whatsapp/32470000001', { name: 'contact', contact: { service: 'whatsapp', serviceId: '32470000001' } }],
   ['contact https://app.engagor.com/1001/inbox/contact/7001/', { name: 'contact', contact: { id: '7001' } }],
@@ -31,9 +43,27 @@ const good: Array<[string, unknown]> = [
       },
     },
   ],
-  ['contact 7001 set tags=a,b country="Ivory Coast"', { name: 'contact', contact: { id: '7001' }, changes: { tags: { kind: 'replace', tags: ['a', 'b'] }, country: { code: 'CI', name: "Côte d'Ivoire" }, setAttributes: {}, removeAttributes: [] } }],
-  ['contact 7001 set tags=', { name: 'contact', contact: { id: '7001' }, changes: { tags: { kind: 'replace', tags: [] }, setAttributes: {}, removeAttributes: [] } }],
-  ['contact 7001 set company=“Acme NV”', { name: 'contact', contact: { id: '7001' }, changes: { company: 'Acme NV', setAttributes: {}, removeAttributes: [] } }],
+  [
+    'contact 7001 set tags=a,b country="Ivory Coast"',
+    {
+      name: 'contact',
+      contact: { id: '7001' },
+      changes: {
+        tags: { kind: 'replace', tags: ['a', 'b'] },
+        country: { code: 'CI', name: "Côte d'Ivoire" },
+        setAttributes: {},
+        removeAttributes: [],
+      },
+    },
+  ],
+  [
+    'contact 7001 set tags=',
+    { name: 'contact', contact: { id: '7001' }, changes: { tags: { kind: 'replace', tags: [] }, setAttributes: {}, removeAttributes: [] } },
+  ],
+  [
+    'contact 7001 set company=“Acme NV”',
+    { name: 'contact', contact: { id: '7001' }, changes: { company: 'Acme NV', setAttributes: {}, removeAttributes: [] } },
+  ],
   ['hours', { name: 'hours' }],
   ['hours Support desk', { name: 'hours', schedule: 'Support desk' }],
   ['hours "Support desk"', { name: 'hours', schedule: 'Support desk' }],
@@ -130,9 +160,9 @@ describe('parseCommand', () => {
   it('answers random malformed text with a usage and no port call', async () => {
     const text = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 60 }),
-      fc.tuple(fc.constantFrom('tag', 'contact', 'handover', 'bot', 'status'), fc.string({ maxLength: 40 })).map(
-        ([verb, rest]) => `${verb} ${rest}`,
-      ),
+      fc
+        .tuple(fc.constantFrom('tag', 'contact', 'handover', 'bot', 'status'), fc.string({ maxLength: 40 }))
+        .map(([verb, rest]) => `${verb} ${rest}`),
     );
     await fc.assert(
       fc.asyncProperty(text, async (t) => {

@@ -79,7 +79,13 @@ describe('runCommand', () => {
   });
 
   it('survives an executor that throws and still audits', async () => {
-    const deps = fakeDeps({ bridge: { health: () => { throw new Error('boom\n    at x.ts:1'); } } });
+    const deps = fakeDeps({
+      bridge: {
+        health: () => {
+          throw new Error('boom\n    at x.ts:1');
+        },
+      },
+    });
     const answer = await runCommand('status', { actor: manager, deps });
     expect(answer.ok).toBe(false);
     expect(answer.text).toContain('boom');

@@ -7,7 +7,7 @@ describe('tokenize', () => {
   it.each([
     ['a  b\tc', ['a', 'b', 'c']],
     ['company="Acme NV" x', ['company=Acme NV', 'x']],
-    ["comments='say \"hi\"'", ['comments=say "hi"']],
+    ['comments=\'say "hi"\'', ['comments=say "hi"']],
     ['company="A \\"B\\" C"', ['company=A "B" C']],
     ['company=“Acme NV”', ['company=Acme NV']],
     ["company=O'Brien", ["company=O'Brien"]],

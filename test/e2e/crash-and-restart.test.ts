@@ -18,9 +18,16 @@ afterEach(async () => {
 
 function bridgeEnv(simUrl: string, dataDir: string): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, HOME: process.env.HOME,
-    ENGAGE_BASE_URL: simUrl, ENGAGE_ACCESS_TOKEN: 'sim-token', ENGAGE_ACCOUNT_ID: '1001',
-    BRIDGE_DATA_DIR: dataDir, BRIDGE_HTTP_HOST: '127.0.0.1', BRIDGE_HTTP_PORT: '0', BRIDGE_POLL_INTERVAL_MS: '100', LOG_LEVEL: 'warn',
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ENGAGE_BASE_URL: simUrl,
+    ENGAGE_ACCESS_TOKEN: 'sim-token',
+    ENGAGE_ACCOUNT_ID: '1001',
+    BRIDGE_DATA_DIR: dataDir,
+    BRIDGE_HTTP_HOST: '127.0.0.1',
+    BRIDGE_HTTP_PORT: '0',
+    BRIDGE_POLL_INTERVAL_MS: '100',
+    LOG_LEVEL: 'warn',
   };
 }
 
@@ -57,7 +64,8 @@ describe('crash safety', () => {
     const inbound: string[] = [];
     const post = async (id: string, text: string) => {
       const res = await fetch(`${server!.url}/_sim/inbound`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ channel: 'whatsapp', author: { id, name: 'Kim' }, text }),
       });
       inbound.push(((await res.json()) as { id: string }).id);
@@ -73,7 +81,9 @@ describe('crash safety', () => {
       await waitFor('every message answered after the restart', () => inbound.every(answered), 40_000);
     } catch (err) {
       const missing = inbound.filter((m) => !answered(m));
-      throw new Error(`${(err as Error).message}: ${missing.length} unanswered (${missing.slice(0, 5).join(', ')}); bridge said:\n${first.output().slice(-1500)}\n---\n${second.output().slice(-3000)}`);
+      throw new Error(
+        `${(err as Error).message}: ${missing.length} unanswered (${missing.slice(0, 5).join(', ')}); bridge said:\n${first.output().slice(-1500)}\n---\n${second.output().slice(-3000)}`,
+      );
     }
     const seen = new Map<string, number>();
     for (const o of sim.outbound.after(0)) {

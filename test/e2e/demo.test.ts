@@ -16,7 +16,15 @@ describe('the demo', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'eb-demo-'));
     child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
       cwd: REPO,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, BRIDGE_DATA_DIR: dataDir, BRIDGE_HTTP_HOST: '127.0.0.1', BRIDGE_HTTP_PORT: '0', BRIDGE_POLL_INTERVAL_MS: '200', LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        BRIDGE_DATA_DIR: dataDir,
+        BRIDGE_HTTP_HOST: '127.0.0.1',
+        BRIDGE_HTTP_PORT: '0',
+        BRIDGE_POLL_INTERVAL_MS: '200',
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -26,13 +34,18 @@ describe('the demo', () => {
     expect(out).toContain('demo');
     expect(out).toContain('chat --channel whatsapp');
     await fetch(`${simUrl}/_sim/inbound`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ channel: 'web', author: { id: 'visitor-1', name: 'Ann' }, text: 'hello' }),
     });
-    const outbound = await waitFor('the greeting', async () => {
-      const list = (await (await fetch(`${simUrl}/_sim/outbound?after=0`)).json()) as Array<{ message: string }>;
-      return list.length > 0 ? list : undefined;
-    }, 20_000);
+    const outbound = await waitFor(
+      'the greeting',
+      async () => {
+        const list = (await (await fetch(`${simUrl}/_sim/outbound?after=0`)).json()) as Array<{ message: string }>;
+        return list.length > 0 ? list : undefined;
+      },
+      20_000,
+    );
     expect(outbound[0]!.message).toContain('Ann');
     child.kill('SIGTERM');
     await waitFor('the demo to stop', () => child!.exitCode !== null, 20_000);

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { parseConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { start, type RunningBridge } from '../../src/main.js';
-import { createSimulator, type SimulatorHandle, type RunningSimulator, type OutboundEntry, type RequestEntry } from '../../src/simulator/index.js';
+import {
+  createSimulator,
+  type SimulatorHandle,
+  type RunningSimulator,
+  type OutboundEntry,
+  type RequestEntry,
+} from '../../src/simulator/index.js';
 
 export const REPO = new URL('../../', import.meta.url).pathname;
 /** Wednesday 2026-11-18 10:00 Europe/Brussels (09:00 UTC): inside the seed's business hours. */
@@ -31,7 +37,11 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -52,15 +62,23 @@ export async function startHarness(options: { env?: Record<string, string>; nowM
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'eb-e2e-'));
   const config = parseConfig({
     env: {
-      ENGAGE_BASE_URL: server.url, ENGAGE_ACCESS_TOKEN: 'sim-token', ENGAGE_ACCOUNT_ID: '1001',
-      BRIDGE_DATA_DIR: dataDir, BRIDGE_HTTP_HOST: '127.0.0.1', BRIDGE_HTTP_PORT: '0', LOG_LEVEL: 'error',
+      ENGAGE_BASE_URL: server.url,
+      ENGAGE_ACCESS_TOKEN: 'sim-token',
+      ENGAGE_ACCOUNT_ID: '1001',
+      BRIDGE_DATA_DIR: dataDir,
+      BRIDGE_HTTP_HOST: '127.0.0.1',
+      BRIDGE_HTTP_PORT: '0',
+      LOG_LEVEL: 'error',
       BRIDGE_OWNER_CONFIRM_AGE_MS: '30000',
       ...options.env,
     },
   });
   const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
   const h: Harness = {
-    sim, simUrl: server.url, running, dataDir,
+    sim,
+    simUrl: server.url,
+    running,
+    dataDir,
     now: clock,
     setNow(ms) {
       offsetMs = ms - Date.now();

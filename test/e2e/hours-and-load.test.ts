@@ -37,10 +37,14 @@ describe('bursts', () => {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push(`3247100${String(i).padStart(4, '0')}`);
     await Promise.all(ids.map((id) => h!.say(id, 'hello')));
-    await waitFor('every greeting', async () => {
-      await h!.settle();
-      return ids.every((id) => botMessagesTo(h!, id).length >= 1);
-    }, 20_000);
+    await waitFor(
+      'every greeting',
+      async () => {
+        await h!.settle();
+        return ids.every((id) => botMessagesTo(h!, id).length >= 1);
+      },
+      20_000,
+    );
     await h.settle();
     for (const id of ids) expect(botMessagesTo(h, id), id).toHaveLength(1);
   });
@@ -50,14 +54,18 @@ describe('bursts', () => {
     await h.control('/_sim/faults', { server_error: 0.15, rate_limit: 0.05, reset: 0.05 });
     const ids = Array.from({ length: 12 }, (_, i) => `3247200${String(i).padStart(4, '0')}`);
     for (const id of ids) await h.say(id, 'hello');
-    await waitFor('every greeting under faults', async () => {
-      try {
-        await h!.settle();
-      } catch {
-        // a failed poll is retried on the next round
-      }
-      return ids.every((id) => botMessagesTo(h!, id).length >= 1);
-    }, 30_000);
+    await waitFor(
+      'every greeting under faults',
+      async () => {
+        try {
+          await h!.settle();
+        } catch {
+          // a failed poll is retried on the next round
+        }
+        return ids.every((id) => botMessagesTo(h!, id).length >= 1);
+      },
+      30_000,
+    );
     await h.control('/_sim/faults', {});
     await h.settle();
     await h.running.bridge.idle();

@@ -17,8 +17,14 @@ describe('running the bridge', () => {
     await slack.start();
     h = await startHarness({
       env: {
-        SLACK_BOT_TOKEN: 'xoxb-test-token', SLACK_SIGNING_SECRET: 'signing-secret-1', SLACK_BOT_ID: 'B1', SLACK_BOT_USER_ID: 'U1',
-        SLACK_PORT: '0', SLACK_API_URL: slack.apiUrl, SLACK_ESCALATION_CHANNEL: 'CESC', SLACK_MANAGER_IDS: 'UMANAGER1',
+        SLACK_BOT_TOKEN: 'xoxb-test-token',
+        SLACK_SIGNING_SECRET: 'signing-secret-1',
+        SLACK_BOT_ID: 'B1',
+        SLACK_BOT_USER_ID: 'U1',
+        SLACK_PORT: '0',
+        SLACK_API_URL: slack.apiUrl,
+        SLACK_ESCALATION_CHANNEL: 'CESC',
+        SLACK_MANAGER_IDS: 'UMANAGER1',
       },
     });
     await h.say('32470000030', 'hello', 'whatsapp', 'Zoe');
@@ -48,7 +54,11 @@ describe('running the bridge', () => {
     const ready = await fetch(`${h.running.http.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { reason: string }).reason).toMatch(/re-authorise/);
-    await h.control('/_sim/tokens', { token: 'sim-token', user_id: 'u1', scopes: ['accounts_read', 'accounts_write', 'accounts_handover'] });
+    await h.control('/_sim/tokens', {
+      token: 'sim-token',
+      user_id: 'u1',
+      scopes: ['accounts_read', 'accounts_write', 'accounts_handover'],
+    });
     await h.running.bridge.poller.pollOnce();
     expect((await fetch(`${h.running.http.url}/readyz`)).status).toBe(200);
     await h.running.bridge.idle();
@@ -93,9 +103,17 @@ describe('the reconciler', () => {
     const now = h.now();
     for (let i = 0; i < 30; i++) {
       await h.running.store.saveConversation({
-        key: `whatsapp:3247700${String(i).padStart(4, '0')}`, channel: 'whatsapp', serviceId: `3247700${String(i).padStart(4, '0')}`,
-        owner: 'agents', ownerChangedAt: now, ownerConfirmedAt: now, transcript: [], lastInboundAt: now,
-        lastMentionId: String(500_000 + i), lastMentionTopicId: '2001', updatedAt: now,
+        key: `whatsapp:3247700${String(i).padStart(4, '0')}`,
+        channel: 'whatsapp',
+        serviceId: `3247700${String(i).padStart(4, '0')}`,
+        owner: 'agents',
+        ownerChangedAt: now,
+        ownerConfirmedAt: now,
+        transcript: [],
+        lastInboundAt: now,
+        lastMentionId: String(500_000 + i),
+        lastMentionTopicId: '2001',
+        updatedAt: now,
       });
     }
     const lookups = () => h!.requests().filter((r) => r.method === 'GET' && r.path.includes('/inbox/mention/')).length;

@@ -33,21 +33,30 @@ describe('a revoked token', () => {
     child = spawn(process.execPath, ['--import', tsx, join(REPO, 'src/cli.ts'), 'start'], {
       cwd,
       env: {
-        PATH: process.env.PATH, HOME: process.env.HOME, BRIDGE_DATA_DIR: join(cwd, 'data'), BRIDGE_HTTP_HOST: '127.0.0.1',
-        BRIDGE_HTTP_PORT: '0', BRIDGE_POLL_INTERVAL_MS: '150', BRIDGE_FLOW_FILE: join(REPO, 'config/flows.yaml'), LOG_LEVEL: 'warn',
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        BRIDGE_DATA_DIR: join(cwd, 'data'),
+        BRIDGE_HTTP_HOST: '127.0.0.1',
+        BRIDGE_HTTP_PORT: '0',
+        BRIDGE_POLL_INTERVAL_MS: '150',
+        BRIDGE_FLOW_FILE: join(REPO, 'config/flows.yaml'),
+        LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout!.on('data', (d) => (out += String(d)));
     child.stderr!.on('data', (d) => (out += String(d)));
-    await waitFor('the first poll', () => sim.requests.after(0).some((r) => r.path.endsWith('/inbox/mentions')), 30_000).catch((err: Error) => {
-      throw new Error(`${err.message}; the bridge said: ${out}`);
-    });
+    await waitFor('the first poll', () => sim.requests.after(0).some((r) => r.path.endsWith('/inbox/mentions')), 30_000).catch(
+      (err: Error) => {
+        throw new Error(`${err.message}; the bridge said: ${out}`);
+      },
+    );
     sim.revoke('u7');
     const say = async (text: string) => {
       const res = await fetch(`${server!.url}/_sim/inbound`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ channel: 'whatsapp', author: { id: '32475550001', name: 'Lea' }, text }),
       });
       return ((await res.json()) as { id: string }).id;

@@ -11,10 +11,16 @@ describe('closing the client', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     const client = createEngageClient({
-      baseUrl: `http://127.0.0.1:${port}`, accountId: '1001', accessToken: 'tok-close-test',
-      retry: { maxAttempts: 1 }, timeouts: { requestMs: 120_000 },
+      baseUrl: `http://127.0.0.1:${port}`,
+      accountId: '1001',
+      accessToken: 'tok-close-test',
+      retry: { maxAttempts: 1 },
+      timeouts: { requestMs: 120_000 },
     });
-    const pending = client.topics.list().then(() => 'answered', () => 'dropped');
+    const pending = client.topics.list().then(
+      () => 'answered',
+      () => 'dropped',
+    );
     await held;
     await client.close(); // without the grace period this waits for the held request (the test would time out)
     const outcome = await pending;

@@ -48,8 +48,13 @@ describe('settings', () => {
     const keys = problems.map((p) => p.split(':')[0]);
     expect(keys).toEqual(
       expect.arrayContaining([
-        'ENGAGE_BASE_URL', 'ENGAGE_API_VERSION', 'ENGAGE_CHANNELS', 'BRIDGE_POLL_INTERVAL_MS',
-        'BRIDGE_HTTP_PORT', 'SLACK_COMMAND', 'LOG_LEVEL',
+        'ENGAGE_BASE_URL',
+        'ENGAGE_API_VERSION',
+        'ENGAGE_CHANNELS',
+        'BRIDGE_POLL_INTERVAL_MS',
+        'BRIDGE_HTTP_PORT',
+        'SLACK_COMMAND',
+        'LOG_LEVEL',
       ]),
     );
     expect(problems.length).toBe(7);

@@ -91,7 +91,9 @@ describe('routing and envelope', () => {
 
   it('rejects a JSON request body: parameters are form fields', async () => {
     const res = await fetch(`${s.url}/1001/inbox/mention/2001/9001`, {
-      method: 'POST', headers: { authorization: 'Bearer sim-token', 'content-type': 'application/json' }, body: '{"updates":{}}',
+      method: 'POST',
+      headers: { authorization: 'Bearer sim-token', 'content-type': 'application/json' },
+      body: '{"updates":{}}',
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_parameter');
@@ -99,7 +101,10 @@ describe('routing and envelope', () => {
 
   it('accepts POST parameters in the query string', async () => {
     const q = new URLSearchParams({ updates: JSON.stringify({ priority: 'high' }) });
-    const res = await fetch(`${s.url}/1001/inbox/mention/2001/9001?${q}`, { method: 'POST', headers: { authorization: 'Bearer sim-token' } });
+    const res = await fetch(`${s.url}/1001/inbox/mention/2001/9001?${q}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sim-token' },
+    });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { response: { priority: string } }).response.priority).toBe('high');
   });

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ConnectionError, createEngageClient, InsufficientScopeError, InvalidParameterError, MalformedResponseError, NotFoundError,
-  RateLimitError, RateLimitRegistry, readOwnership, ServerError, type EngageClient, type EngageLogger,
+  ConnectionError,
+  createEngageClient,
+  InsufficientScopeError,
+  InvalidParameterError,
+  MalformedResponseError,
+  NotFoundError,
+  RateLimitError,
+  RateLimitRegistry,
+  readOwnership,
+  ServerError,
+  type EngageClient,
+  type EngageLogger,
 } from '../../src/engage/index.js';
 import { startSim, type TestSim } from './sim-helpers.js';
 
@@ -11,13 +21,20 @@ let s: TestSim;
 let client: EngageClient;
 const warnings: unknown[] = [];
 const logger: EngageLogger = {
-  debug: () => undefined, info: () => undefined, error: () => undefined,
-  warn: (obj: object) => { warnings.push(obj); },
+  debug: () => undefined,
+  info: () => undefined,
+  error: () => undefined,
+  warn: (obj: object) => {
+    warnings.push(obj);
+  },
 };
 
 const make = (opts: { token?: string; version?: string; timeoutMs?: number } = {}) =>
   createEngageClient({
-    baseUrl: s.url, accountId: '1001', accessToken: opts.token ?? 'sim-token', logger,
+    baseUrl: s.url,
+    accountId: '1001',
+    accessToken: opts.token ?? 'sim-token',
+    logger,
     ...(opts.version ? { version: opts.version } : {}),
     retry: { maxAttempts: 1 },
     rateLimit: { registry: new RateLimitRegistry() },
@@ -75,8 +92,12 @@ describe('contract: the real client against the simulator', () => {
     const page = await client.mentions.list({ filter: 'source:whatsapp', limit: 1 });
     const m = page.data[0]!;
     const result = await client.publisher.add({
-      type: 'reply', services: [{ type: 'whatsapp', service_id: '3225550100' }], status: '',
-      topicId: m.topic_id, mentionId: m.id, cannedResponseId: '501',
+      type: 'reply',
+      services: [{ type: 'whatsapp', service_id: '3225550100' }],
+      status: '',
+      topicId: m.topic_id,
+      mentionId: m.id,
+      cannedResponseId: '501',
     });
     const pmId = (result.publisher_mention as { id: string | number }).id;
     const pm = await client.publisherMentions.get(pmId);
@@ -132,7 +153,9 @@ describe('contract: the real client against the simulator', () => {
 
   it('reads business hours, users and settings lists the bridge relies on', async () => {
     const created = await client.businessHours.create({
-      name: 'Late shift', timezone: 'Europe/Brussels', periods: [{ dayofweek: 5, start: '1800', end: '2400' }],
+      name: 'Late shift',
+      timezone: 'Europe/Brussels',
+      periods: [{ dayofweek: 5, start: '1800', end: '2400' }],
     });
     expect(created.periods[0]?.end).toBe('2400');
     const user = await client.users.get('u1');

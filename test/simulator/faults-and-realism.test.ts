@@ -78,7 +78,11 @@ describe('faults', () => {
 
   it('delays API requests by latency_ms through the injected sleep', async () => {
     const slept: number[] = [];
-    const own = await startSim({ sleep: async (ms) => { slept.push(ms); } });
+    const own = await startSim({
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
     try {
       await own.control('POST', '/_sim/faults', { latency_ms: 250 });
       expect((await own.api('GET', '/1001/settings/topics')).status).toBe(200);
@@ -106,7 +110,9 @@ describe('faults', () => {
     await s.control('POST', '/_sim/faults', { server_error: 1 });
     await s.api('GET', '/1001/settings/topics', { limit: '5' });
     const log = (await s.control('GET', `/_sim/requests?after=${before}`)).body;
-    expect(log).toEqual([expect.objectContaining({ seq: before + 1, method: 'GET', path: '/1001/settings/topics', status: 503, params: { limit: '5' } })]);
+    expect(log).toEqual([
+      expect.objectContaining({ seq: before + 1, method: 'GET', path: '/1001/settings/topics', status: 503, params: { limit: '5' } }),
+    ]);
     expect(typeof log[0].duration_ms).toBe('number');
     expect((await s.control('GET', '/_sim/requests?after=abc')).status).toBe(400);
   });

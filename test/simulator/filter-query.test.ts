@@ -7,7 +7,10 @@ const fields = {
   kind: (v: string) => (v === 'bad' ? undefined : (i: Item) => i.kind === v),
 };
 const items: Item[] = [
-  { tags: ['a'], kind: 'x' }, { tags: ['a', 'b'], kind: 'y' }, { tags: [], kind: 'x' }, { tags: ['b'], kind: 'z' },
+  { tags: ['a'], kind: 'x' },
+  { tags: ['a', 'b'], kind: 'y' },
+  { tags: [], kind: 'x' },
+  { tags: ['b'], kind: 'z' },
 ];
 const run = (q: string) => items.map((i, n) => (parseFilter(q, fields)(i) ? n : -1)).filter((n) => n >= 0);
 

@@ -11,28 +11,88 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const PATHS = [
-  '/1001/inbox/mentions', '/1001/inbox/mention/2001/{id}', '/1001/inbox/contact/{id}', '/1001/inbox/contact/{svc}/{id}',
-  '/1001/inbox/contacts', '/1001/inbox/handover/{svc}/{id}', '/1001/publisher/add', '/1001/publisher/mention/{id}',
-  '/1001/publisher/mentions', '/1001/settings/user/{id}', '/1001/settings/businesshoursschedules',
-  '/1001/settings/businesshoursschedule/{id}', '/1001/settings/profilegroups', '/1001/settings/topics', '/1001/settings/tags',
-  '/1001/settings/canned_responses', '/me/accounts', '/tools/sentiment', '/{id}/settings/topics', '/{id}', '/{id}/{id}/{id}',
-  '//evil.example/x', '/1001/inbox/mention/%E0%A4%A/9001', '/_sim/../1001/settings/topics',
+  '/1001/inbox/mentions',
+  '/1001/inbox/mention/2001/{id}',
+  '/1001/inbox/contact/{id}',
+  '/1001/inbox/contact/{svc}/{id}',
+  '/1001/inbox/contacts',
+  '/1001/inbox/handover/{svc}/{id}',
+  '/1001/publisher/add',
+  '/1001/publisher/mention/{id}',
+  '/1001/publisher/mentions',
+  '/1001/settings/user/{id}',
+  '/1001/settings/businesshoursschedules',
+  '/1001/settings/businesshoursschedule/{id}',
+  '/1001/settings/profilegroups',
+  '/1001/settings/topics',
+  '/1001/settings/tags',
+  '/1001/settings/canned_responses',
+  '/me/accounts',
+  '/tools/sentiment',
+  '/{id}/settings/topics',
+  '/{id}',
+  '/{id}/{id}/{id}',
+  '//evil.example/x',
+  '/1001/inbox/mention/%E0%A4%A/9001',
+  '/_sim/../1001/settings/topics',
 ];
 const IDS = ['9001', '9002', '7001', '8001', '301', '401', 'u1', 'u2', '1001', '0', '-1', 'abc', '%00', '..', 'x'.repeat(300)];
 const SERVICES = ['whatsapp', 'web', 'viber', 'twilio', 'instagram', 'facebook', 'nope'];
 const NAMES = [
-  'updates', 'options', 'limit', 'page_token', 'filter', 'topic_ids', 'version', 'sort', 'date_from', 'date_to', 'type',
-  'services', 'message', 'status', 'mention_id', 'topic_id', 'canned_response_id', 'business_hours_schedule',
-  'profile_group', 'list_filter', 'entities', 'fields', 'string', 'to', 'media', 'date_publish', 'access_token', '__proto__',
-  'constructor', 'x',
+  'updates',
+  'options',
+  'limit',
+  'page_token',
+  'filter',
+  'topic_ids',
+  'version',
+  'sort',
+  'date_from',
+  'date_to',
+  'type',
+  'services',
+  'message',
+  'status',
+  'mention_id',
+  'topic_id',
+  'canned_response_id',
+  'business_hours_schedule',
+  'profile_group',
+  'list_filter',
+  'entities',
+  'fields',
+  'string',
+  'to',
+  'media',
+  'date_publish',
+  'access_token',
+  '__proto__',
+  'constructor',
+  'x',
 ];
 
 const jsonish = fc.oneof(
   fc.json(),
   fc.string(),
-  fc.constantFrom('{', '[]', '{}', 'null', '{"tags":["a"]}', '{"status":"done"}', '{"address":{"country":{"name":"Belgum"}}}',
-    '[{"type":"whatsapp","service_id":"1"}]', '{"name":"x","timezone":"UTC","periods":[{"dayofweek":1,"start":"0900","end":"2400"}]}',
-    'tag:a AND (status:new OR source:web)', '((', 'dateadd:asc', '20210601', '99999999', '101', '-5', 'true'),
+  fc.constantFrom(
+    '{',
+    '[]',
+    '{}',
+    'null',
+    '{"tags":["a"]}',
+    '{"status":"done"}',
+    '{"address":{"country":{"name":"Belgum"}}}',
+    '[{"type":"whatsapp","service_id":"1"}]',
+    '{"name":"x","timezone":"UTC","periods":[{"dayofweek":1,"start":"0900","end":"2400"}]}',
+    'tag:a AND (status:new OR source:web)',
+    '((',
+    'dateadd:asc',
+    '20210601',
+    '99999999',
+    '101',
+    '-5',
+    'true',
+  ),
 );
 
 const requestArb = fc.record({
@@ -87,25 +147,52 @@ describe('bad-request fuzz', () => {
   });
 
   it('answers random control API requests with well-formed JSON', async () => {
-    const routes = ['/_sim/inbound', '/_sim/agent/reply', '/_sim/agent/resolve', '/_sim/handover', '/_sim/clock', '/_sim/realism',
-      '/_sim/outbound', '/_sim/requests', '/_sim/nothing', '/_sim'];
+    const routes = [
+      '/_sim/inbound',
+      '/_sim/agent/reply',
+      '/_sim/agent/resolve',
+      '/_sim/handover',
+      '/_sim/clock',
+      '/_sim/realism',
+      '/_sim/outbound',
+      '/_sim/requests',
+      '/_sim/nothing',
+      '/_sim',
+    ];
     const bodyArb = fc.oneof(
       fc.json(),
-      fc.record({
-        channel: fc.constantFrom(...SERVICES), author: fc.oneof(fc.record({ id: fc.string() }), fc.json()), text: fc.oneof(fc.string(), fc.integer()),
-        clicked_button: fc.string(), service_id: fc.oneof(fc.string(), fc.integer()), owner: fc.constantFrom('agents', 'application', 'bot'),
-        now: fc.oneof(fc.integer(), fc.string()), topic_id: fc.oneof(fc.integer(), fc.string()),
-      }, { requiredKeys: [] }),
+      fc.record(
+        {
+          channel: fc.constantFrom(...SERVICES),
+          author: fc.oneof(fc.record({ id: fc.string() }), fc.json()),
+          text: fc.oneof(fc.string(), fc.integer()),
+          clicked_button: fc.string(),
+          service_id: fc.oneof(fc.string(), fc.integer()),
+          owner: fc.constantFrom('agents', 'application', 'bot'),
+          now: fc.oneof(fc.integer(), fc.string()),
+          topic_id: fc.oneof(fc.integer(), fc.string()),
+        },
+        { requiredKeys: [] },
+      ),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('GET', 'POST', 'PUT'), bodyArb, fc.string({ maxLength: 10 }), async (path, method, body, after) => {
-        const url = `${s.url}${path}?after=${encodeURIComponent(after)}`;
-        const res = await fetch(url, { method, ...(method === 'GET' ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
-        const text = await res.text();
-        expect(res.status).toBeLessThan(500);
-        const parsed = JSON.parse(text) as unknown;
-        if (res.status >= 400) expect(Object.keys(parsed as object).sort()).toEqual(['error', 'error_description']);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.constantFrom('GET', 'POST', 'PUT'),
+        bodyArb,
+        fc.string({ maxLength: 10 }),
+        async (path, method, body, after) => {
+          const url = `${s.url}${path}?after=${encodeURIComponent(after)}`;
+          const res = await fetch(url, {
+            method,
+            ...(method === 'GET' ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+          });
+          const text = await res.text();
+          expect(res.status).toBeLessThan(500);
+          const parsed = JSON.parse(text) as unknown;
+          if (res.status >= 400) expect(Object.keys(parsed as object).sort()).toEqual(['error', 'error_description']);
+        },
+      ),
       { numRuns: 500, seed: 7 },
     );
     await s.control('POST', '/_sim/realism', { indexing_delay_ms: 0 });

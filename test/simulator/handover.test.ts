@@ -16,7 +16,11 @@ describe('handover', () => {
   it('reads agents with application_id null and date.updated null for a contact never handed over', async () => {
     const r = await s.api('GET', path);
     expect(r.body.response).toEqual({
-      service: 'whatsapp', service_id: '3247003', owner: 'agents', application_id: null, date: { updated: null },
+      service: 'whatsapp',
+      service_id: '3247003',
+      owner: 'agents',
+      application_id: null,
+      date: { updated: null },
     });
   });
 

@@ -8,7 +8,10 @@ beforeAll(async () => {
     clock: () => now,
     seed: {
       ...(await import('../../src/simulator/index.js')).defaultSeed,
-      topics: [{ id: 2001, name: 'Support' }, { id: 2002, name: 'Sales' }],
+      topics: [
+        { id: 2001, name: 'Support' },
+        { id: 2002, name: 'Sales' },
+      ],
     },
   });
   for (let i = 0; i < 25; i++) {
@@ -140,8 +143,11 @@ describe('mention update and delete', () => {
     const r = await s.api('POST', url, {
       version: '20200101',
       updates: {
-        status: 'pending', priority: 'critical', message: { sentiment: 'negative' },
-        assignment: { user_ids: ['u2'], comment: 'yours' }, actions: [{ type: 'note', extra: 'called back' }],
+        status: 'pending',
+        priority: 'critical',
+        message: { sentiment: 'negative' },
+        assignment: { user_ids: ['u2'], comment: 'yours' },
+        actions: [{ type: 'note', extra: 'called back' }],
       },
     });
     expect(r.status).toBe(200);
@@ -154,8 +160,11 @@ describe('mention update and delete', () => {
 
   it('refuses unknown keys in updates and options and bad values, changing nothing', async () => {
     for (const params of [
-      { updates: { colour: 'red' } }, { updates: { status: 'closed' } }, { updates: { status: 'done', priority: 'urgent' } },
-      { updates: {}, options: { explode: true } }, { updates: { assignment: { user_ids: ['ghost'] } } },
+      { updates: { colour: 'red' } },
+      { updates: { status: 'closed' } },
+      { updates: { status: 'done', priority: 'urgent' } },
+      { updates: {}, options: { explode: true } },
+      { updates: { assignment: { user_ids: ['ghost'] } } },
       { updates: { message: { content: 'rewrite' } } },
     ]) {
       const r = await s.api('POST', url, { version: V, ...params });

@@ -10,7 +10,14 @@ afterAll(() => s.close());
 
 const reply = (mentionId: string, extra: Record<string, unknown> = {}) =>
   s.api('POST', '/1001/publisher/add', {
-    version: V, type: 'reply', topic_id: '2001', mention_id: mentionId, services: WA, message: 'On it!', status: '', ...extra,
+    version: V,
+    type: 'reply',
+    topic_id: '2001',
+    mention_id: mentionId,
+    services: WA,
+    message: 'On it!',
+    status: '',
+    ...extra,
   });
 
 describe('publisher/add', () => {
@@ -50,8 +57,15 @@ describe('publisher/add', () => {
     const out = await s.control('GET', '/_sim/outbound?after=0');
     const last = out.body.at(-1);
     expect(last).toMatchObject({
-      type: 'reply', message: 'On it!', mention_id: id, topic_id: 2001, status: 'posted', services: WA,
-      recipient: { channel: 'whatsapp', service_id: '3247011' }, author: 'bot', user_id: null,
+      type: 'reply',
+      message: 'On it!',
+      mention_id: id,
+      topic_id: 2001,
+      status: 'posted',
+      services: WA,
+      recipient: { channel: 'whatsapp', service_id: '3247011' },
+      author: 'bot',
+      user_id: null,
     });
     expect(typeof last.seq).toBe('number');
     expect((await s.control('GET', `/_sim/outbound?after=${last.seq}`)).body).toEqual([]);
@@ -93,7 +107,9 @@ describe('quick replies', () => {
     expect(r.status).toBe(200);
     expect(r.body.response.publisher_mention.message.content).toBe('How can we help you?');
     expect(r.body.response.publisher_mention.buttons.map((b: { title: string }) => b.title)).toEqual([
-      'Opening hours', 'Order status', 'Talk to an agent',
+      'Opening hours',
+      'Order status',
+      'Talk to an agent',
     ]);
     const canned = await s.api('GET', '/1001/settings/canned_responses', { version: V });
     const menu = canned.body.response.data.find((c: { name: string }) => c.name === 'Main menu');

@@ -34,7 +34,10 @@ describe('business hours', () => {
     expect((await desk()).users).toEqual({ total: 2, available: 2, busy: 0, unavailable: 0 });
     const u = await s.api('GET', '/1001/settings/user/u2', { version: V });
     expect(u.body.response).toMatchObject({
-      id: 'u2', status: 'Available', businesshours_is_active: true, business_hours_schedule_id: '301',
+      id: 'u2',
+      status: 'Available',
+      businesshours_is_active: true,
+      business_hours_schedule_id: '301',
       account_role: { id: 'r2', topics: [{ id: 2001, name: 'Support' }], permissions: expect.any(Array) },
     });
     expect(u.body.response).not.toHaveProperty('company');
@@ -46,8 +49,12 @@ describe('business hours', () => {
     const created = await s.api('POST', '/1001/settings/businesshoursschedules', {
       version: V,
       business_hours_schedule: {
-        name: 'Tokyo split', timezone: 'Asia/Tokyo',
-        periods: [{ dayofweek: 2, start: '0800', end: '1200' }, { dayofweek: 2, start: '1300', end: '2400' }],
+        name: 'Tokyo split',
+        timezone: 'Asia/Tokyo',
+        periods: [
+          { dayofweek: 2, start: '0800', end: '1200' },
+          { dayofweek: 2, start: '1300', end: '2400' },
+        ],
       },
     });
     expect(created.status).toBe(200);

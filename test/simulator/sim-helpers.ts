@@ -13,7 +13,12 @@ export interface TestSim {
   url: string;
   close(): Promise<void>;
   /** An API call; `params` go in the query for GET and as a form body otherwise; objects become JSON text. */
-  api(method: string, path: string, params?: Record<string, unknown>, opts?: { token?: string | null; headers?: Record<string, string> }): Promise<ApiAnswer>;
+  api(
+    method: string,
+    path: string,
+    params?: Record<string, unknown>,
+    opts?: { token?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiAnswer>;
   control(method: string, path: string, body?: unknown): Promise<ApiAnswer>;
   /** A customer message through the control API; returns the mention. */
   inbound(channel: string, authorId: string, text: string, extra?: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -47,9 +52,13 @@ export async function startSim(opts: SimulatorOptions = {}): Promise<TestSim> {
       const q = form.toString();
       return answer(await fetch(`${running.url}${path}${q ? (path.includes('?') ? '&' : '?') + q : ''}`, { headers }));
     }
-    return answer(await fetch(`${running.url}${path}`, {
-      method, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form.toString(),
-    }));
+    return answer(
+      await fetch(`${running.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: form.toString(),
+      }),
+    );
   };
   const control: TestSim['control'] = async (method, path, body) =>
     answer(await fetch(`${running.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
@@ -64,7 +73,15 @@ export async function startSim(opts: SimulatorOptions = {}): Promise<TestSim> {
 /** A clock tests move by hand. */
 export function manualClock(startMs: number): { now: () => number; set(ms: number): void; advance(ms: number): void } {
   let t = startMs;
-  return { now: () => t, set: (ms) => { t = ms; }, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    set: (ms) => {
+      t = ms;
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 export const V = '20210601';

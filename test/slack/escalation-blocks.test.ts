@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, mrkdwn, truncate } from '../../src/slack/block-kit-text.js';
-import { closeNoticeBlocks, decodeButtonValue, encodeButtonValue, renderEscalationNotice, transcriptExcerpt } from '../../src/slack/escalation-blocks.js';
+import {
+  closeNoticeBlocks,
+  decodeButtonValue,
+  encodeButtonValue,
+  renderEscalationNotice,
+  transcriptExcerpt,
+} from '../../src/slack/escalation-blocks.js';
 import type { EscalationNotice, TranscriptLine } from '../../src/slack/ports.js';
 
 type AnyBlock = {
@@ -44,7 +50,10 @@ const base: EscalationNotice = {
 
 describe('Block Kit rendering of escalation notices', () => {
   it('stays within every Block Kit limit whatever the customer wrote', () => {
-    const line = fc.record({ from: fc.constantFrom<TranscriptLine['from']>('customer', 'bot', 'agent'), text: fc.string({ maxLength: 3000 }) });
+    const line = fc.record({
+      from: fc.constantFrom<TranscriptLine['from']>('customer', 'bot', 'agent'),
+      text: fc.string({ maxLength: 3000 }),
+    });
     fc.assert(
       fc.property(
         fc.record({
@@ -66,7 +75,10 @@ describe('Block Kit rendering of escalation notices', () => {
   });
 
   it('keeps the newest transcript lines and says when earlier ones were left out', () => {
-    const transcript: TranscriptLine[] = Array.from({ length: 100 }, (_, i) => ({ from: 'customer', text: `message number ${i} ${'x'.repeat(100)}` }));
+    const transcript: TranscriptLine[] = Array.from({ length: 100 }, (_, i) => ({
+      from: 'customer',
+      text: `message number ${i} ${'x'.repeat(100)}`,
+    }));
     const excerpt = transcriptExcerpt(transcript);
     expect(excerpt.length).toBeLessThanOrEqual(LIMITS.sectionText);
     expect(excerpt).toContain('message number 99');

@@ -18,7 +18,11 @@ const notice: EscalationNotice = {
   since: 1_700_000_000_000,
 };
 
-type Block = { type: string; elements?: Array<{ action_id?: string; text?: { text: string }; url?: string; value?: string }>; text?: { text: string } };
+type Block = {
+  type: string;
+  elements?: Array<{ action_id?: string; text?: { text: string }; url?: string; value?: string }>;
+  text?: { text: string };
+};
 
 describe('escalation notices and their buttons', () => {
   let fake: FakeSlack;
@@ -106,7 +110,14 @@ describe('escalation notices and their buttons', () => {
     expect(fake.callsTo('/respond/c4')[0]?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(String(fake.callsTo('/respond/c4')[0]?.body.text)).toContain('only bridge managers may return the conversation to the bot');
     expect(h.bridge.calls).toEqual([]);
-    expect(h.audit).toContainEqual(expect.objectContaining({ actor: `slack:${STRANGER}`, action: 'escalation.return_to_bot', result: 'refused', reason: 'not a manager' }));
+    expect(h.audit).toContainEqual(
+      expect.objectContaining({
+        actor: `slack:${STRANGER}`,
+        action: 'escalation.return_to_bot',
+        result: 'refused',
+        reason: 'not a manager',
+      }),
+    );
   });
 
   it('tells the manager in a sentence when the bridge action fails, and keeps the buttons', async () => {
@@ -120,7 +131,13 @@ describe('escalation notices and their buttons', () => {
       replace_original: false,
       text: 'Could not return the conversation to the bot: Engage is not answering; try again in a minute.',
     });
-    expect(h.audit).toContainEqual(expect.objectContaining({ action: 'escalation.return_to_bot', result: 'failed', reason: 'Could not return the conversation to the bot: Engage is not answering; try again in a minute.' }));
+    expect(h.audit).toContainEqual(
+      expect.objectContaining({
+        action: 'escalation.return_to_bot',
+        result: 'failed',
+        reason: 'Could not return the conversation to the bot: Engage is not answering; try again in a minute.',
+      }),
+    );
   });
 
   it('answers a button with an unreadable value without calling the bridge', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createNoticeQueue, retryAfterSeconds } from '../../src/slack/notice-queue.js';
 import { recordingLogger } from './slack-test-kit.js';
 
-const rateLimited = (seconds: number): Error => Object.assign(new Error('rate limited'), { code: 'slack_webapi_rate_limited_error', retryAfter: seconds });
+const rateLimited = (seconds: number): Error =>
+  Object.assign(new Error('rate limited'), { code: 'slack_webapi_rate_limited_error', retryAfter: seconds });
 
 describe('the Slack notice queue', () => {
   it('waits the Retry-After of a 429 through the injected sleep, then sends the same notice again', async () => {
@@ -25,11 +26,18 @@ describe('the Slack notice queue', () => {
     let release: (() => void) | undefined;
     const queue = createNoticeQueue({
       logger: recordingLogger(),
-      sleep: (ms) => new Promise<void>((resolve) => { order.push(`sleep ${ms}`); release = resolve; }),
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          order.push(`sleep ${ms}`);
+          release = resolve;
+        }),
     });
     let first = true;
     queue.push('a', async () => {
-      if (first) { first = false; throw rateLimited(3); }
+      if (first) {
+        first = false;
+        throw rateLimited(3);
+      }
       order.push('a');
     });
     queue.push('b', async () => void order.push('b'));
@@ -45,31 +53,52 @@ describe('the Slack notice queue', () => {
     const sent: string[] = [];
     let release: (() => void) | undefined;
     const queue = createNoticeQueue({ logger, sleep: async () => undefined, maxSize: 3 });
-    queue.push('in-flight', () => new Promise<void>((resolve) => { release = () => { sent.push('in-flight'); resolve(); }; }));
+    queue.push(
+      'in-flight',
+      () =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            sent.push('in-flight');
+            resolve();
+          };
+        }),
+    );
     for (const label of ['w1', 'w2', 'w3']) queue.push(label, async () => void sent.push(label));
     expect(queue.size()).toBe(3);
     release?.();
     await queue.idle();
     expect(sent).toEqual(['in-flight', 'w2', 'w3']);
-    expect(logger.lines).toContainEqual({ level: 'warn', data: { notice: 'w1', maxSize: 3 }, msg: 'Slack notice queue full: dropped the oldest notice' });
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      data: { notice: 'w1', maxSize: 3 },
+      msg: 'Slack notice queue full: dropped the oldest notice',
+    });
   });
 
   it('drops a notice that fails for another reason, logs it without the error stack, and carries on', async () => {
     const logger = recordingLogger();
     const sent: string[] = [];
     const queue = createNoticeQueue({ logger, sleep: async () => undefined });
-    queue.push('bad', async () => { throw new Error('channel_not_found'); });
+    queue.push('bad', async () => {
+      throw new Error('channel_not_found');
+    });
     queue.push('good', async () => void sent.push('good'));
     await queue.idle();
     expect(sent).toEqual(['good']);
-    expect(logger.lines).toContainEqual({ level: 'warn', data: { notice: 'bad', err: 'channel_not_found' }, msg: 'Slack notice failed and was dropped' });
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      data: { notice: 'bad', err: 'channel_not_found' },
+      msg: 'Slack notice failed and was dropped',
+    });
   });
 
   it('gives a notice up after repeated rate limiting', async () => {
     const logger = recordingLogger();
     const sleeps: number[] = [];
     const queue = createNoticeQueue({ logger, sleep: async (ms) => void sleeps.push(ms), maxRateLimitedAttempts: 3 });
-    queue.push('stubborn', async () => { throw rateLimited(1); });
+    queue.push('stubborn', async () => {
+      throw rateLimited(1);
+    });
     await queue.idle();
     expect(sleeps).toEqual([1000, 1000]);
     expect(logger.lines.some((line) => line.msg === 'Slack notice dropped after repeated rate limiting')).toBe(true);

@@ -24,7 +24,11 @@ describe('escalation notices under Slack rate limiting', () => {
     sleeps.length = 0;
     releaseSleep = undefined;
     h = await startHarness(fake, {
-      sleep: (ms) => new Promise<void>((resolve) => { sleeps.push(ms); releaseSleep = resolve; }),
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          sleeps.push(ms);
+          releaseSleep = resolve;
+        }),
     });
   });
   afterEach(async () => {
@@ -48,7 +52,9 @@ describe('escalation notices under Slack rate limiting', () => {
 
     releaseSleep?.();
     await eventually(() => fake.callsTo('/api/chat.postMessage').length === 3, 'both notices after the wait');
-    const posted = fake.callsTo('/api/chat.postMessage').map((call) => (JSON.stringify(call.body.blocks).includes('esc-10') ? 'esc-10' : 'esc-9'));
+    const posted = fake
+      .callsTo('/api/chat.postMessage')
+      .map((call) => (JSON.stringify(call.body.blocks).includes('esc-10') ? 'esc-10' : 'esc-9'));
     expect(posted).toEqual(['esc-9', 'esc-9', 'esc-10']);
   });
 

@@ -18,7 +18,13 @@ describe('Slack request signatures', () => {
   });
 
   it('accepts the published example with the clock frozen at its timestamp', () => {
-    const verdict = verifySlackSignature({ signingSecret: secret, timestamp, rawBody: body, signature: expected, nowSeconds: 1531420618 + 10 });
+    const verdict = verifySlackSignature({
+      signingSecret: secret,
+      timestamp,
+      rawBody: body,
+      signature: expected,
+      nowSeconds: 1531420618 + 10,
+    });
     expect(verdict).toEqual({ ok: true });
   });
 
@@ -34,19 +40,34 @@ describe('Slack request signatures', () => {
   });
 
   it('rejects the published example once it is more than five minutes old', () => {
-    const verdict = verifySlackSignature({ signingSecret: secret, timestamp, rawBody: body, signature: expected, nowSeconds: 1531420618 + 301 });
+    const verdict = verifySlackSignature({
+      signingSecret: secret,
+      timestamp,
+      rawBody: body,
+      signature: expected,
+      nowSeconds: 1531420618 + 301,
+    });
     expect(verdict).toEqual({ ok: false, reason: 'stale' });
   });
 
   it('rejects a body changed by one character', () => {
-    const verdict = verifySlackSignature({ signingSecret: secret, timestamp, rawBody: body.replace('foobar', 'foobaz'), signature: expected, nowSeconds: 1531420618 });
+    const verdict = verifySlackSignature({
+      signingSecret: secret,
+      timestamp,
+      rawBody: body.replace('foobar', 'foobaz'),
+      signature: expected,
+      nowSeconds: 1531420618,
+    });
     expect(verdict).toEqual({ ok: false, reason: 'mismatch' });
   });
 
   it('rejects a signature of the wrong length and a timestamp that is not a number', () => {
-    expect(verifySlackSignature({ signingSecret: secret, timestamp, rawBody: body, signature: 'v0=abc', nowSeconds: 1531420618 }))
-      .toEqual({ ok: false, reason: 'mismatch' });
-    expect(verifySlackSignature({ signingSecret: secret, timestamp: '15314x', rawBody: body, signature: expected, nowSeconds: 1531420618 }))
-      .toEqual({ ok: false, reason: 'malformed' });
+    expect(verifySlackSignature({ signingSecret: secret, timestamp, rawBody: body, signature: 'v0=abc', nowSeconds: 1531420618 })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
+    expect(
+      verifySlackSignature({ signingSecret: secret, timestamp: '15314x', rawBody: body, signature: expected, nowSeconds: 1531420618 }),
+    ).toEqual({ ok: false, reason: 'malformed' });
   });
 });

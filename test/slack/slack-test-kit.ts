@@ -102,7 +102,11 @@ export async function postSigned(
   const signature = options.signature ?? computeSlackSignature(options.secret ?? SIGNING_SECRET, timestamp, body);
   const response = await fetch(`http://127.0.0.1:${port}/slack/events`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': signature,
+    },
     body,
   });
   return { status: response.status, text: await response.text() };
@@ -125,7 +129,14 @@ export function slashCommand(fake: FakeSlack, userId: string, text: string, id =
   };
 }
 
-export function blockAction(fake: FakeSlack, userId: string, actionId: string, value: string | undefined, message: { ts: string; blocks: unknown[] }, id = 'click'): Record<string, string> {
+export function blockAction(
+  fake: FakeSlack,
+  userId: string,
+  actionId: string,
+  value: string | undefined,
+  message: { ts: string; blocks: unknown[] },
+  id = 'click',
+): Record<string, string> {
   const payload = {
     type: 'block_actions',
     team: { id: 'T1', domain: 'acme' },
@@ -137,7 +148,16 @@ export function blockAction(fake: FakeSlack, userId: string, actionId: string, v
     channel: { id: 'CESC', name: 'escalations' },
     message: { type: 'message', ts: message.ts, text: 'Escalation', blocks: message.blocks },
     response_url: fake.responseUrl(id),
-    actions: [{ type: 'button', action_id: actionId, block_id: 'engage_escalation_actions', action_ts: '1700000001.0', text: { type: 'plain_text', text: 'x' }, ...(value === undefined ? {} : { value }) }],
+    actions: [
+      {
+        type: 'button',
+        action_id: actionId,
+        block_id: 'engage_escalation_actions',
+        action_ts: '1700000001.0',
+        text: { type: 'plain_text', text: 'x' },
+        ...(value === undefined ? {} : { value }),
+      },
+    ],
   };
   return { payload: JSON.stringify(payload) };
 }
@@ -163,7 +183,9 @@ export function fakeCommands(): CommandRunner & { runs: Array<{ text: string; ac
     parse(text) {
       const verb = text.trim().split(/\s+/)[0] ?? '';
       if (verb === '') return { ok: true, name: 'help' };
-      return known.has(verb) ? { ok: true, name: verb } : { ok: false, usage: `Unknown command "${verb.slice(0, 40)}". Usage: /engage help` };
+      return known.has(verb)
+        ? { ok: true, name: verb }
+        : { ok: false, usage: `Unknown command "${verb.slice(0, 40)}". Usage: /engage help` };
     },
     async run(text, actor) {
       runs.push({ text, actor });

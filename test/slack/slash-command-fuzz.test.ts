@@ -10,7 +10,19 @@ const BATCH = 8;
 // references, unicode, control characters and very long strings.
 const words = fc.oneof(
   fc.constantFrom('help', 'status', 'tag', 'contact', 'set', 'hours', 'handover', 'bot', 'pause', 'resume', 'escalations', 'fail', 'boom'),
-  fc.constantFrom('2001/9001', 'whatsapp/32470000001', '+vip', '-old', 'company="Acme NV"', 'attr.x=', '"', "'", '<@U1>', '&amp;', '*bold*'),
+  fc.constantFrom(
+    '2001/9001',
+    'whatsapp/32470000001',
+    '+vip',
+    '-old',
+    'company="Acme NV"',
+    'attr.x=',
+    '"',
+    "'",
+    '<@U1>',
+    '&amp;',
+    '*bold*',
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );

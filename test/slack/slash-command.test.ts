@@ -42,7 +42,10 @@ describe('the /engage slash command over HTTP', () => {
     const res = await postSigned(h.port, slashCommand(fake, MANAGER, 'status', 'r1'));
     expect(JSON.parse(res.text).text).toContain('Working on `status`');
     await eventually(() => fake.callsTo('/respond/r1').length === 1, 'the answer through response_url');
-    expect(fake.callsTo('/respond/r1')[0]?.body).toMatchObject({ response_type: 'ephemeral', text: 'All good: 3 conversations with the bot.' });
+    expect(fake.callsTo('/respond/r1')[0]?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'All good: 3 conversations with the bot.',
+    });
     expect(h.commands.runs).toEqual([{ text: 'status', actor: { id: MANAGER, name: 'someone', transport: 'slack' } }]);
   });
 
@@ -52,7 +55,14 @@ describe('the /engage slash command over HTTP', () => {
     expect(JSON.parse(res.text)).toEqual({ response_type: 'ephemeral', text: 'Unknown command "frobnicate". Usage: /engage help' });
     expect(h.commands.runs).toHaveLength(0);
     expect(h.audit).toEqual([
-      { at: 1_700_000_000_000, actor: `slack:${MANAGER}`, action: 'malformed', subject: 'frobnicate now', result: 'failed', reason: 'usage error: Unknown command "frobnicate". Usage: /engage help' },
+      {
+        at: 1_700_000_000_000,
+        actor: `slack:${MANAGER}`,
+        action: 'malformed',
+        subject: 'frobnicate now',
+        result: 'failed',
+        reason: 'usage error: Unknown command "frobnicate". Usage: /engage help',
+      },
     ]);
   });
 
@@ -64,7 +74,16 @@ describe('the /engage slash command over HTTP', () => {
     expect(answer.text).toContain('only bridge managers may run `status`');
     expect(answer.text).toContain(STRANGER);
     expect(h.commands.runs).toHaveLength(0);
-    expect(h.audit).toEqual([{ at: 1_700_000_000_000, actor: `slack:${STRANGER}`, action: 'status', subject: 'status', result: 'refused', reason: 'not a manager' }]);
+    expect(h.audit).toEqual([
+      {
+        at: 1_700_000_000_000,
+        actor: `slack:${STRANGER}`,
+        action: 'status',
+        subject: 'status',
+        result: 'refused',
+        reason: 'not a manager',
+      },
+    ]);
   });
 
   it('lets anyone run help and answers it in the ack', async () => {
@@ -78,7 +97,10 @@ describe('the /engage slash command over HTTP', () => {
     let release: (() => void) | undefined;
     const slowHelp = {
       parse: () => ({ ok: true as const, name: 'help' }),
-      run: () => new Promise<{ ok: boolean; text: string }>((resolve) => { release = () => resolve({ ok: true, text: 'late help' }); }),
+      run: () =>
+        new Promise<{ ok: boolean; text: string }>((resolve) => {
+          release = () => resolve({ ok: true, text: 'late help' });
+        }),
     };
     h = await startHarness(fake, { commands: slowHelp, helpAckBudgetMs: 1 });
     const res = await postSigned(h.port, slashCommand(fake, STRANGER, 'help', 'slow'));
@@ -99,7 +121,10 @@ describe('the /engage slash command over HTTP', () => {
   it('passes on the executor answer for an API failure as the manager-facing sentence', async () => {
     await postSigned(h.port, slashCommand(fake, MANAGER, 'fail', 'r2'));
     await eventually(() => fake.callsTo('/respond/r2').length === 1, 'the failure answer');
-    expect(fake.callsTo('/respond/r2')[0]?.body).toMatchObject({ response_type: 'ephemeral', text: 'Engage refused the access token: create a new one.' });
+    expect(fake.callsTo('/respond/r2')[0]?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'Engage refused the access token: create a new one.',
+    });
   });
 
   it('turns an executor that throws into a sentence without the raw message or any token', async () => {

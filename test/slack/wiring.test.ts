@@ -22,12 +22,25 @@ describe('wiring the Slack app from the settings and the process logger', () => 
       },
     });
     const lines: string[] = [];
-    const destination = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString('utf8')); done(); } });
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
     const logger = createLogger({ level: 'debug', secrets: config.secrets, pretty: false, destination });
     const { botToken, signingSecret, appToken, botId, botUserId, port, apiUrl, escalationChannel, managerIds, command } = config.slack;
     const app = createSlackApp({
       botToken: botToken ?? '',
-      signingSecret, appToken, botId, botUserId, port, apiUrl, escalationChannel, managerIds, command,
+      signingSecret,
+      appToken,
+      botId,
+      botUserId,
+      port,
+      apiUrl,
+      escalationChannel,
+      managerIds,
+      command,
       host: '127.0.0.1',
       commands: fakeCommands(),
       bridge: fakeBridge(),

@@ -148,7 +148,12 @@ describe('the file store', () => {
       const core = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
       expect(core).toMatchObject({ schemaVersion: 1 });
       expect(core).not.toHaveProperty('conversations');
-      expect(await shardLines(dataDir, 'seen')).toEqual(expect.arrayContaining([['9001', T0], ['9002', T0]]));
+      expect(await shardLines(dataDir, 'seen')).toEqual(
+        expect.arrayContaining([
+          ['9001', T0],
+          ['9002', T0],
+        ]),
+      );
       expect(await storedConversations(dataDir)).toHaveLength(2);
       const reopened = await openFileStore({ dataDir });
       expect(await reopened.hasSeen('9001')).toBe(true);

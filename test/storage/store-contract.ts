@@ -235,7 +235,12 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(second).toMatchObject({ id: 'esc-2', status: 'queued' });
         clock.now = T0 + 10;
         const taken = await store.updateEscalation('esc-1', { status: 'taken', notice: { channel: 'C1', ts: '1.2' } });
-        expect(taken).toMatchObject({ status: 'taken', notice: { channel: 'C1', ts: '1.2' }, updatedAt: T0 + 10, reason: 'asked for a human' });
+        expect(taken).toMatchObject({
+          status: 'taken',
+          notice: { channel: 'C1', ts: '1.2' },
+          updatedAt: T0 + 10,
+          reason: 'asked for a human',
+        });
         expect(await store.getEscalation('esc-1')).toEqual(taken);
       });
 

@@ -31,11 +31,7 @@ export class InsufficientScopeError extends EngageError {
 
 export class NotFoundError extends EngageError {
   constructor(context: EngageErrorContext) {
-    super(
-      'not_found',
-      'Engage does not know this item (or the account): check the id and the configured account.',
-      context,
-    );
+    super('not_found', 'Engage does not know this item (or the account): check the id and the configured account.', context);
   }
 }
 
@@ -43,11 +39,7 @@ export class NotFoundError extends EngageError {
 export class RateLimitError extends EngageError {
   readonly retryAfterMs: number;
   constructor(context: EngageErrorContext, retryAfterMs: number) {
-    super(
-      'rate_limited',
-      `Engage's rate limit for this user is used up: it resets in about ${Math.ceil(retryAfterMs / 1000)} s.`,
-      context,
-    );
+    super('rate_limited', `Engage's rate limit for this user is used up: it resets in about ${Math.ceil(retryAfterMs / 1000)} s.`, context);
     this.retryAfterMs = retryAfterMs;
   }
 }

@@ -10,10 +10,7 @@ export interface CallSite {
 
 /** Refuses a call before any request, the way the service would (code `invalid_parameter`). */
 export function refuse(site: CallSite, description: string): InvalidParameterError {
-  return new InvalidParameterError(
-    { method: site.method, path: site.template, description },
-    `Not sent to Engage: ${description}.`,
-  );
+  return new InvalidParameterError({ method: site.method, path: site.template, description }, `Not sent to Engage: ${description}.`);
 }
 
 /** Validates caller input with a schema; the error names each wrong field. */

@@ -66,8 +66,7 @@ export function contactsResource(ctx: ResourceContext) {
       const path = addressOf(site, ref, undefined, false);
       return ctx.executor.json(writeOp('DELETE', site.template, false, path), z.boolean());
     },
-    list: async (query: ContactListQuery = {}): Promise<PagedList<Contact>> =>
-      ctx.executor.json(listOp(query), contactPageSchema),
+    list: async (query: ContactListQuery = {}): Promise<PagedList<Contact>> => ctx.executor.json(listOp(query), contactPageSchema),
     listPages: (query: ContactListQuery = {}): AsyncGenerator<PagedList<Contact>, void, undefined> =>
       iteratePages(ctx.executor, () => listOp(query), contactPageSchema, ctx.maxPages),
   };

@@ -20,7 +20,13 @@ export function handoverResource(ctx: ResourceContext) {
     const serviceId = checkId(site, 'serviceId', ref.serviceId);
     // Both writes are idempotent (they set an owner), so every handover call may be retried.
     return ctx.executor.json(
-      { method, template: TEMPLATE, pathValues: { service: ref.service, service_id: serviceId }, idempotent: true, requestClass: 'handover' },
+      {
+        method,
+        template: TEMPLATE,
+        pathValues: { service: ref.service, service_id: serviceId },
+        idempotent: true,
+        requestClass: 'handover',
+      },
       handoverItemSchema,
     );
   };

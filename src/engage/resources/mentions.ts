@@ -78,8 +78,7 @@ export function mentionsResource(ctx: ResourceContext) {
       return ctx.executor.json(writeOp('DELETE', ONE, false, path, { options }), z.boolean());
     },
     /** One page of the inbox (`inbox/mentions`). */
-    list: async (query: MentionListQuery = {}): Promise<PagedList<Mention>> =>
-      ctx.executor.json(listOp(query), mentionPageSchema),
+    list: async (query: MentionListQuery = {}): Promise<PagedList<Mention>> => ctx.executor.json(listOp(query), mentionPageSchema),
     /** Every page, following `paging.next_url`. */
     listPages: (query: MentionListQuery = {}): AsyncGenerator<PagedList<Mention>, void, undefined> =>
       iteratePages(ctx.executor, () => listOp(query), mentionPageSchema, ctx.maxPages),
@@ -88,13 +87,17 @@ export function mentionsResource(ctx: ResourceContext) {
 
 function listOp(query: MentionListQuery) {
   const site = { method: 'GET', template: LIST };
-  return readOp(LIST, {}, {
-    topic_ids: commaList(query.topicIds),
-    date_from: isoDate(site, 'dateFrom', query.dateFrom),
-    date_to: isoDate(site, 'dateTo', query.dateTo),
-    sort: query.sort,
-    limit: checkLimit(site, query.limit, 100),
-    page_token: query.pageToken,
-    filter: query.filter,
-  });
+  return readOp(
+    LIST,
+    {},
+    {
+      topic_ids: commaList(query.topicIds),
+      date_from: isoDate(site, 'dateFrom', query.dateFrom),
+      date_to: isoDate(site, 'dateTo', query.dateTo),
+      sort: query.sort,
+      limit: checkLimit(site, query.limit, 100),
+      page_token: query.pageToken,
+      filter: query.filter,
+    },
+  );
 }

@@ -37,8 +37,7 @@ export function publisherMentionsResource(ctx: ResourceContext) {
   const idOf = (method: string, id: string | number) => ({ id: checkId({ method, template: ONE }, 'id', id) });
   return {
     /** Shows `in_reply_to` when the post answers a mention (the list does not). */
-    get: async (id: string | number): Promise<PublisherMention> =>
-      ctx.executor.json(readOp(ONE, idOf('GET', id)), publisherMentionSchema),
+    get: async (id: string | number): Promise<PublisherMention> => ctx.executor.json(readOp(ONE, idOf('GET', id)), publisherMentionSchema),
     update: async (
       id: string | number,
       updates: Record<string, unknown>,
@@ -47,14 +46,16 @@ export function publisherMentionsResource(ctx: ResourceContext) {
       const site = { method: 'POST', template: ONE };
       const path = idOf('POST', id);
       if (!isNonEmptyObject(updates)) throw refuse(site, 'updates must name at least one key to change');
-      const options = opts.options === undefined ? undefined : checkInput(site, publisherMentionUpdateOptionsSchema, opts.options, 'options');
+      const options =
+        opts.options === undefined ? undefined : checkInput(site, publisherMentionUpdateOptionsSchema, opts.options, 'options');
       // Not retried: an update can publish a scheduled post or append a note.
       return ctx.executor.json(writeOp('POST', ONE, false, path, { updates, options }), publisherMentionSchema);
     },
     delete: async (id: string | number, opts: { options?: PublisherMentionDeleteOptions } = {}): Promise<boolean> => {
       const site = { method: 'DELETE', template: ONE };
       const path = idOf('DELETE', id);
-      const options = opts.options === undefined ? undefined : checkInput(site, publisherMentionDeleteOptionsSchema, opts.options, 'options');
+      const options =
+        opts.options === undefined ? undefined : checkInput(site, publisherMentionDeleteOptionsSchema, opts.options, 'options');
       return ctx.executor.json(writeOp('DELETE', ONE, false, path, { options }), z.boolean());
     },
     list: async (query: PublisherMentionListQuery = {}): Promise<PagedList<PublisherMention>> =>
@@ -66,12 +67,16 @@ export function publisherMentionsResource(ctx: ResourceContext) {
 
 function listOp(query: PublisherMentionListQuery) {
   const site = { method: 'GET', template: LIST };
-  return readOp(LIST, {}, {
-    date_from: isoDate(site, 'dateFrom', query.dateFrom),
-    date_to: isoDate(site, 'dateTo', query.dateTo),
-    status: query.status,
-    // Bounds are not published for this list; only the shape is checked.
-    limit: checkLimit(site, query.limit, Number.MAX_SAFE_INTEGER),
-    page_token: query.pageToken,
-  });
+  return readOp(
+    LIST,
+    {},
+    {
+      date_from: isoDate(site, 'dateFrom', query.dateFrom),
+      date_to: isoDate(site, 'dateTo', query.dateTo),
+      status: query.status,
+      // Bounds are not published for this list; only the shape is checked.
+      limit: checkLimit(site, query.limit, Number.MAX_SAFE_INTEGER),
+      page_token: query.pageToken,
+    },
+  );
 }

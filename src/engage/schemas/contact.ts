@@ -12,10 +12,7 @@ export const contactSchema = z.looseObject({
   socialprofiles: z.array(serviceRefSchema).optional(),
   tags: z.array(tagNameSchema).optional(),
   customattributes: z.record(z.string(), z.unknown()).nullable().optional(),
-  address: z
-    .looseObject({ country: contactCountrySchema.nullable().optional() })
-    .nullable()
-    .optional(),
+  address: z.looseObject({ country: contactCountrySchema.nullable().optional() }).nullable().optional(),
   company: z.string().nullable().optional(),
   comments: z.string().nullable().optional(),
   telephone: z.string().nullable().optional(),
@@ -36,10 +33,4 @@ export const contactUpdateOptionsSchema = z.strictObject({
 export type ContactUpdateOptions = z.output<typeof contactUpdateOptionsSchema>;
 
 /** Contact types whose fetch and update need `topic_ids` (brief: contact). */
-export const CONTACT_TYPES_NEEDING_TOPIC_IDS: readonly string[] = [
-  'wechat',
-  'twilio',
-  'web',
-  'whatsapp',
-  'viber',
-];
+export const CONTACT_TYPES_NEEDING_TOPIC_IDS: readonly string[] = ['wechat', 'twilio', 'web', 'whatsapp', 'viber'];

@@ -24,8 +24,5 @@ export interface PagedList<T> {
 
 /** For lists whose shape the brief does not show: a paged list, or a bare array read as one page. */
 export function flexibleListSchema<T extends z.ZodType>(item: T) {
-  return z.union([
-    pagedListSchema(item),
-    z.array(item).transform((data) => ({ data, paging: { next_url: null, previous_url: null } })),
-  ]);
+  return z.union([pagedListSchema(item), z.array(item).transform((data) => ({ data, paging: { next_url: null, previous_url: null } }))]);
 }

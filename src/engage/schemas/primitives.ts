@@ -11,9 +11,7 @@ export const idSchema = z
 export const nullableIdSchema = idSchema.nullable();
 
 /** UNIX seconds; a numeric string is accepted because some sources quote numbers. */
-export const unixSecondsSchema = z
-  .union([z.number().finite(), z.string().regex(/^\d+(\.\d+)?$/)])
-  .transform((value) => Number(value));
+export const unixSecondsSchema = z.union([z.number().finite(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((value) => Number(value));
 
 /** A `{ type, service_id }` pair naming a profile on a social network or channel. */
 export const serviceRefSchema = z.looseObject({
@@ -32,7 +30,4 @@ export const resourceDateSchema = z.looseObject({
  * A tag on an item. Usually a string; from version 20180115 tag objects carry a status, so an object
  * with a name is read as that name (the list stays `string[]` for every consumer).
  */
-export const tagNameSchema = z.union([
-  z.string(),
-  z.looseObject({ name: z.string() }).transform((tag) => tag.name),
-]);
+export const tagNameSchema = z.union([z.string(), z.looseObject({ name: z.string() }).transform((tag) => tag.name)]);

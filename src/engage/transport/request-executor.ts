@@ -46,7 +46,13 @@ export class RequestExecutor {
     for (let attempt = 1; ; attempt += 1) {
       const result = await this.attemptOnce(op, attempt);
       if (result.ok) return result;
-      const decision = decideRetry({ error: result.error, attempt, idempotent: op.idempotent, policy: this.deps.retry, random: this.deps.random });
+      const decision = decideRetry({
+        error: result.error,
+        attempt,
+        idempotent: op.idempotent,
+        policy: this.deps.retry,
+        random: this.deps.random,
+      });
       if (!decision.retry) throw result.error;
       this.counts.retries += 1;
       this.deps.logger.warn(
@@ -128,7 +134,12 @@ export class RequestExecutor {
     if (op.format === 'xml') return { ok: true, answer, envelope: null };
     const reading = readEnvelope(answer.bodyText);
     if (!reading.ok) {
-      const error = new MalformedResponseError({ method: op.method, path: this.safePath(op), status: answer.status, description: reading.problem });
+      const error = new MalformedResponseError({
+        method: op.method,
+        path: this.safePath(op),
+        status: answer.status,
+        description: reading.problem,
+      });
       return { ok: false, error };
     }
     if (envelopeFailureStatus(reading.envelope) !== null) return fail(answer.status);

@@ -46,11 +46,7 @@ export function createDefaultDispatcher(timeouts: Readonly<Timeouts>): Agent {
   });
 }
 
-export async function sendHttp(
-  dispatcher: Dispatcher,
-  req: HttpRequest,
-  timeouts: Readonly<Timeouts>,
-): Promise<HttpAnswer> {
+export async function sendHttp(dispatcher: Dispatcher, req: HttpRequest, timeouts: Readonly<Timeouts>): Promise<HttpAnswer> {
   try {
     const res = await request(req.url, {
       dispatcher,

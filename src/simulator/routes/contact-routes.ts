@@ -52,7 +52,15 @@ const postContact = (ctx: ApiContext): unknown => {
 const deleteContact = (ctx: ApiContext): unknown => {
   const contact = findContact(ctx);
   // The identity (social profile) stays: the channel still knows the person; only details go.
-  Object.assign(contact, { tags: [], customattributes: {}, country: null, company: '', comments: '', telephone: null, updated: ctx.rt.now() });
+  Object.assign(contact, {
+    tags: [],
+    customattributes: {},
+    country: null,
+    company: '',
+    comments: '',
+    telephone: null,
+    updated: ctx.rt.now(),
+  });
   return true;
 };
 

@@ -60,7 +60,9 @@ function readStatus(ctx: ApiContext, type: string, mention: MentionRecord | null
   if (status === '') {
     const privateReply = (type === 'reply' || type === 'privatemessage') && mention?.messageType === 'privatemessage';
     if (!privateReply) {
-      throw invalidParameter("Direct publishing ('' status) is only possible for replies to private messages; use 'draft' or 'awaitingapproval'");
+      throw invalidParameter(
+        "Direct publishing ('' status) is only possible for replies to private messages; use 'draft' or 'awaitingapproval'",
+      );
     }
     if (!ctx.rt.state.application.allow_listed) throw invalidParameter('Direct publishing requires an allow-listed application');
   }
@@ -88,13 +90,25 @@ const postAdd = (ctx: ApiContext): unknown => {
   const canned = readCanned(ctx);
   const status = readStatus(ctx, type, mention);
   const given = ctx.params.str('message') ?? '';
-  const message = given !== '' ? given : canned?.message ?? '';
-  if (message === '' && media.length === 0) throw invalidParameter("Parameter 'message' is required unless canned_response_id or media is given");
+  const message = given !== '' ? given : (canned?.message ?? '');
+  if (message === '' && media.length === 0)
+    throw invalidParameter("Parameter 'message' is required unless canned_response_id or media is given");
   const now = ctx.rt.now();
   const publishAt = ctx.params.date('date_publish') ?? now;
   const subject = ctx.params.str('subject') ?? null;
   const result = publish(ctx.rt, {
-    type, services, message, subject, to, media, status, publishAt, mention, canned, userId: ctx.userId, author: 'bot',
+    type,
+    services,
+    message,
+    subject,
+    to,
+    media,
+    status,
+    publishAt,
+    mention,
+    canned,
+    userId: ctx.userId,
+    author: 'bot',
   });
   return {
     messages: result.messages,
@@ -122,7 +136,19 @@ export const publisherAddRoutes: Route[] = [
       GET: { scopes: READ, params: ['type', 'topic_id', 'mention_id'], handler: getAdd },
       POST: {
         scopes: WRITE,
-        params: ['type', 'services', 'to', 'subject', 'message', 'status', 'date_publish', 'topic_id', 'mention_id', 'media', 'canned_response_id'],
+        params: [
+          'type',
+          'services',
+          'to',
+          'subject',
+          'message',
+          'status',
+          'date_publish',
+          'topic_id',
+          'mention_id',
+          'media',
+          'canned_response_id',
+        ],
         handler: postAdd,
       },
     },

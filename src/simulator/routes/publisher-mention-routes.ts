@@ -35,7 +35,8 @@ const postOne = (ctx: ApiContext): unknown => {
   if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) {
     throw invalidParameter(`updates.status must be one of ${STATUSES.join(', ')}`);
   }
-  if (status !== undefined && pm.status === 'posted' && status !== 'posted') throw invalidParameter('A posted message cannot change status');
+  if (status !== undefined && pm.status === 'posted' && status !== 'posted')
+    throw invalidParameter('A posted message cannot change status');
   Object.assign(pm, { tags, actions: [...pm.actions, ...notes], assignment });
   if (status === 'posted' && pm.status !== 'posted') deliver(ctx.rt, pm);
   else if (status !== undefined) pm.status = status as PublisherMention['status'];

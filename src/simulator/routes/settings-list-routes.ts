@@ -16,8 +16,10 @@ const createGroup = (ctx: ApiContext): unknown => {
   return group;
 };
 
-const listOf = <T>(items: (ctx: ApiContext) => T[]) => (ctx: ApiContext): unknown =>
-  offsetPage(ctx, items(ctx), ctx.params.int('limit', 0, 200, 20));
+const listOf =
+  <T>(items: (ctx: ApiContext) => T[]) =>
+  (ctx: ApiContext): unknown =>
+    offsetPage(ctx, items(ctx), ctx.params.int('limit', 0, 200, 20));
 
 const PAGED = ['limit', 'page_token'];
 
@@ -51,8 +53,12 @@ export const settingsListRoutes: Route[] = [
         params: PAGED,
         handler: listOf((ctx) =>
           [...ctx.rt.state.canned.values()].map((c) => ({
-            id: c.id, name: c.name, type: c.type, message: c.message,
-            data: { buttons: c.buttons.map((b) => ({ ...b })) }, usage_count: c.usageCount,
+            id: c.id,
+            name: c.name,
+            type: c.type,
+            message: c.message,
+            data: { buttons: c.buttons.map((b) => ({ ...b })) },
+            usage_count: c.usageCount,
           })),
         ),
       },

@@ -12,7 +12,11 @@ const accounts = (ctx: ApiContext): unknown => {
     name: state.account.name,
     topics: [...state.topics.values()].map((t) => ({ ...t })),
   };
-  const fields = ctx.params.str('fields')?.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = ctx.params
+    .str('fields')
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const item = fields ? Object.fromEntries(Object.entries(full).filter(([k]) => k === 'id' || fields.includes(k))) : full;
   return offsetPage(ctx, [item], ctx.params.int('limit', 0, 200, 20));
 };

@@ -29,7 +29,9 @@ export function listEscalationsIn(
 ): Escalation[] {
   const statuses = filter.status === undefined ? undefined : new Set([filter.status].flat());
   return [...state.escalations.values()]
-    .filter((e) => (statuses === undefined || statuses.has(e.status)) && (filter.contactKey === undefined || e.contactKey === filter.contactKey))
+    .filter(
+      (e) => (statuses === undefined || statuses.has(e.status)) && (filter.contactKey === undefined || e.contactKey === filter.contactKey),
+    )
     .sort((a, b) => a.createdAt - b.createdAt || escalationSeq(a) - escalationSeq(b));
 }
 

@@ -3,11 +3,7 @@ import type { Effect, EffectInput } from '../records.js';
 import { StoreError } from '../store-error.js';
 
 /** Adds the effect as pending unless its key exists; returns the stored effect and whether it is new. */
-export function enqueueEffectIn(
-  state: HotState,
-  input: EffectInput,
-  now: number,
-): { effect: Effect; created: boolean } {
+export function enqueueEffectIn(state: HotState, input: EffectInput, now: number): { effect: Effect; created: boolean } {
   const existing = state.outbox.get(input.key);
   if (existing) return { effect: existing, created: false };
   const effect: Effect = {

@@ -67,9 +67,7 @@ describe('contacts', () => {
   });
 
   it('refuses an unknown edit mode and an unknown option key', async () => {
-    const error = await refused(
-      client.contacts.update({ id: 1 }, { company: 'A' }, { options: { tags_edit_mode: 'replace' as never } }),
-    );
+    const error = await refused(client.contacts.update({ id: 1 }, { company: 'A' }, { options: { tags_edit_mode: 'replace' as never } }));
     expect(error.description).toContain('options.tags_edit_mode');
     await refused(client.contacts.update({ id: 1 }, { company: 'A' }, { options: { colour: 'x' } as never }));
   });

@@ -27,7 +27,8 @@ const sample = {
   timestamps: { response_time: 0, handle_time: 0 },
 };
 
-const page = (ids: number[], next: string | null) => ok({ count: 99, data: ids.map((id) => ({ id, topic_id: 2001 })), paging: { next_url: next, previous_url: null } });
+const page = (ids: number[], next: string | null) =>
+  ok({ count: 99, data: ids.map((id) => ({ id, topic_id: 2001 })), paging: { next_url: next, previous_url: null } });
 
 async function collect(pages: AsyncIterable<{ data: Mention[] }>): Promise<string[]> {
   const ids: string[] = [];
@@ -58,9 +59,9 @@ describe('mentions', () => {
 
   it('refuses an unknown update option and an empty update', async () => {
     const { client } = testClient(server);
-    await expect(client.mentions.update({ topicId: 1, id: 2 }, { status: 'done' }, { options: { nope: 1 } as never })).rejects.toBeInstanceOf(
-      InvalidParameterError,
-    );
+    await expect(
+      client.mentions.update({ topicId: 1, id: 2 }, { status: 'done' }, { options: { nope: 1 } as never }),
+    ).rejects.toBeInstanceOf(InvalidParameterError);
     await expect(client.mentions.update({ topicId: 1, id: 2 }, {})).rejects.toBeInstanceOf(InvalidParameterError);
     expect(server.requests).toHaveLength(0);
   });
@@ -72,7 +73,12 @@ describe('mentions', () => {
     await expect(client.mentions.list({ dateFrom: 'yesterday' })).rejects.toBeInstanceOf(InvalidParameterError);
     expect(server.requests).toHaveLength(0);
     server.script(page([], null));
-    await client.mentions.list({ dateFrom: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)), dateTo: '2024-01-03T00:00:00Z', limit: 0, pageToken: 'abc' });
+    await client.mentions.list({
+      dateFrom: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)),
+      dateTo: '2024-01-03T00:00:00Z',
+      limit: 0,
+      pageToken: 'abc',
+    });
     const params = server.requests[0]!.params;
     expect(params.get('date_from')).toBe('2024-01-02T03:04:05.000Z');
     expect(params.get('date_to')).toBe('2024-01-03T00:00:00Z');
@@ -97,7 +103,10 @@ describe('mentions', () => {
 
   it('stops with PageLimitError after the page guard, having yielded the pages read', async () => {
     const { client } = testClient(server, { maxPages: 2 });
-    server.script(page([1], `${server.baseUrl}/1001/inbox/mentions?page_token=a`), page([2], `${server.baseUrl}/1001/inbox/mentions?page_token=b`));
+    server.script(
+      page([1], `${server.baseUrl}/1001/inbox/mentions?page_token=a`),
+      page([2], `${server.baseUrl}/1001/inbox/mentions?page_token=b`),
+    );
     const ids: string[] = [];
     const error = await (async () => {
       for await (const p of client.mentions.listPages()) ids.push(...p.data.map((m) => m.id));

@@ -30,7 +30,12 @@ async function refused(call: Promise<unknown>): Promise<void> {
 describe('users', () => {
   it('gets, updates and deletes a user', async () => {
     server.script(
-      ok({ id: 'u1', account_role: { id: 3, name: 'Agent', topics: [], permissions: [] }, status: 'Available', businesshours_is_active: true }),
+      ok({
+        id: 'u1',
+        account_role: { id: 3, name: 'Agent', topics: [], permissions: [] },
+        status: 'Available',
+        businesshours_is_active: true,
+      }),
       ok({ id: 'u1', business_hours_schedule_id: 31 }),
       ok(true),
     );
@@ -53,7 +58,11 @@ describe('business hours schedules', () => {
   it('lists, creates, gets, updates and deletes schedules', async () => {
     server.script(ok({ data: [schedule], paging: { next_url: null } }), ok(schedule), ok(schedule), ok(schedule), ok(true));
     const list = await client.businessHours.list({ limit: 200 });
-    await client.businessHours.create({ name: 'Support desk', timezone: 'Europe/Brussels', periods: [{ dayofweek: 1, start: '0900', end: '2400' }] });
+    await client.businessHours.create({
+      name: 'Support desk',
+      timezone: 'Europe/Brussels',
+      periods: [{ dayofweek: 1, start: '0900', end: '2400' }],
+    });
     await client.businessHours.get(31);
     await client.businessHours.update(31, { name: 'Desk' });
     await client.businessHours.delete(31);
@@ -89,7 +98,11 @@ describe('profile groups', () => {
     const group = { id: 4, name: 'Chat', color: '#1f77b4', profiles: [{ type: 'whatsapp', service_id: '1' }] };
     server.script(ok({ data: [group], paging: { next_url: null } }), ok(group));
     const list = await client.profileGroups.list({ limit: 5 });
-    const created = await client.profileGroups.create({ name: 'Chat', color: '#1f77b4', profiles: [{ type: 'whatsapp', service_id: '1' }] });
+    const created = await client.profileGroups.create({
+      name: 'Chat',
+      color: '#1f77b4',
+      profiles: [{ type: 'whatsapp', service_id: '1' }],
+    });
     expect(list.data[0]?.id).toBe('4');
     expect(created.color).toBe('#1f77b4');
     expect(calls()).toEqual(['GET /1001/settings/profilegroups', 'POST /1001/settings/profilegroups']);
@@ -107,7 +120,10 @@ describe('profile groups', () => {
 describe('account lists and tools', () => {
   it('lists canned responses with their buttons', async () => {
     server.script(
-      ok({ data: [{ id: 5, name: 'Main menu', type: 'buttons', message: 'Pick', data: { buttons: [{ id: 'b1', title: 'Opening hours' }] } }], paging: { next_url: null } }),
+      ok({
+        data: [{ id: 5, name: 'Main menu', type: 'buttons', message: 'Pick', data: { buttons: [{ id: 'b1', title: 'Opening hours' }] } }],
+        paging: { next_url: null },
+      }),
     );
     const list = await client.cannedResponses.list();
     expect(calls()).toEqual(['GET /1001/settings/canned_responses']);

@@ -16,7 +16,13 @@ import {
 
 describe('schemas', () => {
   it('normalises numeric ids to strings wherever they appear', () => {
-    const m = mentionSchema.parse({ id: 9001, topic_id: 2001, author: { id: 324 }, source: { thread_id: 5 }, assignment: { user_ids: [1, '2'] } });
+    const m = mentionSchema.parse({
+      id: 9001,
+      topic_id: 2001,
+      author: { id: 324 },
+      source: { thread_id: 5 },
+      assignment: { user_ids: [1, '2'] },
+    });
     expect([m.id, m.topic_id, m.author?.id, m.source?.thread_id]).toEqual(['9001', '2001', '324', '5']);
     expect(m.assignment?.user_ids).toEqual(['1', '2']);
   });
@@ -60,9 +66,17 @@ describe('schemas', () => {
   });
 
   it('parses a schedule with its users and refuses a day outside 0..6', () => {
-    const s = businessHoursScheduleSchema.parse({ id: 1, name: 'a', timezone: 'UTC', periods: [{ dayofweek: '1', start: '0900', end: '2400' }] });
+    const s = businessHoursScheduleSchema.parse({
+      id: 1,
+      name: 'a',
+      timezone: 'UTC',
+      periods: [{ dayofweek: '1', start: '0900', end: '2400' }],
+    });
     expect(s.periods[0]?.dayofweek).toBe(1);
-    expect(businessHoursScheduleSchema.safeParse({ id: 1, name: 'a', timezone: 'UTC', periods: [{ dayofweek: 7, start: '0900', end: '1000' }] }).success).toBe(false);
+    expect(
+      businessHoursScheduleSchema.safeParse({ id: 1, name: 'a', timezone: 'UTC', periods: [{ dayofweek: 7, start: '0900', end: '1000' }] })
+        .success,
+    ).toBe(false);
   });
 
   it('checks a profile group colour', () => {

@@ -68,7 +68,11 @@ describe('request classes, timeouts and malformed answers', () => {
   it('returns the JSON text unparsed through raw', async () => {
     const { client } = testClient(server);
     server.script(ok({ id: 1 }));
-    const answer = await client.raw({ method: 'GET', template: '/{account_id}/inbox/mention/{topic_id}/{id}', pathValues: { topic_id: 2, id: 1 } });
+    const answer = await client.raw({
+      method: 'GET',
+      template: '/{account_id}/inbox/mention/{topic_id}/{id}',
+      pathValues: { topic_id: 2, id: 1 },
+    });
     expect(JSON.parse(answer.body)).toEqual({ meta: { code: 200 }, response: { id: 1 } });
     expect(server.requests[0]!.url.split('?')[0]).toBe('/1001/inbox/mention/2/1');
   });

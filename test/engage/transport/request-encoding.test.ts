@@ -88,7 +88,13 @@ describe('request encoding', () => {
     server.script(ok({ id: 1, topic_id: 2 }));
     await client.mentions.get({ topicId: 2, id: 1 });
     expect(events).toEqual([
-      expect.objectContaining({ method: 'GET', endpoint: '/{account_id}/inbox/mention/{topic_id}/{id}', status: 200, attempt: 1, outcome: 'ok' }),
+      expect.objectContaining({
+        method: 'GET',
+        endpoint: '/{account_id}/inbox/mention/{topic_id}/{id}',
+        status: 200,
+        attempt: 1,
+        outcome: 'ok',
+      }),
     ]);
   });
 

@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  AuthError,
-  ConnectionError,
-  RateLimitError,
-  RateLimitRegistry,
-  ServerError,
-} from '../../../src/engage/index.js';
+import { AuthError, ConnectionError, RateLimitError, RateLimitRegistry, ServerError } from '../../../src/engage/index.js';
 import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { testClient, TOKEN } from '../helpers/test-client.js';
 
@@ -51,7 +45,11 @@ describe('retries and rate limits (fake clock, no real waiting)', () => {
     const { client, time } = testClient(server);
     const resetSeconds = Math.floor(time.clock() / 1000) + 20;
     server.script(
-      { status: 400, headers: { 'x-ratelimit-reset': String(resetSeconds), 'x-ratelimit-remaining': '0' }, body: { error: 'rate_limit_reached' } },
+      {
+        status: 400,
+        headers: { 'x-ratelimit-reset': String(resetSeconds), 'x-ratelimit-remaining': '0' },
+        body: { error: 'rate_limit_reached' },
+      },
       ok(mention),
     );
     await client.mentions.get(ref);
