@@ -2,4 +2,4 @@
 import { SETTINGS } from '../src/settings/settings-table.js';
 
 const rows = SETTINGS.map((s) => `| \`${s.name}\` | ${s.defaultText || ' '} | ${s.description}${s.secret ? ' (secret)' : ''} |`);
-process.stdout.write(['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n') + '\n');
+process.stdout.write(`${['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n')}\n`);

@@ -74,7 +74,10 @@ export class OwnershipTimeline {
 
   private list<T>(map: Map<string, T[]>, key: string): T[] {
     let list = map.get(key);
-    if (!list) map.set(key, (list = []));
+    if (!list) {
+      list = [];
+      map.set(key, list);
+    }
     return list;
   }
 }

@@ -114,7 +114,7 @@ export function passOnMessage(turn: Turn, text: string): void {
 /** Opening time: a queued escalation goes to the agents now. */
 export function releaseQueued(turn: Turn): boolean {
   const pending = turn.state.pendingEscalation;
-  if (!pending || pending.status !== 'queued' || turn.state.mode !== 'bot') return false;
+  if (pending?.status !== 'queued' || turn.state.mode !== 'bot') return false;
   const { since: _s, status: _st, releaseAt: _r, ...req } = pending;
   delete turn.state.pendingEscalation;
   sayOutcome(turn, 'released', req.reason);

@@ -50,7 +50,9 @@ function checkVariables(value: unknown, path: FlowPath, known: Set<string>, out:
       }
     }
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => checkVariables(item, [...path, i], known, out));
+    value.forEach((item, i) => {
+      checkVariables(item, [...path, i], known, out);
+    });
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (!NOT_TEXT.has(k)) checkVariables(v, [...path, k], known, out);
@@ -65,7 +67,9 @@ export function checkReferences(flows: Flows): ReferenceProblem[] {
     if (m !== undefined && !flows.menus[m]) out.push({ path: [key, 'menu'], message: `no menu named "${m}" under menus` });
   }
   for (const [menuName, menu] of Object.entries(flows.menus)) {
-    menu.buttons.forEach((b, i) => checkStep(flows, b.then, ['menus', menuName, 'buttons', i, 'then'], out));
+    menu.buttons.forEach((b, i) => {
+      checkStep(flows, b.then, ['menus', menuName, 'buttons', i, 'then'], out);
+    });
   }
   for (const [intentName, intent] of Object.entries(flows.intents)) {
     if (intent.then) checkStep(flows, intent.then, ['intents', intentName, 'then'], out);

@@ -61,6 +61,7 @@ const menuButton = z
       .transform(String)
       .optional(),
     title: z.string().min(1).optional(),
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the flow file's own key (what a button or intent leads to)
     then: stepSchema,
   })
   .strict()
@@ -84,6 +85,7 @@ const intent = z
     phrases: z.array(z.string().min(1)).default([]),
     patterns: z.array(regex).default([]),
     always_human: z.boolean().default(false),
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the flow file's own key (what a button or intent leads to)
     then: stepSchema.optional(),
   })
   .strict()
@@ -99,6 +101,7 @@ const question = z
     max_attempts: z.number().int().min(1).max(10).default(3),
     save_as: name.optional(),
     uppercase: z.boolean().default(false),
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the flow file's own key (what a button or intent leads to)
     then: stepSchema,
     on_fail: stepSchema.optional(),
   })

@@ -96,6 +96,8 @@ export class ChatSession {
 export function renderChatMessage(m: ChatMessage): string {
   const who = m.from === 'agent' ? 'agent' : 'bot';
   const lines = [`${who}> ${m.text}`];
-  m.buttons.forEach((b, i) => lines.push(`      [${i + 1}] ${b.title}`));
-  return lines.join('\n') + '\n';
+  m.buttons.forEach((b, i) => {
+    lines.push(`      [${i + 1}] ${b.title}`);
+  });
+  return `${lines.join('\n')}\n`;
 }

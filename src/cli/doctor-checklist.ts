@@ -26,7 +26,7 @@ const mark = (c: Check): string => (c.skipped ? '–' : c.ok ? '✔' : '✘');
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
 export function renderChecklist(checks: readonly Check[]): string {
-  return checks.map((c) => `${mark(c)} ${c.name}${c.detail ? ` — ${oneLine(c.detail)}` : ''}`).join('\n') + '\n';
+  return `${checks.map((c) => `${mark(c)} ${c.name}${c.detail ? ` — ${oneLine(c.detail)}` : ''}`).join('\n')}\n`;
 }
 
 export const failures = (checks: readonly Check[]): Check[] => checks.filter((c) => !c.ok);

@@ -27,7 +27,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
     );
   }
   lines.push('', 'Stop with Ctrl-C.');
-  io.stdout(lines.join('\n') + '\n');
+  io.stdout(`${lines.join('\n')}\n`);
   // SIGHUP reloads the settings (e.g. a new ENGAGE_ACCESS_TOKEN in .env after the user re-authorised) and
   // restarts the bridge in place; nothing is lost, the store carries everything over.
   let current = running;
@@ -36,7 +36,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const stopListening = io.onReload?.(() => {
     reloading = reloading
       .then(async () => {
-        let next;
+        let next: ReturnType<typeof loadConfig>;
         try {
           next = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
         } catch (err) {

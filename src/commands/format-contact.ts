@@ -22,7 +22,7 @@ export function formatContact(contact: Contact): string {
     .join(', ');
   const lines = [
     `Contact ${contact.id}${contact.name ? ` — ${contact.name}` : ''}${profiles ? ` (${profiles})` : ''}`,
-    `company: ${shown(contact.company)} · country: ${countryOf(contact)}` + (contact.telephone ? ` · telephone: ${contact.telephone}` : ''),
+    `company: ${shown(contact.company)} · country: ${countryOf(contact)}${contact.telephone ? ` · telephone: ${contact.telephone}` : ''}`,
     `tags: ${tagsOf(contact)}`,
     `attributes: ${attributes || '(none)'}`,
     `comments: ${shown(contact.comments)}`,

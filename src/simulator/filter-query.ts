@@ -9,8 +9,7 @@ type Token = { kind: 'lparen' | 'rparen' | 'and' | 'or' | 'not' } | { kind: 'ter
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   const re = /\s*(?:(\()|(\))|([A-Za-z_]+):(?:"([^"]*)"|([^\s()"]+))|(\S+))/gy;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].trim() === '') break;
     if (m[1]) tokens.push({ kind: 'lparen' });
     else if (m[2]) tokens.push({ kind: 'rparen' });

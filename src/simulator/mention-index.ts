@@ -48,7 +48,10 @@ export class MentionIndex {
     this.byId.set(m.id, m);
     if (m.visibleAtMs > this.latestVisibleAtMs) this.latestVisibleAtMs = m.visibleAtMs;
     let list = this.byTopic.get(m.topicId);
-    if (!list) this.byTopic.set(m.topicId, (list = []));
+    if (!list) {
+      list = [];
+      this.byTopic.set(m.topicId, list);
+    }
     const last = list[list.length - 1];
     if (!last || before(last, m)) list.push(m);
     else list.splice(upperBoundByKey(list, m.added, m.num), 0, m);

@@ -115,7 +115,7 @@ export function publishDue(rt: Runtime): void {
   const now = rt.now();
   for (const id of rt.state.scheduled) {
     const pm = rt.state.publisherMentions.get(id);
-    if (!pm || pm.status !== 'scheduled') rt.state.scheduled.delete(id);
+    if (pm?.status !== 'scheduled') rt.state.scheduled.delete(id);
     else if (pm.publishAt <= now) deliver(rt, pm);
   }
 }

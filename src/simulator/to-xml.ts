@@ -1,4 +1,4 @@
-const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const tagName = (key: string): string => (/^[A-Za-z_][\w.-]*$/.test(key) ? key : 'item');
 
@@ -11,7 +11,7 @@ function node(key: string, value: unknown): string {
       .map(([k, v]) => node(k, v))
       .join('')}</${tag}>`;
   }
-  return `<${tag}>${escape(String(value))}</${tag}>`;
+  return `<${tag}>${escapeXml(String(value))}</${tag}>`;
 }
 
 /** The `format=xml` rendering of an answer (same structure as the JSON, one element per key). */

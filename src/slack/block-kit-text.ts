@@ -23,7 +23,7 @@ export function truncate(text: string, max: number): string {
     if (out.length + char.length > max - 1) break;
     out += char;
   }
-  return out + '…';
+  return `${out}…`;
 }
 
 /** Slack's mrkdwn treats `&`, `<` and `>` as control characters; customer text must not ping or link. */

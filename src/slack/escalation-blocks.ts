@@ -92,7 +92,7 @@ export function renderEscalationNotice(notice: EscalationNotice, outcome?: strin
         { type: 'mrkdwn', text: `*Since*\n${slackDate(notice.since)}` },
       ],
     },
-    { type: 'section', text: { type: 'mrkdwn', text: '*Summary*\n' + mrkdwn(notice.summary || '-', LIMITS.sectionText - 12) } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Summary*\n${mrkdwn(notice.summary || '-', LIMITS.sectionText - 12)}` } },
     { type: 'section', text: { type: 'mrkdwn', text: transcriptExcerpt(notice.transcript) } },
   ];
   if (outcome === undefined) {

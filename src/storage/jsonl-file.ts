@@ -32,7 +32,7 @@ export class JsonLinesFile {
         offset += length + 1;
         return span;
       });
-      chunk += texts.join('\n') + '\n';
+      chunk += `${texts.join('\n')}\n`;
       await appendFile(this.path, chunk, 'utf8');
       return spans;
     });
@@ -76,11 +76,11 @@ export class JsonLinesFile {
           }
           pending.push(text);
           if (pending.length >= 1000) {
-            await out.write(pending.join('\n') + '\n');
+            await out.write(`${pending.join('\n')}\n`);
             pending = [];
           }
         }
-        if (pending.length > 0) await out.write(pending.join('\n') + '\n');
+        if (pending.length > 0) await out.write(`${pending.join('\n')}\n`);
       } finally {
         await out.close();
       }

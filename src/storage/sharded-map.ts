@@ -71,7 +71,7 @@ export class ShardedMap<V> {
     if (!shard || shard.size === 0) return '';
     const lines: string[] = [];
     for (const [key, value] of shard) lines.push(this.lineOf(key, value));
-    return lines.join('\n') + '\n';
+    return `${lines.join('\n')}\n`;
   }
 
   /** Hands over the shards changed since the last call; a failed write gives them back with `markDirty`. */

@@ -64,6 +64,12 @@ export class Chat {
     this.now = opts.start ?? MONDAY_OPEN;
   }
 
+  /** Moves the conversation's clock to `ms` (chainable inside a scripted run). */
+  at(ms: number): this {
+    this.now = ms;
+    return this;
+  }
+
   event(event: BotEvent, extra: Partial<DecideInput> = {}): Action[] {
     const d: Decision = decide({
       flows: this.opts.flows ?? defaultFlows,

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { decide, freshState } from '../../src/bot/index.js';
+import { decide, type freshState } from '../../src/bot/index.js';
 import { B3, Chat, MONDAY_OPEN, SATURDAY_CLOSED, defaultFlows, escalation, kinds, replies } from './bot-fixtures.js';
 
 describe('cancelling an escalation', () => {

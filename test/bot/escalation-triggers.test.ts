@@ -118,12 +118,12 @@ describe('escalation triggers', () => {
     ['always_human', ['hi'], 'refund please'],
   ] as const)('can switch off %s', (trigger, before, text) => {
     const on = new Chat();
-    before.forEach((t) => on.say(t));
+    for (const t of before) on.say(t);
     expect(escalation(on.say(text))?.reason).toBe(trigger);
     const flows = structuredClone(defaultFlows);
     flows.escalation.triggers[trigger].enabled = false;
     const off = new Chat({ flows });
-    before.forEach((t) => off.say(t));
+    for (const t of before) off.say(t);
     expect(escalation(off.say(text))).toBeUndefined();
   });
 

@@ -30,7 +30,7 @@ const scenarios: Record<Outcome, { opts: ChatOptions; run: (c: Chat) => string[]
   },
   released: {
     opts: closed('queue'),
-    run: (c) => (c.say('hi'), c.say('agent please'), (c.now = MONDAY_OPEN), replies(c.event({ kind: 'opening-time' }))),
+    run: (c) => (c.say('hi'), c.say('agent please'), c.at(MONDAY_OPEN), replies(c.event({ kind: 'opening-time' }))),
   },
   already_pending: { opts: closed('queue'), run: (c) => (c.say('hi'), c.say('agent please'), replies(c.say('a human!'))) },
   cancelled: { opts: { flows: taggedFlows() }, run: (c) => (c.say('hi'), c.say('agent please'), replies(c.say('never mind'))) },

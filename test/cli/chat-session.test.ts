@@ -38,7 +38,10 @@ async function botRepliesWithMenu(authorId: string, channel: string, text: strin
 
 async function receiveSome(session: ChatSession): Promise<ChatMessage[]> {
   let got: ChatMessage[] = [];
-  await waitFor('a message for the customer', async () => (got = await session.receive()).length > 0);
+  await waitFor('a message for the customer', async () => {
+    got = await session.receive();
+    return got.length > 0;
+  });
   return got;
 }
 

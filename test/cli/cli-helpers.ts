@@ -18,8 +18,12 @@ export function fakeIo(env: Record<string, string>, cwd: string): CliIo & { out(
     stop = r;
   });
   return {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
     env,
     cwd,
     stopSignal,

@@ -32,7 +32,7 @@ export class FakeSlack {
   port = 0;
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       void readBody(req).then((raw) => {
         const path = (req.url ?? '').split('?')[0] ?? '';
         this.calls.push({ path, body: parseBody(raw, req.headers['content-type']), authorization: req.headers.authorization });
@@ -42,8 +42,9 @@ export class FakeSlack {
         res.end(JSON.stringify(answer.body));
       });
     });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server?.address() as AddressInfo).port;
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
   }
 
   get apiUrl(): string {

@@ -41,7 +41,7 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const inRange = rt.state.mentions.range(topicIds, from, to);
   const allVisible = rt.state.mentions.latestVisibleAtMs <= nowMs;
   const items = allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && (!matches || matches(m)));
-  let page;
+  let page: typeof items;
   let hasNext: boolean;
   if (sort === 'dateadd:asc') {
     const start = cursor ? upperBoundByKey(items, cursor.a, cursor.n) : 0;
