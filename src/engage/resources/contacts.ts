@@ -55,7 +55,7 @@ export function contactsResource(ctx: ResourceContext) {
     ): Promise<Contact> => {
       const site = { method: 'POST', template: templateOf(ref) };
       const path = addressOf(site, ref, opts.topicIds, true);
-      const body = checkUpdates(site, updates);
+      const body = checkUpdates(site, updates, ctx.version);
       const options = opts.options === undefined ? undefined : checkInput(site, contactUpdateOptionsSchema, opts.options, 'options');
       const params = { updates: body, options, topic_ids: commaList(opts.topicIds) };
       return ctx.executor.json(writeOp('POST', site.template, true, path, params), contactSchema);
@@ -93,9 +93,33 @@ function addressOf(site: CallSite, ref: ContactRef, topicIds: TopicIds | undefin
   return { service, service_id: checkId(site, 'serviceId', ref.serviceId) };
 }
 
-function checkUpdates(site: CallSite, updates: ContactUpdates): Record<string, unknown> {
+/** Properties the description lists as removed from contacts, with what replaces them where it says. */
+const REMOVED_PROPERTIES: Readonly<Record<string, string>> = {
+  gender: 'gender was removed from contacts',
+  url: 'url was removed from contacts',
+  notes: 'notes was removed from contacts: use comments',
+};
+const REMOVED_ADDRESS_PROPERTIES = ['street', 'number', 'zip'] as const;
+
+/** From this version on, a contact update leaves tags alone unless it names them. */
+const TAGS_KEPT_FROM_VERSION = '20210601';
+
+function checkUpdates(site: CallSite, updates: ContactUpdates, version: string): Record<string, unknown> {
   if (!isNonEmptyObject(updates)) throw refuse(site, 'updates must name at least one contact property to change');
   if ('socialprofiles' in updates) throw refuse(site, 'socialprofiles cannot be updated');
+  for (const [key, why] of Object.entries(REMOVED_PROPERTIES)) if (key in updates) throw refuse(site, why);
+  const address = updates['address'];
+  if (address !== undefined && address !== null && typeof address === 'object') {
+    for (const key of REMOVED_ADDRESS_PROPERTIES) if (key in address) throw refuse(site, `address.${key} was removed from contacts`);
+  }
+  // Version strings are dates (YYYYMMDD, checked when the client is made), so they compare as text.
+  if (version < TAGS_KEPT_FROM_VERSION && !('tags' in updates)) {
+    throw refuse(
+      site,
+      `under API version ${version} a contact update without tags clears the contact's tags: ` +
+        `set ENGAGE_API_VERSION to ${TAGS_KEPT_FROM_VERSION} or later, or send the tags to keep`,
+    );
+  }
   const country = updates.address?.country;
   if (country === undefined) return updates;
   return { ...updates, address: { ...updates.address, country: applyCountryRule(site, country) } };

@@ -3,12 +3,20 @@ import { refuse } from './client-rules.js';
 
 let regionNames: Intl.DisplayNames | undefined;
 
+/**
+ * Codes that Intl names as regions but that are not assigned ISO 3166-1 alpha-2 country codes:
+ * exceptionally or transitionally reserved (UK, EU, AC, YU, ...), user-assigned (XK, QO, XA, XB)
+ * and CLDR's unknown region (ZZ). The service looks codes up in the ISO list, so these would be refused
+ * or, worse, stored as nothing.
+ */
+const NOT_ISO_3166_1 = new Set('AC AN BU CP CQ CS DD DG DY EA EU EZ FX HV IC NH QO RH SU TA TP UK UN VD XA XB XK YD YU ZR ZZ'.split(' '));
+
 /** The English name of an ISO 3166-1 alpha-2 code, or undefined when the code is unknown. */
 export function countryNameForCode(code: string): string | undefined {
   if (!/^[A-Za-z]{2}$/.test(code)) return undefined;
   regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
   const upper = code.toUpperCase();
-  const name = upper === 'ZZ' ? undefined : regionNames.of(upper);
+  const name = NOT_ISO_3166_1.has(upper) ? undefined : regionNames.of(upper);
   return name === undefined || name === upper ? undefined : name;
 }
 

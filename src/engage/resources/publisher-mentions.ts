@@ -18,7 +18,7 @@ export type PublisherMentionUpdateOptions = z.input<typeof publisherMentionUpdat
 export const publisherMentionDeleteOptionsSchema = z.strictObject({
   comment: z.string().optional(),
   sendMail: z.boolean().optional(),
-  reassignAuthor: z.union([z.boolean(), z.string(), z.number()]).optional(),
+  reassignAuthor: z.boolean().optional(),
 });
 export type PublisherMentionDeleteOptions = z.input<typeof publisherMentionDeleteOptionsSchema>;
 

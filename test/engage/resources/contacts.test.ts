@@ -133,4 +133,32 @@ describe('contacts', () => {
     server.script(ok({ name: 'no id' }));
     await expect(client.contacts.get({ id: 1 })).rejects.toThrow(/response\.id/);
   });
+  it('refuses the properties the description lists as removed, before any request', async () => {
+    expect((await refused(client.contacts.update({ id: 1 }, { gender: 'f' }))).humanMessage).toContain('gender was removed');
+    expect((await refused(client.contacts.update({ id: 1 }, { url: 'https://x.test' }))).humanMessage).toContain('url was removed');
+    expect((await refused(client.contacts.update({ id: 1 }, { notes: 'vip' }))).humanMessage).toContain('use comments');
+    for (const key of ['street', 'number', 'zip']) {
+      const error = await refused(client.contacts.update({ id: 1 }, { address: { [key]: '1' } as never }));
+      expect(error.humanMessage).toContain(`address.${key} was removed`);
+    }
+  });
+
+  it('refuses codes Intl knows but ISO 3166-1 alpha-2 does not assign (UK, EU, XK)', async () => {
+    for (const code of ['UK', 'EU', 'XK', 'YU', 'ZZ']) {
+      const error = await refused(client.contacts.update({ id: 1 }, { address: { country: { code } } }));
+      expect(error.humanMessage).toContain('ISO 3166-1 alpha-2');
+    }
+    server.script(ok(contact));
+    await client.contacts.update({ id: 1 }, { address: { country: { code: 'gb' } } });
+    expect(JSON.parse(server.requests[0]!.params.get('updates')!)).toEqual({ address: { country: { code: 'GB' } } });
+  });
+
+  it('under a version below 20210601 refuses an update that would clear the tags, and sends one that names them', async () => {
+    const old = testClient(server, { version: '20200101' }).client;
+    const error = await refused(old.contacts.update({ id: 1 }, { company: 'Acme' }));
+    expect(error.humanMessage).toContain('clears the contact');
+    server.script(ok(contact));
+    await old.contacts.update({ id: 1 }, { company: 'Acme', tags: ['vip'] });
+    expect(server.requests).toHaveLength(1);
+  });
 });

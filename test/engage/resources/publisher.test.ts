@@ -111,6 +111,9 @@ describe('publisher mentions', () => {
 
   it('refuses an unknown delete option', async () => {
     await expect(client.publisherMentions.delete(1, { options: { purge: true } as never })).rejects.toBeInstanceOf(InvalidParameterError);
+    await expect(client.publisherMentions.delete(1, { options: { reassignAuthor: 'yes' } as never })).rejects.toBeInstanceOf(
+      InvalidParameterError,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
