@@ -69,14 +69,15 @@ describe('contract: the real client against the simulator', () => {
     expect(one.unique_id).toBe(`2001_${String(one.id)}`);
   });
 
-  it('sees tags kept at its default version and cleared by an older one', async () => {
+  it('keeps tags at its default version; under an older one refuses a tag-less update and keeps tags sent along', async () => {
     const ref = { service: 'whatsapp', serviceId: 'k1' };
     await client.contacts.update(ref, { tags: ['vip'] }, { topicIds: [2001] });
     const kept = await client.contacts.update(ref, { company: 'Acme' }, { topicIds: [2001] });
     expect(kept.tags).toEqual(['vip']);
     const old = make({ version: '20200101' });
-    const cleared = await old.contacts.update(ref, { company: 'Acme' }, { topicIds: [2001] });
-    expect(cleared.tags).toEqual([]);
+    await expect(old.contacts.update(ref, { company: 'Acme' }, { topicIds: [2001] })).rejects.toThrow(/clears the contact's tags/);
+    const withTags = await old.contacts.update(ref, { company: 'Acme', tags: ['vip'] }, { topicIds: [2001] });
+    expect(withTags.tags).toEqual(['vip']);
     await old.close();
   });
 
