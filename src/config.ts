@@ -6,7 +6,7 @@ import { SETTINGS, SETTINGS_SCHEMA, SECRET_SETTINGS, type RawSettings, type Chan
 
 export { SETTINGS, type Channel } from './settings/settings-table.js';
 
-/** Settings, grouped and named with their units. The only place that reads `process.env` is `readEnvironment`. */
+/** Settings, grouped and named with their units. The only place that reads `process.env` is `readConfigSources`. */
 export interface Config {
   readonly demo: boolean;
   readonly engage: {
@@ -27,7 +27,8 @@ export interface Config {
     readonly httpHost: string;
     readonly httpPort: number;
     readonly webhookSecret: string | undefined;
-    readonly flowFile: string;
+    /** BRIDGE_FLOW_FILE as set; `locateFlowFile` picks the default. */
+    readonly flowFile: string | undefined;
     readonly businessHoursSchedule: string | undefined;
     readonly ownerConfirmAgeMs: number;
     readonly idleReturnMinutes: number;

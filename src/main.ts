@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
 import { loadFlowFile } from './bot/index.js';
+import { describeFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
@@ -107,7 +108,9 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     } else if (!engageTarget.accountId) {
       throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
     }
-    const flows = await loadFlowFile(resolve(deps.cwd, config.bridge.flowFile));
+    const flowFile = locateFlowFile(config.bridge.flowFile, deps.cwd);
+    const flows = await loadFlowFile(flowFile.path);
+    log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
     const store = await openFileStore({
       dataDir: resolve(deps.cwd, config.bridge.dataDir),
       clock: now,

@@ -4,6 +4,7 @@ import { silentLogger } from '../log.js';
 import { createEngageClient } from '../engage/index.js';
 import { openFileStore, isStoreError } from '../storage/index.js';
 import { loadFlowFile } from '../bot/index.js';
+import { locateFlowFile } from '../settings/flow-file.js';
 import { createBridge } from '../bridge/create-bridge.js';
 import { createBridgeMetrics } from '../metrics/bridge-metrics.js';
 import { runTerminalCommand } from './run-terminal-command.js';
@@ -46,7 +47,7 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
     timeouts: { requestMs: config.engage.requestTimeoutMs },
   });
   try {
-    const flows = await loadFlowFile(resolve(io.cwd, config.bridge.flowFile));
+    const flows = await loadFlowFile(locateFlowFile(config.bridge.flowFile, io.cwd).path);
     const bridge = await createBridge({
       store,
       engage,

@@ -6,6 +6,7 @@ import { startCommand } from './start-command.js';
 import { simulatorCommand } from './simulator-command.js';
 import { chatCommand } from './chat-command.js';
 import { cmdCommand } from './cmd-command.js';
+import { initCommand } from './init-command.js';
 
 export type CommandHandler = (args: ParsedArgs, io: CliIo) => Promise<number>;
 
@@ -15,4 +16,5 @@ export const COMMAND_HANDLERS: Record<CommandName, CommandHandler> = {
   chat: chatCommand,
   cmd: cmdCommand,
   doctor: doctorCommand,
+  init: initCommand,
 };

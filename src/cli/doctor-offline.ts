@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { FlowFileError, loadFlowFile, type Flows } from '../bot/index.js';
+import { describeFlowFile, locateFlowFile } from '../settings/flow-file.js';
 import { checkNow, fail, pass, type Check } from './doctor-checklist.js';
 
 export interface OfflineResult {
@@ -24,9 +25,10 @@ function describeFlowError(err: unknown): string {
 
 async function flowFileCheck(config: Config, cwd: string): Promise<{ check: Check; flows: Flows | undefined }> {
   const name = 'flow file is valid';
-  const file = resolve(cwd, config.bridge.flowFile);
+  const location = locateFlowFile(config.bridge.flowFile, cwd);
+  const file = describeFlowFile(location);
   try {
-    const flows = await loadFlowFile(file);
+    const flows = await loadFlowFile(location.path);
     const count = (o: object) => Object.keys(o).length;
     const n = (o: object, word: string) => `${count(o)} ${word}${count(o) === 1 ? '' : 's'}`;
     const summary = `${n(flows.menus, 'menu')}, ${n(flows.intents, 'intent')}, ${n(flows.questions, 'question')}`;

@@ -10,6 +10,7 @@ const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
   chat: { channel: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, config: { type: 'string' } },
   cmd: { config: { type: 'string' } },
   doctor: { offline: { type: 'boolean' }, config: { type: 'string' } },
+  init: {},
 };
 const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   start: { min: 0, max: 0 },
@@ -17,6 +18,7 @@ const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   chat: { min: 0, max: 0 },
   cmd: { min: 1, max: 1 },
   doctor: { min: 0, max: 0 },
+  init: { min: 0, max: 1 },
 };
 
 export type ParsedArgs = { values: Record<string, string | boolean | undefined>; positionals: string[] };

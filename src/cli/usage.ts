@@ -18,6 +18,10 @@ export const COMMAND_USAGE = {
     synopsis: 'engage-bridge cmd "<manager command>" [--config FILE]',
     summary: 'Run one manager command (as /engage takes it) and print the answer.',
   },
+  init: {
+    synopsis: 'engage-bridge init [DIR]',
+    summary: 'Write an editable config/flows.yaml and a .env template in DIR (default: here); never overwrites.',
+  },
   doctor: {
     synopsis: 'engage-bridge doctor [--offline] [--config FILE]',
     summary: 'Check the configuration and, unless --offline, probe the API. Exit 1 on any failure.',

@@ -86,9 +86,9 @@ export const SETTINGS = [
   setting('BRIDGE_WEBHOOK_SECRET', optionalText, 'none (webhook disabled)', 'secret required on the webhook', true),
   setting(
     'BRIDGE_FLOW_FILE',
-    z.string().min(1).default('config/flows.yaml'),
-    '`config/flows.yaml` (or `.json`)',
-    "the bot's conversation flows",
+    optionalText,
+    '`./config/flows.yaml` if it exists, else the flows shipped with the package',
+    "the bot's conversation flows (`.yaml` or `.json`)",
   ),
   setting('BRIDGE_BUSINESS_HOURS_SCHEDULE', optionalText, 'first schedule of the account', 'schedule id or name used for escalations'),
   setting(
