@@ -195,3 +195,29 @@ describe('engage-bridge doctor without the network', () => {
     expect(err).toContain('settings are not valid');
   });
 });
+
+describe('engage-bridge doctor outside the repository', () => {
+  it('uses the flows shipped with the package in a directory without config/flows.yaml, and says so', async () => {
+    const empty = await tempDir();
+    try {
+      const io = fakeIo({ BRIDGE_DATA_DIR: join(empty.path, 'data') }, empty.path);
+      const code = await runCli(['doctor', '--offline'], io);
+      expect(io.out()).toMatch(/flow file is valid.*config\/flows\.yaml \(from the package\)/);
+      expect(code).toBe(0);
+    } finally {
+      await empty.remove();
+    }
+  });
+
+  it('prefers ./config/flows.yaml in the working directory over the packaged flows', async () => {
+    const here = await tempDir();
+    try {
+      expect(await runCli(['init'], fakeIo({}, here.path))).toBe(0);
+      const io = fakeIo({ BRIDGE_DATA_DIR: join(here.path, 'data') }, here.path);
+      expect(await runCli(['doctor', '--offline'], io)).toBe(0);
+      expect(io.out()).toContain(`${join(here.path, 'config/flows.yaml')} (from the working directory)`);
+    } finally {
+      await here.remove();
+    }
+  });
+});
