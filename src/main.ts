@@ -3,15 +3,13 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
-import { loadFlowFile } from './bot/index.js';
-import { describeFlowFile, locateFlowFile } from './settings/flow-file.js';
+import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
-import { createCommandRunner, type CommandDeps } from './commands/index.js';
-import { runTerminalCommand } from './cli/run-terminal-command.js';
+import { createCommandRunner, runCliCommand, type CommandDeps } from './commands/index.js';
 import { createSlackApp, type SlackApp } from './slack/index.js';
 
 export interface StartDeps {
@@ -190,7 +188,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,
-        commands: { run: (text: string) => runTerminalCommand(text, commandDeps) },
+        commands: { run: (text: string) => runCliCommand(text, commandDeps) },
         ...(config.bridge.webhookSecret
           ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } }
           : {}),

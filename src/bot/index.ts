@@ -22,7 +22,7 @@
 // `owner` (what the bridge knows) corrects the brain when they disagree: 'agents' silences it (implicit
 // takeover); 'bot' after a person had it resumes with the "back" turn (but not within
 // `conversation.handover_grace_minutes` of an escalate, while the handover may still be in flight). `now` is passed in; nothing here
-// reads a clock or does I/O, except loadFlowFile.
+// reads a clock or does I/O (the flow file is read by `src/settings/flow-file.ts`).
 
 export { decide } from './decide.js';
 export type { BotEvent, DecideInput, HoursInput } from './bot-event.js';
@@ -32,7 +32,6 @@ export { dialogStateSchema, freshState } from './dialog-state.js';
 export type { DialogState, PendingEscalation } from './dialog-state.js';
 export { parseFlows, FlowFileError } from './parse-flows.js';
 export type { FlowProblem } from './parse-flows.js';
-export { loadFlowFile } from './load-flow-file.js';
 export { flowFileSchema } from './flow-schema.js';
 export type { Flows, Step, MenuSpec, IntentSpec, QuestionSpec } from './flow-schema.js';
 export { hoursStatus, isOpen, nextOpening } from './business-hours.js';

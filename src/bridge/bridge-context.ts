@@ -1,7 +1,8 @@
-import type { Logger } from 'pino';
+// The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
+import type { EngageLogger as Logger } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows, CannedResponse } from '../bot/index.js';
-import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
+import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { Ownership } from './ownership.js';
 import type { BridgeNotifier } from './notifier.js';

@@ -1,4 +1,5 @@
-import type { Logger } from 'pino';
+// The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
+import type { EngageLogger as Logger } from '../engage/index.js';
 import type { BusinessHoursSchedule as EngageSchedule, CannedResponse as EngageCanned } from '../engage/index.js';
 import type { BusinessHoursSchedule, CannedResponse, HoursInput } from '../bot/index.js';
 import type { BridgeEngage } from './bridge-engage.js';

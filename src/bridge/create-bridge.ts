@@ -1,8 +1,9 @@
-import type { Logger } from 'pino';
+// The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
+import type { EngageLogger as Logger } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows } from '../bot/index.js';
 import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
-import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
+import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { BridgeContext, BridgeSettings } from './bridge-context.js';
 import { silentNotifier, TOKEN_REFUSED, type BridgeNotifier } from './notifier.js';

@@ -3,11 +3,10 @@ import { loadConfig, type Config } from '../config.js';
 import { silentLogger } from '../log.js';
 import { createEngageClient } from '../engage/index.js';
 import { openFileStore, isStoreError } from '../storage/index.js';
-import { loadFlowFile } from '../bot/index.js';
-import { locateFlowFile } from '../settings/flow-file.js';
+import { loadFlowFile, locateFlowFile } from '../settings/flow-file.js';
 import { createBridge } from '../bridge/create-bridge.js';
 import { createBridgeMetrics } from '../metrics/bridge-metrics.js';
-import { runTerminalCommand } from './run-terminal-command.js';
+import { runCliCommand } from '../commands/index.js';
 import { bridgeSettingsOf } from '../main.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
@@ -57,7 +56,7 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
       // One contact at a time is plenty for a single command.
       settings: { ...bridgeSettingsOf(config), maxConcurrentContacts: 1 },
     });
-    return await runTerminalCommand(text, {
+    return await runCliCommand(text, {
       engage,
       bridge: bridge.control,
       audit: store,

@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
-import { FlowFileError, loadFlowFile, type Flows } from '../bot/index.js';
-import { describeFlowFile, locateFlowFile } from '../settings/flow-file.js';
+import { FlowFileError, type Flows } from '../bot/index.js';
+import { describeFlowFile, loadFlowFile, locateFlowFile } from '../settings/flow-file.js';
 import { checkNow, fail, pass, type Check } from './doctor-checklist.js';
 
 export interface OfflineResult {

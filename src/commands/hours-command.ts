@@ -1,5 +1,4 @@
-import { hoursStatus } from '../bot/business-hours.js';
-import { describeMoment, describeTime, describeWeek } from '../bot/describe-hours.js';
+import { describeMoment, describeTime, describeWeek, hoursStatus } from '../bot/index.js';
 import type { BusinessHoursSchedule } from '../engage/schemas/index.js';
 import type { CommandSpec } from './command-types.js';
 import { describeFailure } from './describe-failure.js';

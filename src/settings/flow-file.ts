@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FlowFileError, type Flows, parseFlows } from '../bot/index.js';
 
 /** Where the flows come from, so that the log and `doctor` can say which file is in use. */
 export type FlowFileSource = 'setting' | 'working directory' | 'package';
@@ -33,4 +35,16 @@ export function locateFlowFile(configured: string | undefined, cwd: string): Flo
 
 export function describeFlowFile(location: FlowFileLocation): string {
   return `${location.path} (from ${location.source === 'setting' ? 'BRIDGE_FLOW_FILE' : `the ${location.source}`})`;
+}
+
+/** Reads a flow file and hands it to the brain's pure parser (the brain itself does no I/O). */
+export async function loadFlowFile(path: string): Promise<Flows> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (e as Error).message;
+    throw new FlowFileError(path, [{ path: '', message: `cannot read the flow file: ${reason}` }]);
+  }
+  return parseFlows(text, path);
 }

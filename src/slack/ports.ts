@@ -1,6 +1,6 @@
 // What the Slack transport needs from the rest of the bridge. Kept small so the transport can be
 // tested against fakes and wired to the real command executor and bridge by the composition root.
-import type { EscalationNotice, BridgeNotifier } from '../bridge/notifier.js';
+import type { EscalationNotice, BridgeNotifier } from '../bridge/index.js';
 
 /** Who did something, as the audit log and the command executor see it. */
 export interface SlackActor {
@@ -60,7 +60,7 @@ export interface Clock {
 }
 
 // The notice shapes are the bridge's (it sends them); Slack renders them.
-export type { EscalationNotice } from '../bridge/notifier.js';
+export type { EscalationNotice } from '../bridge/index.js';
 export type TranscriptLine = EscalationNotice['transcript'][number];
 
 /** The notices the bridge sends to managers; none of them throws or waits for Slack. */

@@ -1,8 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseFlows, loadFlowFile, FlowFileError } from '../../src/bot/index.js';
+import { parseFlows, FlowFileError } from '../../src/bot/index.js';
 import { flowText } from './bot-fixtures.js';
 
 const minimal = `greeting:
@@ -113,14 +110,6 @@ describe('flow file parsing', () => {
     const err = problemsOf('greeting:\n  text: "unclosed\nfallback: {}\n');
     expect(err.problems[0]?.line).toBeGreaterThanOrEqual(2);
     expect(err.message).toMatch(/^flows\.yaml: 1 problem/);
-  });
-
-  it('loads a file from disk and names a missing one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flows-'));
-    const path = join(dir, 'flows.yaml');
-    writeFileSync(path, minimal);
-    await expect(loadFlowFile(path)).resolves.toMatchObject({ greeting: { text: 'Hi' } });
-    await expect(loadFlowFile(join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml.*does not exist/s);
   });
 
   it('reads an unquoted canned response id and button id as text', () => {

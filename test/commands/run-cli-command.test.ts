@@ -11,12 +11,13 @@ describe('runCliCommand', () => {
     expect(deps.audits[0]).toMatchObject({ actor: 'cli:terminal', action: 'bot', result: 'ok' });
   });
 
-  it('exits 2 with the usage for a malformed command', async () => {
+  it('exits 2 with the usage for a malformed command, acts on nothing, and audits it as malformed', async () => {
     const deps = fakeDeps();
     const result = await runCliCommand('handover 7001', deps);
     expect(result.exitCode).toBe(2);
     expect(result.output).toMatch(/not a contact on a channel[\s\S]*Usage: handover/);
-    expect(deps.calls).toEqual([]);
+    expect(deps.calls.filter((c) => c.port !== 'audit')).toEqual([]);
+    expect(deps.audits).toEqual([expect.objectContaining({ actor: 'cli:terminal', action: 'malformed', result: 'failed' })]);
   });
 
   it('exits 1 with one sentence when the API fails', async () => {
