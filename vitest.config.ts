@@ -19,6 +19,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores on every machine here: keep worker count modest so socket tests are not starved.
     maxWorkers: 2,
+    globalSetup: ['test/support/temp-root.ts'],
     // `npm test` runs both projects with one summary; `npm run test:unit` / `test:e2e` run one.
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E } },

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { createSimulator, type RunningSimulator } from '../../src/simulator/index.js';
@@ -57,10 +55,7 @@ export async function startSimulator(): Promise<TestSimulator> {
   return { sim: handle.sim, url: running.url, close: () => running.close(), control };
 }
 
-export async function tempDir(): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), 'engage-bridge-cli-'));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
-}
+export { tempDir } from '../support/temp-dir.js';
 
 /** A loopback port nobody listens on (taken, then released). */
 export async function freePort(): Promise<number> {
@@ -71,11 +66,4 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Polls until `condition` holds; fails with `what` at the deadline. */
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, deadlineMs = 10_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from '../support/wait-for.js';

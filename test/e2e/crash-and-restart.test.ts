@@ -1,12 +1,12 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSimulator, type RunningSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { REPO, waitFor } from './harness.js';
+import { testTempDir } from '../support/temp-dir.js';
 
 const children: ChildProcess[] = [];
 let server: RunningSimulator | undefined;
@@ -56,7 +56,7 @@ async function simulator(): Promise<SimulatorHandle['sim']> {
 describe('crash safety', () => {
   it('loses and doubles no reply when the bridge is killed with SIGKILL in the middle of a burst', async () => {
     const sim = await simulator();
-    const dataDir = mkdtempSync(join(tmpdir(), 'eb-kill-'));
+    const dataDir = testTempDir('eb-kill-');
     const env = bridgeEnv(server!.url, dataDir);
     const first = spawnBridge(env);
     await waitFor('the first bridge to poll', () => sim.requests.after(0).some((r) => r.path.endsWith('/inbox/mentions')), 20_000);
@@ -100,7 +100,7 @@ describe('crash safety', () => {
 
   it('refuses to start on a store file that does not parse, names it, and leaves it untouched', async () => {
     await simulator();
-    const dataDir = mkdtempSync(join(tmpdir(), 'eb-corrupt-'));
+    const dataDir = testTempDir('eb-corrupt-');
     writeFileSync(join(dataDir, 'store.json'), '{"schemaVersion": 1, "conver');
     const cli = io(bridgeEnv(server!.url, dataDir));
     expect(await runCli(['start'], cli)).toBe(1);
@@ -110,7 +110,7 @@ describe('crash safety', () => {
 
   it('refuses a second bridge on the same data directory', async () => {
     const sim = await simulator();
-    const dataDir = mkdtempSync(join(tmpdir(), 'eb-lock-'));
+    const dataDir = testTempDir('eb-lock-');
     const env = bridgeEnv(server!.url, dataDir);
     spawnBridge(env);
     await waitFor('the first bridge to poll', () => sim.requests.after(0).some((r) => r.path.endsWith('/inbox/mentions')), 20_000);

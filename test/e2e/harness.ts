@@ -1,6 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../support/temp-dir.js';
 import { parseConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { start, type RunningBridge } from '../../src/main.js';
@@ -37,19 +35,7 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from '../support/wait-for.js';
 
 export async function startHarness(options: { env?: Record<string, string>; nowMs?: number; dataDir?: string } = {}): Promise<Harness> {
   // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
@@ -59,7 +45,9 @@ export async function startHarness(options: { env?: Record<string, string>; nowM
   const sim = handle.sim;
   sim.setClock(Math.floor(clock() / 1000));
   const server: RunningSimulator = await handle.listen({ host: '127.0.0.1', port: 0 });
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'eb-e2e-'));
+  // A data directory the harness made is its own: stop() removes it. One passed in belongs to the caller.
+  const ownDir = options.dataDir === undefined ? await tempDir('eb-e2e-') : undefined;
+  const dataDir = options.dataDir ?? ownDir!.path;
   const config = parseConfig({
     env: {
       ENGAGE_BASE_URL: server.url,
@@ -114,6 +102,7 @@ export async function startHarness(options: { env?: Record<string, string>; nowM
     async stop() {
       await running.stop();
       await server.close();
+      await ownDir?.remove();
     },
   };
   return h;

@@ -1,11 +1,11 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSimulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { REPO, waitFor } from './harness.js';
+import { testTempDir } from '../support/temp-dir.js';
 
 let child: ChildProcess | undefined;
 let server: RunningSimulator | undefined;
@@ -24,7 +24,7 @@ describe('a revoked token', () => {
     const sim = handle.sim;
     server = await handle.listen({ host: '127.0.0.1', port: 0 });
     sim.addToken('old-token-1', 'u7', SCOPES);
-    const cwd = mkdtempSync(join(tmpdir(), 'eb-reload-'));
+    const cwd = testTempDir('eb-reload-');
     const envFile = (token: string) =>
       writeFileSync(join(cwd, '.env'), `ENGAGE_ACCESS_TOKEN=${token}\nENGAGE_ACCOUNT_ID=1001\nENGAGE_BASE_URL=${server!.url}\n`);
     envFile('old-token-1');

@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, loadConfig, redactedConfig, ConfigError } from '../../src/config.js';
 import { SETTINGS } from '../../src/settings/settings-table.js';
+import { testTempDir } from '../support/temp-dir.js';
 
 function problemsOf(fn: () => unknown): readonly string[] {
   try {
@@ -107,7 +107,7 @@ describe('settings', () => {
   });
 
   it('loads .env and config/settings.yaml from the working directory', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eb-config-'));
+    const dir = testTempDir('eb-config-');
     writeFileSync(join(dir, '.env'), 'LOG_LEVEL=debug\n');
     mkdirSync(join(dir, 'config'));
     writeFileSync(join(dir, 'config', 'settings.yaml'), 'BRIDGE_HTTP_PORT: 0\n');
@@ -117,7 +117,7 @@ describe('settings', () => {
   });
 
   it('names a settings file that does not parse', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eb-config-'));
+    const dir = testTempDir('eb-config-');
     writeFileSync(join(dir, 'bad.json'), '{ nope');
     const problems = problemsOf(() => loadConfig({ cwd: dir, env: {}, configFile: 'bad.json' }));
     expect(problems[0]).toContain('bad.json');

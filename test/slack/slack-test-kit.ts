@@ -1,3 +1,4 @@
+import { waitFor } from '../support/wait-for.js';
 // Test helpers for the Slack transport: a local stand-in for Slack's Web API and response_url endpoints,
 // signed request builders, and recording fakes of the ports.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -255,11 +256,7 @@ export async function startHarness(fake: FakeSlack, overrides: Partial<SlackAppO
   return { app, port: port ?? 0, audit, logger, commands, bridge, sleeps };
 }
 
-/** Polls `check` until it holds or the deadline passes (no fixed sleeps). */
+/** `waitFor` with the check first, as the Slack tests read. */
 export async function eventually(check: () => boolean, what: string, deadlineMs = 5000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(what, check, deadlineMs);
 }

@@ -1,3 +1,4 @@
+import { waitFor } from '../../support/wait-for.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionError, MalformedResponseError } from '../../../src/engage/index.js';
 import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
@@ -11,14 +12,6 @@ afterEach(async () => {
   await server.close();
 });
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
 const item = { owner: 'agents', date: { updated: null } };
 
 describe('request classes, timeouts and malformed answers', () => {
@@ -30,10 +23,10 @@ describe('request classes, timeouts and malformed answers', () => {
     });
     server.script({ ...ok({ id: 1, topic_id: 2 }), hold: held });
     const first = client.mentions.get({ topicId: 2, id: 1 });
-    await until(() => server.requests.length === 1, 'the first read to arrive');
+    await waitFor('the first read to arrive', () => server.requests.length === 1, 5000);
     server.script(ok(item), ok({ id: 3, topic_id: 2 }));
     const second = client.mentions.get({ topicId: 2, id: 3 });
-    await until(() => client.stats().queued.read === 1, 'the second read to queue');
+    await waitFor('the second read to queue', () => client.stats().queued.read === 1, 5000);
     const handover = await client.handover.get({ service: 'web', serviceId: 'v1' });
     expect(handover.owner).toBe('agents');
     expect(server.requests.map((r) => r.url.split('?')[0])).toEqual(['/1001/inbox/mention/2/1', '/1001/inbox/handover/web/v1']);

@@ -1,0 +1,24 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Vitest global setup: every test run gets its own temporary directory (TMPDIR, which os.tmpdir() reads
+// and the test workers inherit), and the run fails when a test left anything in it: tests remove what
+// they make.
+export default function setup(): () => void {
+  const root = mkdtempSync(join(tmpdir(), 'engage-bridge-tests-'));
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = root;
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    // tsx keeps its compile cache there for the child processes some tests start: a tool's, not a test's.
+    const left = readdirSync(root).filter((name) => !name.startsWith('tsx-'));
+    rmSync(root, { recursive: true, force: true });
+    if (left.length > 0) {
+      // A throw here is only printed; the exit code is what makes the run fail.
+      console.error(`\nTests left ${left.length} item(s) in the temporary directory: ${left.join(', ')}\n`);
+      process.exitCode = 1;
+    }
+  };
+}
