@@ -26,7 +26,11 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
   return runParsedCommand(parsed.command, ctx);
 }
 
-/** For a transport that already parsed (Slack parses inside its ack). */
+/**
+ * Runs a command already parsed. Slack does not use it: it parses and authorises once inside its ack to
+ * answer usage errors and refusals at once, then hands the text to `run`, which parses and authorises again
+ * (both are pure and cheap, and the runner stays the one place that audits what it runs).
+ */
 export async function runParsedCommand(command: ParsedCommand, ctx: CommandContext): Promise<CommandAnswer> {
   const spec = specOf(command);
   const { actor, deps } = ctx;
