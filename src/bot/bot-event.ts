@@ -1,3 +1,4 @@
+import type { HandoverTarget } from '../shared/owner.js';
 // The events the bridge feeds the brain, and everything it passes in with them.
 import type { Flows } from './flow-schema.js';
 import type { DialogState } from './dialog-state.js';
@@ -37,5 +38,5 @@ export interface DecideInput {
   /** Canned responses of the account, so menus can name theirs by name or id. */
   cannedResponses?: readonly CannedResponse[] | undefined;
   /** Who owns the contact as the bridge knows it; corrects the brain's picture when they differ. */
-  owner?: 'bot' | 'agents' | undefined;
+  owner?: HandoverTarget | undefined;
 }

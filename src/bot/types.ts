@@ -1,8 +1,7 @@
 // Small local types, structurally compatible with the Engage items the bridge reads (see engage-conventions.md).
 // The brain imports nothing of ours outside src/bot/, so it defines what it needs here.
 
-export const CHANNELS = ['web', 'whatsapp', 'viber', 'twilio'] as const;
-export type Channel = (typeof CHANNELS)[number];
+export { CHANNELS, type Channel } from '../shared/channels.js';
 
 /** A quick reply as Engage sends and reports it (`buttons`, `clicked_buttons`). */
 export interface Button {

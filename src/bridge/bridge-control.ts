@@ -1,18 +1,13 @@
+import { type Actor, actorText } from '../shared/actor.js';
+import type { HandoverTarget, Owner } from '../shared/owner.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { ConversationEvents } from './conversation-events.js';
 import { keyFromSlashForm, slashForm } from './contact-key.js';
 
-type Owner = 'bot' | 'agents' | 'paused' | 'unknown';
-
 /** Who acts, as commands and Slack name them. */
-export interface ControlActor {
-  readonly id: string;
-  readonly transport: 'slack' | 'cli';
-}
+export type ControlActor = Pick<Actor, 'id' | 'transport'>;
 
-function actorName(a: ControlActor): string {
-  return `${a.transport}:${a.id}`;
-}
+const actorName = actorText;
 
 function keyOf(contactKey: string): string {
   const key = keyFromSlashForm(contactKey);
@@ -37,7 +32,7 @@ export class BridgeControlService {
     return { owner: c.owner, ...(c.ownerChangedAt !== undefined ? { sinceMs: c.ownerChangedAt } : {}) };
   }
 
-  async setOwner(contactKey: string, owner: 'bot' | 'agents', actor: ControlActor): Promise<{ from?: Owner; to: Owner }> {
+  async setOwner(contactKey: string, owner: HandoverTarget, actor: ControlActor): Promise<{ from?: Owner; to: Owner }> {
     const key = keyOf(contactKey);
     const change =
       owner === 'bot'

@@ -1,8 +1,9 @@
+import type { Owner } from '../shared/owner.js';
 /**
  * The ownership state machine of one contact, as data: which events move it where, and which handover call
  * makes the service agree. Every path that changes an owner goes through `ownerTransition`.
  */
-export type OwnerState = 'bot' | 'agents' | 'paused' | 'unknown';
+export type OwnerState = Owner;
 
 export type OwnershipEvent =
   /** GET handover answered: what the service says now. */

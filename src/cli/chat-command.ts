@@ -1,3 +1,4 @@
+import { CHANNELS } from '../shared/channels.js';
 import { createInterface } from 'node:readline';
 import { randomInt } from 'node:crypto';
 import { loadConfig } from '../config.js';
@@ -6,7 +7,6 @@ import type { ParsedArgs } from './run-cli.js';
 import { ChatSession, renderChatMessage } from './chat-session.js';
 import { commandHelp } from './usage.js';
 
-const CHANNELS = ['web', 'whatsapp', 'viber', 'twilio'];
 const RECEIVE_EVERY_MS = 300;
 
 const HELP = [
@@ -19,7 +19,8 @@ const HELP = [
 /** `engage-bridge chat`: a customer in the terminal, against a simulator's control API. */
 export async function chatCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const channel = (args.values.channel as string | undefined) ?? 'whatsapp';
-  if (!CHANNELS.includes(channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}`, commandHelp('chat'));
+  if (!(CHANNELS as readonly string[]).includes(channel))
+    throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}`, commandHelp('chat'));
   const name = (args.values.name as string | undefined) ?? 'Ann';
   const id =
     (args.values.id as string | undefined) ??

@@ -1,11 +1,10 @@
+import type { AuditEntry as SharedAuditEntry } from '../shared/audit-entry.js';
+import { slashText } from '../shared/contact-key.js';
 import type { BusinessHoursSchedule, Contact, ContactUpdateOptions, HandoverItem, Mention, TagsEditMode } from '../engage/schemas/index.js';
 
 /** Who runs a command. The terminal actor is always a manager (it holds the account's token anyway). */
-export interface Actor {
-  readonly id: string;
-  readonly name?: string;
-  readonly transport: 'slack' | 'cli';
-}
+import type { Actor } from '../shared/actor.js';
+export type { Actor };
 
 /** A contact on a chat channel: the handover service and the contact's id on that channel. */
 export interface ContactKey {
@@ -15,7 +14,7 @@ export interface ContactKey {
 
 /** How the bridge (and the Slack notices) key a contact: `service/service_id`. */
 export function contactKeyText(contact: ContactKey): string {
-  return `${contact.service}/${contact.serviceId}`;
+  return slashText(contact.service, contact.serviceId);
 }
 
 /** How a contact is addressed on the contact endpoints. */
@@ -60,7 +59,8 @@ export interface CommandEngageClient {
   };
 }
 
-export type Owner = 'bot' | 'agents' | 'paused' | 'unknown';
+import type { Owner } from '../shared/owner.js';
+export type { Owner };
 
 export interface OwnerView {
   readonly owner: Owner;
@@ -120,18 +120,8 @@ export interface BridgeControl {
 
 export type AuditResult = 'ok' | 'refused' | 'failed';
 
-/** Shaped like the store's audit entry, so the store can be passed as the audit port. */
-export interface AuditEntry {
-  /** UNIX ms. */
-  readonly at: number;
-  /** `transport:id`, e.g. `slack:U024BE7LH` or `cli:terminal`. */
-  readonly actor: string;
-  readonly action: string;
-  readonly subject: string;
-  readonly result: AuditResult;
-  /** Why it was refused or failed. */
-  readonly reason?: string;
-}
+/** The project's audit entry, with the outcome a command always has; the store is the audit port. */
+export type AuditEntry = SharedAuditEntry & { readonly result: AuditResult };
 
 export interface AuditLog {
   audit(entry: AuditEntry): Promise<void>;

@@ -1,3 +1,4 @@
+import { actorText } from '../shared/actor.js';
 import type { Actor, CommandDeps } from './ports.js';
 import { runCommand } from './run-command.js';
 
@@ -20,7 +21,7 @@ export async function runCliCommand(text: string, deps: CommandDeps, user: strin
   try {
     await deps.audit.audit({
       at: deps.now().getTime(),
-      actor: `${actor.transport}:${actor.id}`,
+      actor: actorText(actor),
       action: 'malformed',
       subject: text.slice(0, 500),
       result: 'failed',

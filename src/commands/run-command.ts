@@ -1,3 +1,4 @@
+import { actorText } from '../shared/actor.js';
 import { COMMANDS } from './command-registry.js';
 import type { CommandAnswer, CommandName, CommandOf, CommandSpec, ParsedCommand, RunContext } from './command-types.js';
 import { authorize } from './authorize.js';
@@ -8,8 +9,6 @@ export interface CommandContext {
   readonly actor: Actor;
   readonly deps: CommandDeps;
 }
-
-const actorText = (actor: Actor): string => `${actor.transport}:${actor.id}`;
 
 function specOf<N extends CommandName>(command: CommandOf<N>): CommandSpec<N> {
   return COMMANDS[command.name] as unknown as CommandSpec<N>;

@@ -12,8 +12,8 @@ export interface SettingSpec {
   readonly secret?: boolean;
 }
 
-export const CHANNELS = ['web', 'whatsapp', 'viber', 'twilio'] as const;
-export type Channel = (typeof CHANNELS)[number];
+import { CHANNELS } from '../shared/channels.js';
+export { CHANNELS, type Channel } from '../shared/channels.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const commaList = z.string().transform((s) =>

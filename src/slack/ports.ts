@@ -32,15 +32,8 @@ export interface BridgeActions {
   markResolved(escalationId: string, actor: SlackActor): Promise<void>;
 }
 
-export interface AuditEntry {
-  /** epoch milliseconds */
-  at: number;
-  actor: string;
-  action: string;
-  subject: string;
-  reason?: string;
-  result?: string;
-}
+import type { AuditEntry } from '../shared/audit-entry.js';
+export type { AuditEntry };
 
 export interface AuditSink {
   audit(entry: AuditEntry): void | Promise<void>;

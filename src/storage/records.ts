@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { AuditEntry } from '../shared/audit-entry.js';
+import { OWNERS } from '../shared/owner.js';
 
 // One zod schema per record: the same definition validates the file at start-up and every input at the edge.
 
-export const ownerSchema = z.enum(['bot', 'agents', 'paused', 'unknown']);
-export type Owner = z.infer<typeof ownerSchema>;
+export const ownerSchema = z.enum(OWNERS);
+export type { Owner } from '../shared/owner.js';
 
 export const transcriptLineSchema = z.object({
   at: z.number(),
@@ -95,7 +97,8 @@ export type Escalation = z.infer<typeof escalationSchema>;
 export const escalationPatchSchema = escalationInputSchema.omit({ contactKey: true, channel: true, serviceId: true }).partial();
 export type EscalationPatch = z.infer<typeof escalationPatchSchema>;
 
-export const auditEntrySchema = z.object({
+/** Checked against the shared `AuditEntry`, so the store's file and the project's word cannot drift apart. */
+export const auditEntrySchema: z.ZodType<AuditEntry> = z.object({
   at: z.number(),
   actor: z.string().min(1),
   action: z.string().min(1),
@@ -103,7 +106,7 @@ export const auditEntrySchema = z.object({
   reason: z.string().optional(),
   result: z.string().optional(),
 });
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export type { AuditEntry } from '../shared/audit-entry.js';
 
 export const cursorSchema = z.object({
   /** Opaque to the store: whatever the poller needs to resume (e.g. newest date seen and the ids at it). */
@@ -121,6 +124,4 @@ export const metaSchema = z.object({
 export type StoreMeta = z.infer<typeof metaSchema>;
 
 /** The conversation key used everywhere: `whatsapp:32470000001`. */
-export function conversationKey(channel: string, serviceId: string): string {
-  return `${channel}:${serviceId}`;
-}
+export { conversationKey } from '../shared/contact-key.js';

@@ -29,7 +29,10 @@ const RULES: Record<string, Rule> = {
   slack: { areas: ['commands', 'bridge'], packages: ['@slack/bolt'] },
   http: { areas: [], packages: [] },
   metrics: { areas: [], packages: ['prom-client'] },
+  shared: { areas: [], packages: [], pure: true },
 };
+/** The project's words (src/shared/): every folder may use them. */
+const EVERYONE = new Set(['shared']);
 /** main.ts, cli.ts, cli/, config.ts, settings/, log.ts: they build everything, so they may import everything. */
 const ROOT = new Set(['main', 'cli', 'config', 'settings', 'log']);
 
@@ -87,6 +90,7 @@ function check(rule: Rule, from: string, file: string, specifier: string): strin
     const to = areaOf(target);
     if (to === from) return undefined;
     if (ROOT.has(to)) return `${from}/ may not import the composition root`;
+    if (EVERYONE.has(to)) return undefined;
     if (!rule.areas.includes(to)) return `${from}/ may not import ${to}/`;
     if (basename(target) !== 'index.ts') return `${to}/ is imported through an index.ts (its public surface) only`;
     return undefined;
