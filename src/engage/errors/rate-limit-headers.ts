@@ -34,14 +34,23 @@ export function readRetryAfterMs(headers: HeaderBag, nowMs: number): number | nu
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }
 
+/** The hourly window is the longest the service asks anyone to wait; a reset further away is a clock fault. */
+export const MAX_RATE_LIMIT_WAIT_MS = 3_600_000;
+
 /**
  * How long to wait after a rate-limit answer: `Retry-After` wins, then `x-ratelimit-reset`,
- * and when neither is given, 60 s (the reset header is sometimes missing).
+ * and when neither is given, 60 s (the reset header is sometimes missing). The reset is a moment on the
+ * service's clock, so it is measured from the answer's own `Date` header when there is one, never from
+ * ours (the two clocks may disagree by seconds or more); the wait is capped at the hourly window.
  */
 export function rateLimitWaitMs(headers: HeaderBag, nowMs: number): number {
   const retryAfter = readRetryAfterMs(headers, nowMs);
-  if (retryAfter !== null) return retryAfter;
+  if (retryAfter !== null) return Math.min(retryAfter, MAX_RATE_LIMIT_WAIT_MS);
   const resetAt = readResetAtMs(headers);
-  if (resetAt !== null) return Math.max(0, resetAt - nowMs);
+  if (resetAt !== null) {
+    const answeredAt = Date.parse(header(headers, 'date') ?? '');
+    const from = Number.isNaN(answeredAt) ? nowMs : answeredAt;
+    return Math.min(Math.max(0, resetAt - from), MAX_RATE_LIMIT_WAIT_MS);
+  }
   return DEFAULT_RATE_LIMIT_WAIT_MS;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_RATE_LIMIT_WAIT_MS, readRemaining, readResetAtMs, type HeaderBag } from '../errors/rate-limit-headers.js';
+import { rateLimitWaitMs, readRemaining, readResetAtMs, type HeaderBag } from '../errors/rate-limit-headers.js';
 
 /** Client-side pacing: a token bucket. Quotas are not published, so these are cautious defaults. */
 export interface BucketConfig {
@@ -55,9 +55,9 @@ export class UserAllocation {
     const resetAtMs = readResetAtMs(headers);
     if (remaining !== null) this.remaining = remaining;
     if (resetAtMs !== null) this.resetAtMs = resetAtMs;
-    if (remaining !== null && remaining <= 0) {
-      this.block(resetAtMs !== null && resetAtMs > nowMs ? resetAtMs : nowMs + DEFAULT_RATE_LIMIT_WAIT_MS);
-    }
+    // Out of budget: wait as the answer says (Retry-After, then the reset, then the default), one rule
+    // shared with the retry of a 429.
+    if (remaining !== null && remaining <= 0) this.block(nowMs + rateLimitWaitMs(headers, nowMs));
   }
 
   block(untilMs: number): void {

@@ -20,6 +20,31 @@ describe('UserAllocation', () => {
     expect(a.snapshot()).toMatchObject({ remaining: 0, resetAtMs: 100_000 });
   });
 
+  it('waits as long as Retry-After says when the budget is zero and the reset header is missing (#10.2)', () => {
+    const a = new UserAllocation({ burst: 10, requestsPerSecond: 10 });
+    a.observe({ 'x-ratelimit-remaining': '0', 'retry-after': '1' }, 1000);
+    expect(a.tryTake(1000)).toBe(1000);
+    expect(a.tryTake(2000)).toBe(0);
+  });
+
+  it('lets Retry-After win over the reset header', () => {
+    const a = new UserAllocation({ burst: 10, requestsPerSecond: 10 });
+    a.observe({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '100', 'retry-after': '2' }, 40_000);
+    expect(a.tryTake(40_000)).toBe(2000);
+  });
+
+  it("measures the reset from the answer's own Date header, not from our clock (#10.1 audit)", () => {
+    const a = new UserAllocation({ burst: 10, requestsPerSecond: 10 });
+    // The service's clock is 30 s behind ours: its reset is 5 s after its own "now".
+    const serviceNow = Date.UTC(2026, 10, 23, 8, 0, 0);
+    const ours = serviceNow + 30_000;
+    a.observe(
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(serviceNow / 1000 + 5), date: new Date(serviceNow).toUTCString() },
+      ours,
+    );
+    expect(a.tryTake(ours)).toBe(5000);
+  });
+
   it('blocks 60 s when the budget is zero and the reset header is missing', () => {
     const a = new UserAllocation({ burst: 10, requestsPerSecond: 10 });
     a.observe({ 'x-ratelimit-remaining': '0' }, 1000);
