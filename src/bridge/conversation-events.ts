@@ -54,6 +54,9 @@ export class ConversationEvents {
         const decision = runBrain(ctx, conv, { kind: 'agent-took-over' }, { name: conv.contactName, tags: [] });
         await commitDecision(ctx, key, `manager:${ctx.now()}`, decision, undefined, (c) => c);
       }
+      // The decision's state travels with its effects: the worker applies them, so a return that follows
+      // at once decides from the new state.
+      ctx.wake(key);
       return change;
     });
   }

@@ -97,6 +97,21 @@ describe('running the bridge', () => {
   });
 });
 
+describe('a manager moving a contact', () => {
+  it('gives the "back with the assistant" turn after a quick hand-to-agents-then-return (#10.8)', async () => {
+    h = await startHarness();
+    await h.say('32470000034', 'hello');
+    await h.settle();
+    const actor = { id: 'UMANAGER1', transport: 'cli' as const };
+    expect((await h.running.bridge.control.setOwner('whatsapp/32470000034', 'agents', actor)).to).toBe('agents');
+    expect((await h.running.bridge.control.setOwner('whatsapp/32470000034', 'bot', actor)).to).toBe('bot');
+    await h.settle();
+    await waitFor('the back-with-the-assistant turn', () =>
+      botMessagesTo(h!, '32470000034').some((m) => /back with the assistant/i.test(m.message)),
+    );
+  });
+});
+
 describe('the reconciler', () => {
   it('looks up a bounded number of agent-held contacts per run, each at most every 30 s', async () => {
     h = await startHarness();
