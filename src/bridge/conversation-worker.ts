@@ -9,6 +9,8 @@ import { ContactTags } from './contact-tags.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
+/** Rounds of one run before the contact goes to the back of the queue (its backlog is picked up again). */
+const ROUNDS_PER_RUN = 50;
 
 /** Decisions of one run: the dialog state the last one left, and the writes that make them durable. */
 interface Batch {
@@ -54,10 +56,15 @@ export class ConversationWorker {
    */
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
-      for (let round = 0; round < 50; round++) {
+      for (let round = 0; ; round++) {
         if (!(await runPendingEffects(this.ctx, key))) return;
         const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
         if (items.length === 0) break;
+        if (round === ROUNDS_PER_RUN) {
+          // A long backlog: let other contacts have a turn, then come back for the rest.
+          this.ctx.wake(key);
+          break;
+        }
         const batch: Batch = { durable: [] };
         for (const item of items) await this.handle(item, batch);
         await Promise.all(batch.durable);

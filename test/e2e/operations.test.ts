@@ -112,6 +112,37 @@ describe('a manager moving a contact', () => {
   });
 });
 
+describe('a long backlog for one contact', () => {
+  it('is worked through to the end across runs, never left waiting (#10.6)', async () => {
+    h = await startHarness();
+    const id = '32470000035';
+    await h.say(id, 'hello');
+    await h.settle();
+    // Paused, the bot records each message without a decision to send: the backlog itself is what is tested.
+    await h.running.bridge.control.pauseBot(`whatsapp/${id}`, { id: 'UMANAGER1', transport: 'cli' });
+    // The whole backlog waits at once (as after a long stop), more than one run takes (50 rounds of 20).
+    const backlog = 1_001;
+    const key = `whatsapp:${id}`;
+    const addedAt = Math.floor(h.now() / 1000);
+    await Promise.all(
+      Array.from({ length: backlog }, (_, i) =>
+        h!.running.store.recordInbound({
+          id: `backlog-${i}`,
+          topicId: '2001',
+          key,
+          addedAt,
+          payload: { kind: 'customer', text: `message ${i}`, clicked: [] },
+        }),
+      ),
+    );
+    h.running.bridge.context.wake(key);
+    await h.running.bridge.idle();
+    await waitFor('every message of the backlog processed', async () => (await h!.running.store.pendingInbound(key)).length === 0, 30_000);
+    const conv = await h.running.store.getConversation(key);
+    expect(conv?.transcript.some((l) => l.text.startsWith('message '))).toBe(true);
+  }, 120_000);
+});
+
 describe('the reconciler', () => {
   it('looks up a bounded number of agent-held contacts per run, each at most every 30 s', async () => {
     h = await startHarness();
