@@ -82,11 +82,17 @@ export async function createBridge(o: BridgeOptions) {
     topics = page.data.map((t) => String(t.id));
     return topics;
   };
-  let baselineAtSeconds = 0;
+  /** Where reading starts (the service's UNIX seconds), set by the first start's read; undefined before it. */
+  let baselineAtSeconds: number | undefined;
   const poller = new Poller(ctx, {
     channelBySource,
     topicIds,
     baselineAt: () => baselineAtSeconds,
+    recordBaseline: async (seconds) => {
+      await o.store.setMeta({ baselineAt: seconds * 1000 });
+      baselineAtSeconds = seconds;
+      o.log.info({ backfillMinutes: o.settings.backfillMinutes }, 'first start: what the inbox showed is kept as history, not answered');
+    },
     schedule: (k) => dispatcher.schedule(k),
   });
   const reconciler = new Reconciler(ctx, events);
@@ -106,12 +112,8 @@ export async function createBridge(o: BridgeOptions) {
   async function prepare(): Promise<void> {
     const meta = await o.store.getMeta();
     ctx.health.pausedForAll = meta.values['pausedForAll'] === true;
-    if (meta.baselineAt === undefined) {
-      const baselineMs = now() - o.settings.backfillMinutes * 60_000;
-      await o.store.setMeta({ baselineAt: baselineMs });
-      baselineAtSeconds = Math.floor(baselineMs / 1000);
-      o.log.info({ backfillMinutes: o.settings.backfillMinutes }, 'first start: earlier messages are taken as a baseline, not answered');
-    } else baselineAtSeconds = Math.floor(meta.baselineAt / 1000);
+    // Without a baseline, the first poll reads what the inbox shows now and keeps it as history.
+    if (meta.baselineAt !== undefined) baselineAtSeconds = Math.floor(meta.baselineAt / 1000);
     try {
       await hours.refresh();
     } catch (err) {
@@ -148,7 +150,6 @@ export async function createBridge(o: BridgeOptions) {
       // anything a crash in the next ~55 ms could lose.
       const r = await ingestMentions(o.store, parsed.mentions, {
         channelBySource,
-        baselineAt: baselineAtSeconds,
         schedule: (k) => dispatcher.schedule(k),
         waitDurable: false,
       });

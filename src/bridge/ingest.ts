@@ -15,14 +15,17 @@ export interface IngestResult {
 
 /**
  * Records mentions by id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
- * each touched contact's worker. `baselineAt` keeps history from before the first start unanswered.
+ * each touched contact's worker. With `history`, what it says is history (the first start's read) is recorded
+ * as seen and already processed: never answered, never read as new again. Nothing here compares the service's
+ * timestamps with our clock.
  */
 export async function ingestMentions(
   store: Store,
   mentions: readonly Mention[],
   o: ClassifyOptions & {
-    baselineAt: number;
     schedule: (key: string) => void;
+    /** The first start's read: true for an item to keep as history (seen, not answered). */
+    history?: (addedAt: number) => boolean;
     /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
     waitDurable?: boolean;
   },
@@ -37,12 +40,20 @@ export async function ingestMentions(
     const items = classifyMention(m, o);
     if (items.length === 0) ignored++;
     for (const item of items) {
-      if (item.addedAt < o.baselineAt) {
-        ignored++;
-        continue;
-      }
       if (await store.hasSeen(item.id)) {
         repeated++;
+        continue;
+      }
+      if (o.history?.(item.addedAt)) {
+        ignored++;
+        records.push(
+          store
+            .recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload })
+            .then(async (fresh) => {
+              if (fresh) await store.markInboundProcessed(item.id);
+              return false;
+            }),
+        );
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.

@@ -18,7 +18,9 @@ export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: n
 
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
-  readonly baselineAt: () => number;
+  /** Where reading starts (the service's UNIX seconds); undefined until the first start's read. */
+  readonly baselineAt: () => number | undefined;
+  readonly recordBaseline: (seconds: number) => Promise<void>;
   readonly schedule: (key: string) => void;
 }
 
@@ -39,9 +41,10 @@ export class Poller {
 
   async tick(): Promise<{ recorded: number }> {
     const { ctx } = this;
+    const baselineAt = this.o.baselineAt();
+    if (baselineAt === undefined) return this.firstRead();
     let recorded = 0;
     for (const topicId of await this.o.topicIds()) {
-      const baselineAt = this.o.baselineAt();
       const cursor = parseCursor(await ctx.store.getCursor(topicId));
       const window = nextWindow(cursor, ctx.now(), {
         shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS,
@@ -56,13 +59,57 @@ export class Poller {
         sort: 'dateadd:asc',
         limit: PAGE_LIMIT,
       })) {
-        const r = await ingestMentions(ctx.store, page.data, { ...this.o, baselineAt, schedule: this.o.schedule });
+        const r = await ingestMentions(ctx.store, page.data, { ...this.o, schedule: this.o.schedule });
         recorded += r.recorded;
         if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
       }
       await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window.deep, baselineAt));
       if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
     }
+    ctx.health.lastPollOkAt = ctx.now();
+    ctx.health.lastApiOkAt = ctx.now();
+    return { recorded };
+  }
+
+  /**
+   * The very first poll: what the inbox shows now is history, by id, whatever its timestamps say (the
+   * service's clock and ours may disagree, and indexing may lag): it is recorded as seen and never answered,
+   * except the last BRIDGE_BACKFILL_MINUTES before the newest mention. Anything that appears later is new.
+   * Where reading starts is taken from the service's own newest mention, never from our clock.
+   */
+  private async firstRead(): Promise<{ recorded: number }> {
+    const { ctx } = this;
+    const topics = await this.o.topicIds();
+    let newestVisible: number | undefined;
+    for (const topicId of topics) {
+      const page = await ctx.engage.mentions.list({ topicIds: [topicId], sort: 'dateadd:desc', limit: 1 });
+      const added = page.data[0]?.date?.added;
+      if (typeof added === 'number') newestVisible = Math.max(newestVisible ?? added, added);
+    }
+    const backfillSeconds = ctx.settings.backfillMinutes * 60;
+    // An empty inbox: everything that ever appears is new, so reading starts at the beginning.
+    const from = newestVisible === undefined ? 0 : Math.max(0, newestVisible - ctx.settings.lookbackSeconds - backfillSeconds);
+    const answerFrom = newestVisible === undefined || backfillSeconds === 0 ? Number.POSITIVE_INFINITY : newestVisible - backfillSeconds;
+    let recorded = 0;
+    for (const topicId of topics) {
+      let newest: number | undefined;
+      for await (const page of ctx.engage.mentions.listPages({
+        topicIds: [topicId],
+        ...(from > 0 ? { dateFrom: new Date(from * 1000) } : {}),
+        sort: 'dateadd:asc',
+        limit: PAGE_LIMIT,
+      })) {
+        const r = await ingestMentions(ctx.store, page.data, {
+          ...this.o,
+          schedule: this.o.schedule,
+          history: (addedAt) => addedAt < answerFrom,
+        });
+        recorded += r.recorded;
+        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+      }
+      await ctx.store.setCursor(topicId, advanceCursor(undefined, newest, ctx.now(), true, from));
+    }
+    await this.o.recordBaseline(from);
     ctx.health.lastPollOkAt = ctx.now();
     ctx.health.lastApiOkAt = ctx.now();
     return { recorded };

@@ -79,7 +79,7 @@ export const SETTINGS = [
     'BRIDGE_BACKFILL_MINUTES',
     int(0, 10_080).default(0),
     '`0`',
-    'on the very first start, answer mentions this recent instead of only new ones',
+    'on the very first start, also answer what the inbox shows from this many minutes before its newest mention (the rest of what it shows is history, never answered)',
   ),
   setting('BRIDGE_HTTP_HOST', z.string().min(1).default('0.0.0.0'), '`0.0.0.0`', "address the bridge's HTTP server binds"),
   setting('BRIDGE_HTTP_PORT', int(0, 65_535).default(3000), '`3000`', 'health, metrics and webhook server (`0` = any free port)'),

@@ -37,7 +37,9 @@ export interface Harness {
 
 export { waitFor } from '../support/wait-for.js';
 
-export async function startHarness(options: { env?: Record<string, string>; nowMs?: number; dataDir?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { env?: Record<string, string>; nowMs?: number; dataDir?: string; firstRead?: boolean } = {},
+): Promise<Harness> {
   // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
   let offsetMs = (options.nowMs ?? OPEN_MS) - Date.now();
   const clock = () => Date.now() + offsetMs;
@@ -62,6 +64,8 @@ export async function startHarness(options: { env?: Record<string, string>; nowM
     },
   });
   const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+  // As the running bridge does at once: its first poll reads the inbox (on a first start, as history).
+  if (options.firstRead ?? true) await running.bridge.poller.tick();
   const h: Harness = {
     sim,
     simUrl: server.url,
