@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { ArchiveShards } from './archive-shards.js';
@@ -15,6 +15,7 @@ import { indexPendingEffects } from './state/outbox.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
 import type { Persistence } from './persistence.js';
+import { ensurePrivateDir, makePrivate } from './private-files.js';
 import { auditEntrySchema } from './records.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 import { entryOf } from './state/conversations.js';
@@ -52,7 +53,7 @@ export class FilePersistence implements Persistence {
   ): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
     const dirs = [dataDir, join(dataDir, ARCHIVE_DIR), ...shardedTables(emptyHotState(0)).map(([name]) => join(dataDir, name))];
     for (const dir of dirs) {
-      await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+      await ensurePrivateDir(dir).catch((error: unknown) => {
         throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
       });
     }
@@ -177,6 +178,7 @@ export class FilePersistence implements Persistence {
     const backup = `${path}.v${fromVersion}.bak`;
     try {
       await copyFile(path, backup, constants.COPYFILE_EXCL);
+      await makePrivate(backup);
     } catch (error) {
       if (!isCode(error, 'EEXIST')) {
         throw new StoreError('io', `Cannot back up ${path} before migrating it: ${describeCause(error)}. The file was left unchanged.`, {
@@ -200,6 +202,8 @@ export class FilePersistence implements Persistence {
   private async writeText(file: TextFile, name: string, text: string): Promise<void> {
     try {
       await file.write(text);
+      // lowdb creates a fresh temp file per write with the umask's mode: set ours after the rename.
+      await makePrivate(join(this.dataDir, name));
     } catch (error) {
       throw new StoreError('io', `Cannot write ${join(this.dataDir, name)}: ${describeCause(error)}.`, { cause: error });
     }

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StoreError, describeCause } from './store-error.js';
 import { isCode } from './lock-file.js';
+import { PRIVATE_FILE_MODE } from './private-files.js';
 
 export interface LineSpan {
   offset: number;
@@ -33,7 +34,7 @@ export class JsonLinesFile {
         return span;
       });
       chunk += `${texts.join('\n')}\n`;
-      await appendFile(this.path, chunk, 'utf8');
+      await appendFile(this.path, chunk, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       return spans;
     });
   }
@@ -65,7 +66,7 @@ export class JsonLinesFile {
       if ((await this.size()) === 0) return 0;
       if (survey) await this.scan(survey);
       const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
-      const out = await open(temp, 'w');
+      const out = await open(temp, 'w', PRIVATE_FILE_MODE);
       let dropped = 0;
       let pending: string[] = [];
       try {
