@@ -6,11 +6,11 @@ import { ShardedMap } from './sharded-map.js';
 
 export const CURRENT_SCHEMA_VERSION = 1;
 
-const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), nextEffectSeq: z.number().int() });
+export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), nextEffectSeq: z.number().int() });
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The core file: the small, busy part of the state. The collections that grow with traffic
+ * The snapshot's core file: the small, busy part of the state. The collections that grow with traffic
  * (conversations, seen mention ids, the outbox) live in shard files beside it.
  */
 export const coreFileSchema = z.object({
@@ -20,6 +20,8 @@ export const coreFileSchema = z.object({
   inbox: z.array(inboundMentionSchema),
   cursors: z.record(z.string(), cursorSchema),
   escalations: z.record(z.string(), escalationSchema),
+  /** The last journal batch this snapshot holds: recovery replays the batches after it. */
+  journalSeq: z.number().int().nonnegative().optional(),
 });
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
@@ -40,6 +42,8 @@ export interface HotState {
   outbox: ShardedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
   pendingEffects: Set<string>;
+  /** Inbox changes since the journal last took them: the mention added, or null once processed. */
+  inboxChanges: Map<string, InboundMention | null>;
 }
 
 export function slotLine(key: string, slot: ConversationSlot): string {
@@ -57,6 +61,7 @@ export function emptyHotState(now: number): HotState {
     seen: new ShardedMap(SHARDS.seen, (id, at) => JSON.stringify([id, at])),
     outbox: new ShardedMap(SHARDS.outbox, (_key, effect) => JSON.stringify(effect)),
     pendingEffects: new Set(),
+    inboxChanges: new Map(),
   };
 }
 
@@ -71,13 +76,14 @@ export function hotStateFromCore(file: CoreFile): HotState {
   };
 }
 
-export function coreFileText(state: HotState): string {
+export function coreFileText(state: HotState, journalSeq: number): string {
   const core: Record<keyof CoreFile, unknown> = {
     schemaVersion: state.schemaVersion,
     meta: state.meta,
     inbox: state.inbox,
     cursors: state.cursors,
     escalations: state.escalations,
+    journalSeq,
   };
   return JSON.stringify(core);
 }

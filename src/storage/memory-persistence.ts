@@ -1,6 +1,6 @@
 import { shardedTables } from './hot-state.js';
 import type { HotState } from './hot-state.js';
-import type { Persistence } from './persistence.js';
+import type { Persistence, PersistenceCounters } from './persistence.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 
 /** Keeps the cold data in memory; a "write" only hands over the changed shards, as the file store does. */
@@ -10,8 +10,22 @@ export class MemoryPersistence implements Persistence {
   private archive: Array<{ key: string; json: string }> = [];
 
   writeHot(state: HotState): Promise<number> {
-    for (const [, table] of shardedTables(state)) table.takeDirty();
+    for (const [, table] of shardedTables(state)) {
+      table.takeDirty();
+      table.takeChanged();
+    }
+    state.cursors.takeChanged();
+    state.escalations.takeChanged();
+    state.inboxChanges.clear();
     return Promise.resolve(0);
+  }
+
+  snapshot(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stats(): PersistenceCounters {
+    return { fsyncs: 0, bytes: 0, snapshots: 0 };
   }
 
   appendAudit(entries: AuditEntry[]): Promise<void> {

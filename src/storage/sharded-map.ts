@@ -13,13 +13,15 @@ export function shardFileName(index: number): string {
 }
 
 /**
- * A keyed collection split into shards by key hash, each shard one JSON Lines file on disk. It tracks
- * which shards changed, so a write rewrites those alone: the cost of a write follows what changed,
- * not how much is stored.
+ * A keyed collection split into shards by key hash, each shard one JSON Lines file of the snapshot. It
+ * tracks which keys changed (for the next journal batch) and which shards (for the next snapshot), so
+ * the cost of a write follows what changed, not how much is stored.
  */
 export class ShardedMap<V> {
   private readonly shards: Array<Map<string, V>>;
   private dirty = new Set<number>();
+  /** Keys changed since the last journal batch (set or deleted): the journal records their current value. */
+  private changed = new Set<string>();
   private count = 0;
 
   constructor(
@@ -46,6 +48,7 @@ export class ShardedMap<V> {
     if (!shard.has(key)) this.count += 1;
     shard.set(key, value);
     this.dirty.add(shardOf(key, this.shardCount));
+    this.changed.add(key);
   }
 
   delete(key: string): boolean {
@@ -53,6 +56,7 @@ export class ShardedMap<V> {
     if (removed) {
       this.count -= 1;
       this.dirty.add(shardOf(key, this.shardCount));
+      this.changed.add(key);
     }
     return removed;
   }
@@ -83,6 +87,17 @@ export class ShardedMap<V> {
 
   markDirty(indexes: Iterable<number>): void {
     for (const index of indexes) this.dirty.add(index);
+  }
+
+  /** Hands over the keys changed since the last call; a failed journal write gives them back with `markChanged`. */
+  takeChanged(): string[] {
+    const taken = [...this.changed];
+    this.changed = new Set();
+    return taken;
+  }
+
+  markChanged(keys: Iterable<string>): void {
+    for (const key of keys) this.changed.add(key);
   }
 
   private shard(key: string): Map<string, V> {

@@ -25,7 +25,7 @@ export interface StoreOptions {
   /** Longer transcript lines are cut to this many characters (default 2000). */
   transcriptMaxLineChars?: number;
   retention?: Partial<RetentionSettings>;
-  /** Minimum spacing of disk writes (file store default 55 ms: under 20 writes per second whatever the load). */
+  /** Minimum spacing of group commits (file store default 0: callers arriving during a write share the next one). */
   writeIntervalMs?: number;
 }
 
