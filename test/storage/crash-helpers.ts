@@ -49,7 +49,7 @@ export class SyncWatch {
 
   async pass(path: string): Promise<void> {
     const gate = this.gate;
-    if (!gate || !gate.match.test(path)) return;
+    if (!gate?.match.test(path)) return;
     this.gate = undefined;
     gate.reached();
     await gate.released;
