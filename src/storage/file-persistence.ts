@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { ArchiveShards } from './archive-shards.js';
 import { decodeCoreFile } from './decode-core-file.js';
 import type { InlineCollections } from './decode-core-file.js';
-import { CURRENT_SCHEMA_VERSION, emptyHotState, shardedTables } from './hot-state.js';
+import { CURRENT_SCHEMA_VERSION, SHARDS, emptyHotState, shardedTables } from './hot-state.js';
 import type { HotState } from './hot-state.js';
 import { applyRecord, takeBatch } from './journal-batch.js';
 import { JournalFiles } from './journal-files.js';
 import { JsonLinesFile } from './jsonl-file.js';
-import { decodeConversationLine, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
+import { coldConversationDecoder, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
+import { CONVERSATIONS_DIR, conversationShardPath, readColdLine } from './cold-conversations.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
 import type { Persistence, PersistenceCounters } from './persistence.js';
@@ -18,6 +19,7 @@ import { auditEntrySchema } from './records.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 import { STORE_FILE, removeLeftovers, writeSnapshot } from './snapshot-writer.js';
 import { entryOf } from './state/conversations.js';
+import type { ColdSlot } from './state/conversations.js';
 import { indexPendingEffects } from './state/outbox.js';
 import { StoreError, describeCause } from './store-error.js';
 import type { ResolvedStoreOptions, StoreLogger } from './store-options.js';
@@ -44,12 +46,15 @@ export class FilePersistence implements Persistence {
   private seq = 0;
   private readonly lastMeta = { value: '' };
   private snapshotting: Promise<void> | undefined;
+  /** Conversations in the journal record being written: they stay in memory until it is. */
+  private journalPending = new Set<string>();
 
   private constructor(
     private readonly dataDir: string,
     private readonly auditFile: JsonLinesFile,
     private readonly lock: LockHandle,
     private readonly logger: StoreLogger,
+    private readonly options: ResolvedStoreOptions,
   ) {
     this.journal = new JournalFiles(dataDir, this.counters);
     this.archive = new ArchiveShards(join(dataDir, ARCHIVE_DIR), () => {
@@ -70,7 +75,7 @@ export class FilePersistence implements Persistence {
     }
     const lock = await acquireLock(join(dataDir, LOCK_FILE), dataDir, options.logger);
     try {
-      const persistence = new FilePersistence(dataDir, new JsonLinesFile(join(dataDir, AUDIT_FILE)), lock, options.logger);
+      const persistence = new FilePersistence(dataDir, new JsonLinesFile(join(dataDir, AUDIT_FILE)), lock, options.logger, options);
       return { persistence, ...(await persistence.load(options.clock())) };
     } catch (error) {
       await lock.release();
@@ -84,11 +89,14 @@ export class FilePersistence implements Persistence {
     if (batch.body.length === 0) return 0;
     this.seq += 1;
     let bytes: number;
+    this.journalPending = new Set(batch.conversationKeys);
     try {
       bytes = await this.journal.append(this.seq, batch.body);
     } catch (error) {
       batch.restore();
       throw error;
+    } finally {
+      this.journalPending = new Set();
     }
     if (this.journal.bytesSinceSnapshot >= SNAPSHOT_AFTER_JOURNAL_BYTES && !this.snapshotting) {
       // In the background: records go on into the next journal file meanwhile.
@@ -113,7 +121,10 @@ export class FilePersistence implements Persistence {
   }
 
   private async snapshotNow(state: HotState): Promise<void> {
-    await writeSnapshot(this.dataDir, state, this.journal, () => this.seq);
+    await writeSnapshot(this.dataDir, state, this.journal, () => this.seq, {
+      coldBefore: this.options.clock() - this.options.coldAfterMinutes * 60_000,
+      journalPending: (key) => this.journalPending.has(key),
+    });
     this.counters.snapshots += 1;
   }
 
@@ -145,6 +156,10 @@ export class FilePersistence implements Persistence {
     return this.archive.append(records);
   }
 
+  readCold(key: string, slot: ColdSlot): Promise<string | undefined> {
+    return readColdLine(conversationShardPath(this.dataDir, key, SHARDS.conversations), key, slot);
+  }
+
   readArchive(key: string): Promise<ConversationRecord | undefined> {
     return this.archive.find(key);
   }
@@ -174,7 +189,9 @@ export class FilePersistence implements Persistence {
     }
     const decoded = text === null ? undefined : decodeCoreFile(text, path, now);
     const state = decoded?.state ?? emptyHotState(now);
-    await loadShards(join(this.dataDir, 'conversations'), state.conversations, decodeConversationLine);
+    // Conversations untouched for a while stay in their shard file: memory holds where, not what.
+    const coldBefore = now - this.options.coldAfterMinutes * 60_000;
+    await loadShards(join(this.dataDir, CONVERSATIONS_DIR), state.conversations, coldConversationDecoder(coldBefore));
     await loadShards(join(this.dataDir, 'seen'), state.seen, decodeSeenLine);
     await loadShards(join(this.dataDir, 'outbox'), state.outbox, decodeEffectLine);
     if (decoded) moveInline(state, decoded.inline);

@@ -19,6 +19,8 @@ export interface TakenBatch {
   body: string;
   /** Gives the changes back after a failed write, so the next batch carries them again. */
   restore(): void;
+  /** The conversations in the record. */
+  conversationKeys: string[];
 }
 
 type Pairs = Array<[string, unknown]>;
@@ -52,6 +54,7 @@ export function takeBatch(state: HotState, lastMetaJson: { value: string }): Tak
     parts.push(`"${name}":${pairsText(keys, (key) => map.get(key), text)}`);
   }
   return {
+    conversationKeys: sharded.find(([name]) => name === 'conversations')?.[1] ?? [],
     body: parts.join(','),
     restore: () => {
       lastMetaJson.value = metaBefore;

@@ -8,8 +8,15 @@ import { shardFileName, shardOf } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
 import { StoreError, describeCause } from './store-error.js';
 
+/** Where a line is in its shard file, and whether that file is its key's home. */
+export interface LinePlace {
+  at: number;
+  length: number;
+  home: (key: string) => boolean;
+}
+
 /** Turns one parsed line into its entry, or says what is wrong with it. */
-export type LineDecoder<V> = (data: unknown, line: string) => { entry: [string, V] } | { error: z.ZodError };
+export type LineDecoder<V> = (data: unknown, line: string, place?: LinePlace) => { entry: [string, V] } | { error: z.ZodError };
 
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move the data directory away.';
 
@@ -29,10 +36,15 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
     }
     if (text === null) continue;
     let lineNumber = 0;
+    let at = 0;
+    const isHome = (key: string) => shardOf(key, map.shardCount) === index;
     for (const line of text.split('\n')) {
       lineNumber += 1;
+      const length = Buffer.byteLength(line);
+      const place = { at, length, home: isHome };
+      at += length + 1;
       if (line.length === 0) continue;
-      const [key, value] = decodeLine(line, decode, path, lineNumber);
+      const [key, value] = decodeLine(line, decode, path, lineNumber, place);
       const home = shardOf(key, map.shardCount);
       // A record in the wrong file (or twice) is kept once and both files are rewritten.
       if (home !== index || map.has(key)) misplaced.add(home).add(index);
@@ -43,7 +55,7 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
   map.markDirty(misplaced);
 }
 
-function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number): [string, V] {
+function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number, place: LinePlace): [string, V] {
   let data: unknown;
   try {
     data = JSON.parse(line);
@@ -51,7 +63,7 @@ function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineN
     // The parser's message quotes the text around the error: customer data never goes into an error.
     throw new StoreError('corrupt', `The store file ${path} line ${lineNumber} is not valid JSON. ${LEAVE_IT}`);
   }
-  const result = decode(data, line);
+  const result = decode(data, line, place);
   if ('error' in result) {
     throw new StoreError(
       'schema',
@@ -72,6 +84,17 @@ export const decodeConversationLine: LineDecoder<ConversationSlot> = (data, line
   if (!record.success) return { error: record.error };
   return { entry: [record.data.key, { json: line, owner: record.data.owner, updatedAt: record.data.updatedAt }] };
 };
+
+/** Like `decodeConversationLine`, but a record untouched since `coldBefore` stays in its file (cold). */
+export function coldConversationDecoder(coldBefore: number): LineDecoder<ConversationSlot> {
+  return (data, line, place) => {
+    const decoded = decodeConversationLine(data, line);
+    if ('error' in decoded || !place) return decoded;
+    const [key, slot] = decoded.entry;
+    if (!('json' in slot) || slot.updatedAt >= coldBefore || !place.home(key)) return decoded;
+    return { entry: [key, { at: place.at, length: place.length, owner: slot.owner, updatedAt: slot.updatedAt }] };
+  };
+}
 
 const seenLineSchema = z.tuple([z.string(), z.number()]);
 

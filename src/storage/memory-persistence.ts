@@ -44,6 +44,11 @@ export class MemoryPersistence implements Persistence {
     return Promise.resolve(before - this.audit.length);
   }
 
+  readCold(key: string): Promise<string | undefined> {
+    // The memory store keeps every conversation in memory: it never makes one cold.
+    return Promise.reject(new Error(`conversation ${key} cannot be cold in the memory store`));
+  }
+
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void> {
     this.archive.push(...records);
     return Promise.resolve();

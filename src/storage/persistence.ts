@@ -1,5 +1,6 @@
 import type { HotState } from './hot-state.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
+import type { ColdSlot } from './state/conversations.js';
 
 /**
  * Where a store keeps its state: the file store writes to disk, the memory store keeps it in memory.
@@ -24,6 +25,8 @@ export interface Persistence {
   readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
   /** Keeps only the entries `keep` accepts; returns how many were dropped. */
   rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number>;
+  /** The JSON line of a cold conversation; undefined when the slot is out of date (read the map again). */
+  readCold(key: string, slot: ColdSlot): Promise<string | undefined>;
   /** Appends conversations (as JSON text) to the archive. */
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
   /** The latest archived copy of a conversation. */

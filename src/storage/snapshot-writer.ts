@@ -1,6 +1,7 @@
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TextFile } from 'lowdb/node';
+import { CONVERSATIONS_DIR, conversationShardText, settleShard } from './cold-conversations.js';
 import { coreFileText, shardedTables } from './hot-state.js';
 import type { HotState } from './hot-state.js';
 import type { JournalFiles } from './journal-files.js';
@@ -28,7 +29,20 @@ interface TakenTable {
  * covers. Replaying the journal from an older core over newer shards changes nothing (records hold
  * full values), so a snapshot cut short at any step loses nothing.
  */
-export async function writeSnapshot(dataDir: string, state: HotState, journal: JournalFiles, journalSeq: () => number): Promise<number> {
+export interface SnapshotCold {
+  /** Conversations untouched since then leave memory once their shard is written. */
+  coldBefore: number;
+  /** Keys in a journal record being written (their slot must stay in memory until it is). */
+  journalPending: (key: string) => boolean;
+}
+
+export async function writeSnapshot(
+  dataDir: string,
+  state: HotState,
+  journal: JournalFiles,
+  journalSeq: () => number,
+  cold: SnapshotCold,
+): Promise<number> {
   // A consistent cut, taken between two journal records: seen ids and the outbox at the same moment as
   // the core (a seen id without its inbox entry would be a mention skipped for ever). Conversations may
   // be newer than the cut (their texts are built when their turn comes, so memory stays bounded).
@@ -45,10 +59,19 @@ export async function writeSnapshot(dataDir: string, state: HotState, journal: J
     const tasks: Array<() => Promise<void>> = [];
     for (const { name, table, dirty, eager } of tables) {
       for (const index of dirty) {
+        const path = join(dataDir, name, shardFileName(index));
         tasks.push(async () => {
+          if (name === CONVERSATIONS_DIR) {
+            const { text, placed } = await conversationShardText(path, state.conversations, index);
+            bytes += Buffer.byteLength(text);
+            await writeDurably(path, text);
+            // Right after the rename, before anything else runs: cold slots must point into the new file.
+            settleShard(state.conversations, placed, cold.coldBefore, cold.journalPending);
+            return;
+          }
           const text = eager?.get(index) ?? table.shardText(index);
           bytes += Buffer.byteLength(text);
-          await writeDurably(join(dataDir, name, shardFileName(index)), text);
+          await writeDurably(path, text);
         });
       }
     }

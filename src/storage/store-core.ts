@@ -21,6 +21,7 @@ import type {
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
 import { markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
 import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
+import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
@@ -283,6 +284,7 @@ export class StoreCore implements Store {
       journalBytes: bytes,
       snapshots,
       conversations: bot + agents + paused + unknown,
+      coldConversations: coldCountIn(this.state),
       archived,
       pendingInbound: this.state.inbox.length,
       pendingEffects: this.state.pendingEffects.size,

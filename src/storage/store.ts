@@ -28,6 +28,8 @@ export interface StoreStats {
   snapshots: number;
   lastWriteMs: number;
   conversations: number;
+  /** Of `conversations`, those left on disk (cold) and read when asked for. */
+  coldConversations: number;
   archived: number;
   pendingInbound: number;
   pendingEffects: number;
