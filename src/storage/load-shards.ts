@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { TextFile } from 'lowdb/node';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ConversationSlot } from './hot-state.js';
 import { conversationSchema, effectSchema } from './records.js';
 import type { Effect } from './records.js';
 import { shardFileName, shardOf } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
+import { isCode } from './lock-file.js';
 import { StoreError, describeCause } from './store-error.js';
 
 /** Where a line is in its shard file, and whether that file is its key's home. */
@@ -28,27 +29,29 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
   const misplaced = new Set<number>();
   for (let index = 0; index < map.shardCount; index += 1) {
     const path = join(dir, shardFileName(index));
-    let text: string | null;
+    let buffer: Buffer;
     try {
-      text = await new TextFile(path).read();
+      buffer = await readFile(path);
     } catch (error) {
+      if (isCode(error, 'ENOENT')) continue;
       throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
     }
-    if (text === null) continue;
-    let lineNumber = 0;
-    let at = 0;
     const isHome = (key: string) => shardOf(key, map.shardCount) === index;
-    for (const line of text.split('\n')) {
+    // Each line decoded on its own: a string cut from the whole file's text would keep all of it alive.
+    let lineNumber = 0;
+    for (let at = 0; at < buffer.length; ) {
+      let end = buffer.indexOf(0x0a, at);
+      if (end < 0) end = buffer.length;
       lineNumber += 1;
-      const length = Buffer.byteLength(line);
-      const place = { at, length, home: isHome };
-      at += length + 1;
-      if (line.length === 0) continue;
-      const [key, value] = decodeLine(line, decode, path, lineNumber, place);
-      const home = shardOf(key, map.shardCount);
-      // A record in the wrong file (or twice) is kept once and both files are rewritten.
-      if (home !== index || map.has(key)) misplaced.add(home).add(index);
-      map.set(key, value);
+      if (end > at) {
+        const line = buffer.toString('utf8', at, end);
+        const [key, value] = decodeLine(line, decode, path, lineNumber, { at, length: end - at, home: isHome });
+        const home = shardOf(key, map.shardCount);
+        // A record in the wrong file (or twice) is kept once and both files are rewritten.
+        if (home !== index || map.has(key)) misplaced.add(home).add(index);
+        map.set(key, value);
+      }
+      at = end + 1;
     }
   }
   map.takeDirty();
