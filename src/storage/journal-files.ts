@@ -27,6 +27,8 @@ export interface JournalCounters {
 export class JournalFiles {
   private queue: Promise<unknown> = Promise.resolve();
   private handle: FileHandle | undefined;
+  /** Length of the file records go to, up to its last whole record. */
+  private length = 0;
   /** The file records go to; undefined after a rotation (the next record starts a file). */
   private appendTo: string | undefined;
   /** Bytes in the journal files since the last snapshot: when to take the next one. */
@@ -43,8 +45,16 @@ export class JournalFiles {
       const line = `{"n":${seq}${body.length > 0 ? `,${body}` : ''}}\n`;
       const handle = await this.current(seq);
       const buffer = Buffer.from(line, 'utf8');
-      await handle.write(buffer, 0, buffer.length);
-      await handle.datasync();
+      try {
+        for (let written = 0; written < buffer.length; ) {
+          written += (await handle.write(buffer, written, buffer.length - written)).bytesWritten;
+        }
+        await handle.datasync();
+      } catch (error) {
+        await this.undoAppend(handle);
+        throw error;
+      }
+      this.length += buffer.length;
       this.counters.fsyncs += 1;
       this.counters.bytes += buffer.length;
       this.bytesSinceSnapshot += buffer.length;
@@ -80,19 +90,18 @@ export class JournalFiles {
   }
 
   /**
-   * Visits every record in order. A torn last line of the last file (a crash during its append, never
+   * Visits every record in order. A torn last line of a file (a crash during its append, never
    * acknowledged) is cut off; anything else that cannot be read refuses the start, naming the file and
    * the line but never quoting it.
    */
   async replay(visit: (record: JournalRecord, where: string) => void): Promise<number> {
     const files = await this.files();
     let lastSeq = 0;
-    for (const [index, { name }] of files.entries()) {
+    for (const { name } of files) {
       const path = join(this.dataDir, name);
       const text = await readText(path);
       this.bytesSinceSnapshot += Buffer.byteLength(text);
       const lines = text.split('\n');
-      const isLastFile = index === files.length - 1;
       let goodBytes = 0;
       for (const [lineIndex, line] of lines.entries()) {
         const lineNumber = lineIndex + 1;
@@ -105,7 +114,8 @@ export class JournalFiles {
         try {
           data = JSON.parse(line);
         } catch {
-          if (isLastFile && isLastLine) {
+          // A torn last line: a crash during its append (or a failed append that could not be cut off), never acknowledged.
+          if (isLastLine) {
             await cutTornTail(path, goodBytes);
             break;
           }
@@ -132,12 +142,26 @@ export class JournalFiles {
     return this.exclusive('close the journal in', () => this.closeHandle());
   }
 
+  /**
+   * A failed append (a full disk) may have left part of its line: cut it off, or the next record would
+   * follow a torn line in the middle of the file. If even that fails, the next record starts a new file.
+   */
+  private async undoAppend(handle: FileHandle): Promise<void> {
+    try {
+      await handle.truncate(this.length);
+    } catch {
+      await this.closeHandle().catch(() => undefined);
+      this.appendTo = undefined;
+    }
+  }
+
   private async current(seq: number): Promise<FileHandle> {
     if (this.handle) return this.handle;
     // After a restart the last file goes on; after a rotation a new one starts at this record.
     const name = this.appendTo ?? journalFileName(seq);
     const path = join(this.dataDir, name);
     this.handle = await open(path, 'a', PRIVATE_FILE_MODE);
+    this.length = (await this.handle.stat()).size;
     if (this.appendTo === undefined) {
       await makePrivate(path);
       await syncDir(this.dataDir);

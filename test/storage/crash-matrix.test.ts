@@ -1,4 +1,5 @@
-import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, open as openFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
@@ -90,6 +91,29 @@ describe('the crash matrix of the file store', () => {
     const second = await reopen(copy);
     expect(await pendingIds(second)).toEqual(['1', '3']);
     await store.flush();
+  });
+
+  it('a failed append (disk full half-way through the line) is cut off, so the records after it stay readable', async () => {
+    const { dataDir, store } = await started();
+    const proto = Object.getPrototypeOf(await openFile(join(dataDir, '.probe'), 'w')) as FileHandle;
+    const write = proto.write as (this: FileHandle, ...args: unknown[]) => Promise<unknown>;
+    let failed = false;
+    vi.spyOn(proto, 'write').mockImplementation(async function (this: FileHandle, ...args: unknown[]) {
+      const [buffer, offset, length] = args as [Buffer, number, number];
+      if (!failed && Buffer.isBuffer(buffer) && buffer.includes('"2"')) {
+        failed = true;
+        await write.call(this, buffer, offset, Math.floor(length / 2));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      return write.apply(this, args);
+    } as typeof proto.write);
+    await expect(store.recordInbound(mention('2'))).rejects.toThrow(/no space left/);
+    // The disk has room again: the change goes out with the next commit, after a clean line.
+    await store.flush();
+    await store.enqueueEffect({ key: '3:reply', kind: 'reply', contactKey: 'whatsapp:32470000001', payload: { text: 'hi' } });
+    const afterKill = await reopen(await killCopy(dataDir, await tempDir()));
+    expect(await pendingIds(afterKill)).toEqual(['1', '2']);
+    expect((await afterKill.pendingEffects()).map((e) => e.key)).toEqual(['3:reply']);
   });
 
   it('damage before the last line refuses the start, naming file and line but never the content', async () => {
