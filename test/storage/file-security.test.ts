@@ -50,8 +50,12 @@ describe('the data directory is private', () => {
     clock.now = T0 + 60 * DAY_MS;
     expect(await store.archiveInactive()).toBe(1);
     await store.flush();
-    const found = await modes(dataDir);
+    const whileOpen = await modes(dataDir);
     await store.close();
+    // The snapshot written at close (lowdb's files renamed into place) too.
+    const found = [...whileOpen, ...(await modes(dataDir))];
+    expect(found.some((entry) => entry.path.endsWith('store.json'))).toBe(true);
+    expect(found.some((entry) => /journal-\d+\.jsonl$/.test(entry.path))).toBe(true);
     expect(found.filter((entry) => !entry.dir).length).toBeGreaterThan(3);
     for (const entry of found)
       expect({ path: entry.path, mode: entry.mode.toString(8) }).toEqual({ path: entry.path, mode: entry.dir ? '700' : '600' });
