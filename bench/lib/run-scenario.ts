@@ -9,9 +9,8 @@ import { startBridge, startSimulator, type RunningBridge, type RunningSim } from
 import { processMemoryMb } from './process-memory.js';
 import { burstPhase, callsPerAnswerOf, escalationPhase, pacedPhase, throughputOf, type PhaseContext } from './scenario-phases.js';
 import { seedConversations } from './seed-store.js';
-import { directoryBytes, StoreWriteCounter } from './store-watch.js';
+import { directoryBytes, StoreJournalWatch } from './store-watch.js';
 import { summarize } from './percentiles.js';
-import { maxInWindow } from './write-rate.js';
 import type { ScenarioResult, ScenarioSpec } from './scenario-types.js';
 import { budgetCheck } from './budget-check.js';
 
@@ -25,7 +24,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
   const dataDir = join(dir, 'data');
   let sim: RunningSim | undefined;
   let bridge: RunningBridge | undefined;
-  const counter = new StoreWriteCounter(dataDir);
+  let watch: StoreJournalWatch | undefined;
   try {
     if (spec.storedConversations > 0) await seedConversations(dataDir, spec.storedConversations);
     sim = await startSimulator({ seedFile: await writeOpenHoursSeed(dir) });
@@ -41,7 +40,8 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     });
     const rssAtReady = await processMemoryMb(bridge.child.pid);
     if (spec.ingestion === 'webhook') await sim.client.webhook(`${bridge.url}/webhooks/engage/${WEBHOOK_SECRET}`);
-    counter.start();
+    watch = new StoreJournalWatch(dataDir, bridge.url);
+    await watch.start();
     const outbound = LogTail.outbound(sim.client, 10);
     const requests = LogTail.requests(sim.client, 250);
     outbound.start();
@@ -60,7 +60,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const memory = await processMemoryMb(bridge.child.pid);
     await outbound.stop();
     await requests.stop();
-    counter.stop();
+    const journal = await watch.stop();
     await bridge.child.stop('SIGTERM');
     const storeBytes = await directoryBytes(dataDir);
     const budget = spec.rateLimitPerHour > 0 && burst ? budgetCheck(burst.requests, spec.rateLimitPerHour) : null;
@@ -89,7 +89,10 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
       api_calls_per_answer: steady ? callsPerAnswerOf(steady).total : null,
       api_calls_per_escalation: escalation?.callsPerEscalation ?? null,
       peak_rss_mb: memory?.peakMb ?? null,
-      store_writes_per_s: maxInWindow(counter.times, 1000),
+      store_writes_per_s: watch.peakWritesPerSecond,
+      fsyncs_per_s: journal.writes === null ? null : round1(journal.writes / journal.seconds),
+      journal_bytes_per_answer: answered > 0 ? Math.round(journal.journalBytes / answered) : null,
+      durability: 'fsync',
       stored_conversations: spec.storedConversations,
       startup_ms: bridge.startupMs,
       details: {
@@ -106,14 +109,19 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
           : null,
         escalation: escalation ?? null,
         limit: limit ?? null,
-        store: { writes: counter.writes, mean_writes_per_s: round1(counter.writes / loadSeconds), size_bytes: storeBytes },
+        store: {
+          writes: journal.writes,
+          mean_writes_per_s: journal.writes === null ? null : round1(journal.writes / loadSeconds),
+          journal_bytes: journal.journalBytes,
+          size_bytes: storeBytes,
+        },
         rss_mb_at_ready: rssAtReady?.rssMb ?? null,
         rss_mb_at_end: memory?.rssMb ?? null,
         budget,
       },
     };
   } finally {
-    counter.stop();
+    await watch?.stop();
     await bridge?.child.stop('SIGKILL');
     await sim?.child.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });

@@ -43,7 +43,14 @@ export interface ScenarioResult {
   api_calls_per_answer: number | null;
   api_calls_per_escalation: number | null;
   peak_rss_mb: number | null;
+  /** The most group commits in one second (sampled each second from /metrics). */
   store_writes_per_s: number | null;
+  /** Group commits per second over the load: each is one journal append and one fsync. */
+  fsyncs_per_s: number | null;
+  /** Journal bytes appended during the load ÷ answered messages. */
+  journal_bytes_per_answer: number | null;
+  /** What "durable" means for the store: synced to disk. */
+  durability: 'fsync';
   stored_conversations: number;
   startup_ms: number | null;
   details: Record<string, unknown>;

@@ -1,35 +1,101 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The store's core file: every hot write of the file store replaces it (temp file, then rename). */
-const CORE_FILE = 'store.json';
+const JOURNAL_FILE = /^journal-\d+\.jsonl$/;
+const WRITES_METRIC = /^engage_bridge_store_writes\s+(\d+(?:\.\d+)?)$/m;
 
 /**
- * Counts the bridge's store writes from outside its process: each write renames a fresh `store.json` into the
- * data directory, which inotify reports as one `rename` event for that name. (The bridge's /metrics has no
- * store-write counter; see bench/README.md.)
+ * Watches the bridge's store from outside its process while the load runs. Group commits (each one
+ * journal append and one fsync) are read from `/metrics` (`engage_bridge_store_writes`, the store's own
+ * count); journal bytes from the sizes of the `journal-*.jsonl` files in the data directory (a file's
+ * largest size seen; a file that a snapshot deletes has stopped growing long before, as the snapshot
+ * starts by rotating to a new one). Sampled every second.
  */
-export class StoreWriteCounter {
-  private watcher: FSWatcher | undefined;
-  /** When each write was noticed (ms). */
-  readonly times: number[] = [];
+export class StoreJournalWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly journalSizes = new Map<string, number>();
+  private startBytes = 0;
+  private startWrites: number | undefined;
+  private lastWrites: number | undefined;
+  private lastAt = 0;
+  private startedAt = 0;
+  private stoppedAt = 0;
+  /** The most group commits seen in one sampling second. */
+  peakWritesPerSecond = 0;
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly bridgeUrl: string,
+  ) {}
 
-  start(): void {
-    this.watcher = watch(this.dataDir, (event, name) => {
-      if (event === 'rename' && name === CORE_FILE) this.times.push(Date.now());
-    });
+  async start(): Promise<void> {
+    await this.sampleJournal();
+    this.startBytes = this.journalBytes();
+    this.startWrites = await this.readWrites();
+    this.lastWrites = this.startWrites;
+    this.startedAt = Date.now();
+    this.lastAt = this.startedAt;
+    this.timer = setInterval(() => void this.sample(), 1000);
   }
 
-  get writes(): number {
-    return this.times.length;
+  async stop(): Promise<{ writes: number | null; journalBytes: number; seconds: number }> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sample();
+    this.stoppedAt = Date.now();
+    const writes = this.lastWrites !== undefined && this.startWrites !== undefined ? this.lastWrites - this.startWrites : null;
+    return {
+      writes,
+      journalBytes: this.journalBytes() - this.startBytes,
+      seconds: Math.max(0.001, (this.stoppedAt - this.startedAt) / 1000),
+    };
   }
 
-  stop(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
+  private async sample(): Promise<void> {
+    await this.sampleJournal();
+    const writes = await this.readWrites();
+    const now = Date.now();
+    if (writes !== undefined && this.lastWrites !== undefined && now > this.lastAt) {
+      this.peakWritesPerSecond = Math.max(
+        this.peakWritesPerSecond,
+        Math.round(((writes - this.lastWrites) * 1000) / Math.max(1000, now - this.lastAt)),
+      );
+    }
+    if (writes !== undefined) this.lastWrites = writes;
+    this.lastAt = now;
+  }
+
+  private journalBytes(): number {
+    let total = 0;
+    for (const size of this.journalSizes.values()) total += size;
+    return total;
+  }
+
+  private async sampleJournal(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.dataDir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!JOURNAL_FILE.test(name)) continue;
+      const size = await stat(join(this.dataDir, name)).then(
+        (info) => info.size,
+        () => 0,
+      );
+      this.journalSizes.set(name, Math.max(size, this.journalSizes.get(name) ?? 0));
+    }
+  }
+
+  private async readWrites(): Promise<number | undefined> {
+    try {
+      const response = await fetch(`${this.bridgeUrl}/metrics`);
+      const match = WRITES_METRIC.exec(await response.text());
+      return match ? Number(match[1]) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 

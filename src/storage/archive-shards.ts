@@ -15,7 +15,11 @@ const ARCHIVE_SHARDS = 256;
 export class ArchiveShards {
   private readonly files = new Map<number, JsonLinesFile>();
 
-  constructor(private readonly dir: string) {}
+  /** `onSync` hears of every fsync: an archived copy is synced before the hot record says "archived". */
+  constructor(
+    private readonly dir: string,
+    private readonly onSync: () => void = () => {},
+  ) {}
 
   async append(records: Array<{ key: string; json: string }>): Promise<void> {
     const byShard = new Map<number, string[]>();
@@ -76,7 +80,7 @@ export class ArchiveShards {
   private file(index: number): JsonLinesFile {
     let file = this.files.get(index);
     if (!file) {
-      file = new JsonLinesFile(join(this.dir, shardFileName(index)));
+      file = new JsonLinesFile(join(this.dir, shardFileName(index)), this.onSync);
       this.files.set(index, file);
     }
     return file;

@@ -8,11 +8,16 @@ import {
   countByOwnerIn,
   entryOf,
   inactiveConversationsIn,
+  isCold,
   isHot,
+  isLive,
   listConversationsIn,
   recordOf,
 } from './state/conversations.js';
 import { StoreError } from './store-error.js';
+
+/** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
+const MAX_COLD_READS = 5;
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { OwnerCounts } from './store.js';
@@ -31,7 +36,7 @@ export class ConversationBook {
 
   get(key: string): Promise<ConversationRecord | undefined> {
     const slot = this.state.conversations.get(key);
-    return isHot(slot) ? Promise.resolve(recordOf(slot)) : this.archived(key);
+    return isHot(slot) ? Promise.resolve(recordOf(slot)) : this.slow(key);
   }
 
   save(record: ConversationRecord): ConversationRecord {
@@ -45,7 +50,7 @@ export class ConversationBook {
     // A hot record is read, changed and saved without yielding, so no other update can slip in between;
     // an archived one is re-checked after the read (it may have come back meanwhile).
     const slot = this.state.conversations.get(key);
-    const current = isHot(slot) ? recordOf(slot) : await this.archived(key);
+    const current = isHot(slot) ? recordOf(slot) : await this.slow(key);
     const next = fn(current);
     if (next === undefined) return current;
     const parsed = parseInput(conversationSchema, next, 'Conversation');
@@ -55,9 +60,15 @@ export class ConversationBook {
     return this.put(parsed);
   }
 
-  list(filter: { owner?: Owner }): ConversationRecord[] {
+  async list(filter: { owner?: Owner }): Promise<ConversationRecord[]> {
     const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
-    return listConversationsIn(this.state, owner);
+    const found: ConversationRecord[] = [];
+    for (const [key, slot] of listConversationsIn(this.state, owner)) {
+      const record = isHot(slot) ? recordOf(slot) : await this.slow(key);
+      // A cold one may have changed owner (or left) while it was read.
+      if (record && (owner === undefined || record.owner === owner) && isLive(this.state.conversations.get(key))) found.push(record);
+    }
+    return found;
   }
 
   count(): OwnerCounts {
@@ -69,11 +80,21 @@ export class ConversationBook {
       const cutoff = beforeMs ?? this.options.clock() - this.options.retention.archiveAfterDays * DAY_MS;
       const candidates = inactiveConversationsIn(this.state, cutoff);
       if (candidates.length === 0) return 0;
-      await this.persistence.appendArchive(candidates.map(([key, slot]) => ({ key, json: slot.json })));
+      const copies: Array<{ key: string; json: string }> = [];
+      const kept: typeof candidates = [];
+      for (const [key, slot] of candidates) {
+        const json = isHot(slot) ? slot.json : await this.persistence.readCold(key, slot);
+        // A cold one that moved meanwhile was touched or re-filed: it waits for the next run.
+        if (json === undefined) continue;
+        copies.push({ key, json });
+        kept.push([key, slot]);
+      }
+      if (copies.length === 0) return 0;
+      await this.persistence.appendArchive(copies);
       this.changed('archive');
       const now = this.options.clock();
       let moved = 0;
-      for (const [key, slot] of candidates) {
+      for (const [key, slot] of kept) {
         // A record saved while the archive was being written is newer than the archived copy: it stays hot.
         if (this.state.conversations.get(key) !== slot) continue;
         this.state.conversations.set(key, { archivedAt: now });
@@ -88,7 +109,7 @@ export class ConversationBook {
     return this.inTurn(() =>
       this.persistence.compactArchive((key) => {
         const slot = this.state.conversations.get(key);
-        return slot !== undefined && !isHot(slot);
+        return slot !== undefined && !isLive(slot);
       }),
     );
   }
@@ -107,13 +128,25 @@ export class ConversationBook {
     return record;
   }
 
-  /** The archived copy, unless the conversation came back to the hot set while the archive was read. */
-  private async archived(key: string): Promise<ConversationRecord | undefined> {
-    if (this.state.conversations.get(key) === undefined) return undefined;
-    const copy = await this.persistence.readArchive(key);
-    const after = this.state.conversations.get(key);
-    if (isHot(after)) return recordOf(after);
-    return after === undefined ? undefined : copy;
+  /**
+   * A conversation not in memory: cold (read from its shard file) or archived. Whatever changed while
+   * the disk was read wins: the read is done again from the slot as it is now.
+   */
+  private async slow(key: string): Promise<ConversationRecord | undefined> {
+    for (let attempt = 0; attempt < MAX_COLD_READS; attempt += 1) {
+      const slot = this.state.conversations.get(key);
+      if (slot === undefined) return undefined;
+      if (isHot(slot)) return recordOf(slot);
+      if (isCold(slot)) {
+        const line = await this.persistence.readCold(key, slot);
+        if (line !== undefined && this.state.conversations.get(key) === slot) return JSON.parse(line) as ConversationRecord;
+        continue;
+      }
+      const copy = await this.persistence.readArchive(key);
+      const after = this.state.conversations.get(key);
+      if (after === slot) return copy;
+    }
+    throw new StoreError('io', `Conversation ${key} kept changing while it was read from disk; try again.`);
   }
 
   private inTurn<T>(fn: () => Promise<T>): Promise<T> {

@@ -25,6 +25,8 @@ export interface DecodedCoreFile {
   state: HotState;
   fromVersion: number;
   inline: InlineCollections;
+  /** The last journal record the snapshot holds (0: none, or an older layout). */
+  journalSeq: number;
 }
 
 /** Parses, migrates and validates the core file's text; every refusal names the file and the problem. */
@@ -32,9 +34,9 @@ export function decodeCoreFile(text: string, path: string, now: number): Decoded
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreError('corrupt', `The store file ${path} is not valid JSON (${reason}). ${LEAVE_IT}`);
+  } catch {
+    // The parser's message quotes the text around the error: customer data never goes into an error.
+    throw new StoreError('corrupt', `The store file ${path} is not valid JSON. ${LEAVE_IT}`);
   }
   const fromVersion = schemaVersionOf(data);
   if (fromVersion === undefined) {
@@ -62,6 +64,6 @@ export function decodeCoreFile(text: string, path: string, now: number): Decoded
       `The store file ${path} does not match schemaVersion ${CURRENT_SCHEMA_VERSION}:\n${z.prettifyError(result.error)}\n${LEAVE_IT}`,
     );
   }
-  const { conversations, seen, outbox, ...core } = result.data;
-  return { state: hotStateFromCore(core), fromVersion, inline: { conversations, seen, outbox } };
+  const { conversations, seen, outbox, journalSeq, ...core } = result.data;
+  return { state: hotStateFromCore(core), fromVersion, inline: { conversations, seen, outbox }, journalSeq: journalSeq ?? 0 };
 }

@@ -1,48 +1,65 @@
 import { constants } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TextFile } from 'lowdb/node';
 import { ArchiveShards } from './archive-shards.js';
 import { decodeCoreFile } from './decode-core-file.js';
-import { CURRENT_SCHEMA_VERSION, coreFileText, emptyHotState, shardedTables } from './hot-state.js';
-import type { HotState } from './hot-state.js';
 import type { InlineCollections } from './decode-core-file.js';
+import { CURRENT_SCHEMA_VERSION, SHARDS, emptyHotState, shardedTables } from './hot-state.js';
+import type { HotState } from './hot-state.js';
+import { applyRecord, takeBatch } from './journal-batch.js';
+import { JournalFiles } from './journal-files.js';
 import { JsonLinesFile } from './jsonl-file.js';
-import { decodeConversationLine, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
-import { shardFileName } from './sharded-map.js';
-import type { ShardedMap } from './sharded-map.js';
-import { indexPendingEffects } from './state/outbox.js';
+import { coldConversationDecoder, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
+import { CONVERSATIONS_DIR, conversationShardPath, readColdLine } from './cold-conversations.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
-import type { Persistence } from './persistence.js';
+import type { Persistence, PersistenceCounters } from './persistence.js';
+import { ensurePrivateDir, makePrivate } from './private-files.js';
 import { auditEntrySchema } from './records.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
+import { STORE_FILE, removeLeftovers, writeSnapshot } from './snapshot-writer.js';
 import { entryOf } from './state/conversations.js';
+import type { ColdSlot } from './state/conversations.js';
+import { indexPendingEffects } from './state/outbox.js';
 import { StoreError, describeCause } from './store-error.js';
 import type { ResolvedStoreOptions, StoreLogger } from './store-options.js';
 
-export const STORE_FILE = 'store.json';
+export { STORE_FILE };
 export const ARCHIVE_DIR = 'archive';
 export const AUDIT_FILE = 'audit.jsonl';
 export const LOCK_FILE = 'store.lock';
 
+/** A snapshot is due once the journal behind the last one has grown this much. */
+export const SNAPSHOT_AFTER_JOURNAL_BYTES = 16 * 1024 * 1024;
+
 /**
- * The data directory. The core state is one compact JSON file and each conversation shard a JSON Lines
- * file, all replaced atomically by lowdb (temp file then rename: a killed process never leaves half a
- * file); the archive and the audit log are append-only JSON Lines files.
+ * The data directory. The state lives in memory; every change reaches the journal (JSON Lines, one
+ * record per group commit, synced before anyone is told it is durable). Now and then a snapshot (core
+ * file and shard files, see `snapshot-writer.ts`) lets the journal behind it go. The archive and the
+ * audit log are append-only JSON Lines files. Crash behaviour: `README.md` in this folder.
  */
 export class FilePersistence implements Persistence {
-  private readonly core: TextFile;
-  private readonly shardFiles = new Map<string, TextFile>();
+  private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
+  private readonly journal: JournalFiles;
+  private readonly archive: ArchiveShards;
+  /** The last journal record number handed out. */
+  private seq = 0;
+  private readonly lastMeta = { value: '' };
+  private snapshotting: Promise<void> | undefined;
+  /** Conversations in the journal record being written: they stay in memory until it is. */
+  private journalPending = new Set<string>();
 
   private constructor(
     private readonly dataDir: string,
     private readonly auditFile: JsonLinesFile,
-    private readonly archive: ArchiveShards,
     private readonly lock: LockHandle,
     private readonly logger: StoreLogger,
+    private readonly options: ResolvedStoreOptions,
   ) {
-    this.core = new TextFile(join(dataDir, STORE_FILE));
+    this.journal = new JournalFiles(dataDir, this.counters);
+    this.archive = new ArchiveShards(join(dataDir, ARCHIVE_DIR), () => {
+      this.counters.fsyncs += 1;
+    });
   }
 
   /** Locks the directory, then loads (and migrates) the state; refuses files it cannot trust. */
@@ -52,19 +69,13 @@ export class FilePersistence implements Persistence {
   ): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
     const dirs = [dataDir, join(dataDir, ARCHIVE_DIR), ...shardedTables(emptyHotState(0)).map(([name]) => join(dataDir, name))];
     for (const dir of dirs) {
-      await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+      await ensurePrivateDir(dir).catch((error: unknown) => {
         throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
       });
     }
     const lock = await acquireLock(join(dataDir, LOCK_FILE), dataDir, options.logger);
     try {
-      const persistence = new FilePersistence(
-        dataDir,
-        new JsonLinesFile(join(dataDir, AUDIT_FILE)),
-        new ArchiveShards(join(dataDir, ARCHIVE_DIR)),
-        lock,
-        options.logger,
-      );
+      const persistence = new FilePersistence(dataDir, new JsonLinesFile(join(dataDir, AUDIT_FILE)), lock, options.logger, options);
       return { persistence, ...(await persistence.load(options.clock())) };
     } catch (error) {
       await lock.release();
@@ -72,42 +83,49 @@ export class FilePersistence implements Persistence {
     }
   }
 
+  /** One group commit: the changes since the last record, appended and synced as one record. */
   async writeHot(state: HotState): Promise<number> {
-    // Seen ids and the outbox are taken at the same moment as the core: a seen id written without the inbox
-    // entry it belongs to (recorded while the core was being written) would be a mention skipped for ever.
-    // Conversations may be newer than the core (their texts are built when their turn comes, so memory stays
-    // bounded): nothing in them makes the bridge skip work.
-    const tasks: Array<() => Promise<void>> = [];
-    const taken: Array<[ShardedMap<unknown>, number[]]> = [];
-    let bytes = 0;
-    for (const [name, table] of shardedTables(state)) {
-      const dirty = table.takeDirty();
-      taken.push([table, dirty]);
-      for (const index of dirty) {
-        const eager = name === 'conversations' ? undefined : table.shardText(index);
-        tasks.push(() => {
-          const text = eager ?? table.shardText(index);
-          bytes += Buffer.byteLength(text);
-          return this.writeText(this.shardFile(name, index), join(name, shardFileName(index)), text);
+    const batch = takeBatch(state, this.lastMeta);
+    if (batch.body.length === 0) return 0;
+    this.seq += 1;
+    let bytes: number;
+    this.journalPending = new Set(batch.conversationKeys);
+    try {
+      bytes = await this.journal.append(this.seq, batch.body);
+    } catch (error) {
+      batch.restore();
+      throw error;
+    } finally {
+      this.journalPending = new Set();
+    }
+    if (this.journal.bytesSinceSnapshot >= SNAPSHOT_AFTER_JOURNAL_BYTES && !this.snapshotting) {
+      // In the background: records go on into the next journal file meanwhile.
+      this.snapshotting = this.snapshotNow(state)
+        .catch((error: unknown) => {
+          this.logger.error({ code: 'io', problem: describeCause(error) }, 'snapshot failed; the journal is kept and the next one retries');
+        })
+        .finally(() => {
+          this.snapshotting = undefined;
         });
-      }
-    }
-    const coreText = coreFileText(state);
-    bytes += Buffer.byteLength(coreText);
-    try {
-      // The core goes first: a crash before the shards leaves an inbox entry whose id load re-adds to `seen`.
-      await this.writeText(this.core, STORE_FILE, coreText);
-    } catch (error) {
-      for (const [table, dirty] of taken) table.markDirty(dirty);
-      throw error;
-    }
-    try {
-      await runLimited(tasks, PARALLEL_SHARD_WRITES);
-    } catch (error) {
-      for (const [table, dirty] of taken) table.markDirty(dirty);
-      throw error;
     }
     return bytes;
+  }
+
+  async snapshot(state: HotState): Promise<void> {
+    await this.snapshotting;
+    await this.snapshotNow(state);
+  }
+
+  stats(): PersistenceCounters {
+    return { ...this.counters };
+  }
+
+  private async snapshotNow(state: HotState): Promise<void> {
+    await writeSnapshot(this.dataDir, state, this.journal, () => this.seq, {
+      coldBefore: this.options.clock() - this.options.coldAfterMinutes * 60_000,
+      journalPending: (key) => this.journalPending.has(key),
+    });
+    this.counters.snapshots += 1;
   }
 
   async appendAudit(entries: AuditEntry[]): Promise<void> {
@@ -138,6 +156,10 @@ export class FilePersistence implements Persistence {
     return this.archive.append(records);
   }
 
+  readCold(key: string, slot: ColdSlot): Promise<string | undefined> {
+    return readColdLine(conversationShardPath(this.dataDir, key, SHARDS.conversations), key, slot);
+  }
+
   readArchive(key: string): Promise<ConversationRecord | undefined> {
     return this.archive.find(key);
   }
@@ -146,26 +168,46 @@ export class FilePersistence implements Persistence {
     return this.archive.compact(isArchived);
   }
 
-  release(): Promise<void> {
-    return this.lock.release();
+  async release(): Promise<void> {
+    await this.snapshotting;
+    await this.journal.close();
+    await this.lock.release();
   }
 
+  /** Recovery: the snapshot, then every journal record after it. */
   private async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
     const path = join(this.dataDir, STORE_FILE);
+    await removeLeftovers([this.dataDir, ...shardedTables(emptyHotState(0)).map(([name]) => join(this.dataDir, name))]);
     let text: string | null;
     try {
-      text = await this.core.read();
+      text = await readFile(path, 'utf8');
     } catch (error) {
-      throw new StoreError('io', `Cannot read the store file ${path}: ${describeCause(error)}.`, { cause: error });
+      if (!isCode(error, 'ENOENT')) {
+        throw new StoreError('io', `Cannot read the store file ${path}: ${describeCause(error)}.`, { cause: error });
+      }
+      text = null;
     }
     const decoded = text === null ? undefined : decodeCoreFile(text, path, now);
     const state = decoded?.state ?? emptyHotState(now);
-    await loadShards(join(this.dataDir, 'conversations'), state.conversations, decodeConversationLine);
+    // Conversations untouched for a while stay in their shard file: memory holds where, not what.
+    const coldBefore = now - this.options.coldAfterMinutes * 60_000;
+    await loadShards(join(this.dataDir, CONVERSATIONS_DIR), state.conversations, coldConversationDecoder(coldBefore));
     await loadShards(join(this.dataDir, 'seen'), state.seen, decodeSeenLine);
     await loadShards(join(this.dataDir, 'outbox'), state.outbox, decodeEffectLine);
     if (decoded) moveInline(state, decoded.inline);
-    // A crash between the core write and the shard writes can leave an inbox entry whose id is not yet in `seen`.
+    const covered = decoded?.journalSeq ?? 0;
+    const last = await this.journal.replay((record) => {
+      if (record.n > covered) applyRecord(state, record);
+    });
+    this.seq = Math.max(covered, last);
+    // A seen id always goes with its inbox entry; an older layout could lose the seen shard alone.
     for (const mention of state.inbox) if (!state.seen.has(mention.id)) state.seen.set(mention.id, now);
+    // What was just loaded is not a change for the journal (the shards stay dirty for the next snapshot).
+    for (const [, table] of shardedTables(state)) table.takeChanged();
+    state.cursors.takeChanged();
+    state.escalations.takeChanged();
+    state.inboxChanges.clear();
+    this.lastMeta.value = JSON.stringify(state.meta);
     indexPendingEffects(state);
     const migrated = decoded !== undefined && decoded.fromVersion < CURRENT_SCHEMA_VERSION;
     if (migrated) await this.backUp(path, decoded.fromVersion);
@@ -177,6 +219,7 @@ export class FilePersistence implements Persistence {
     const backup = `${path}.v${fromVersion}.bak`;
     try {
       await copyFile(path, backup, constants.COPYFILE_EXCL);
+      await makePrivate(backup);
     } catch (error) {
       if (!isCode(error, 'EEXIST')) {
         throw new StoreError('io', `Cannot back up ${path} before migrating it: ${describeCause(error)}. The file was left unchanged.`, {
@@ -186,45 +229,6 @@ export class FilePersistence implements Persistence {
     }
     this.logger.info({ file: path, backup, fromVersion, toVersion: CURRENT_SCHEMA_VERSION }, 'store file migrated');
   }
-
-  private shardFile(table: string, index: number): TextFile {
-    const name = join(table, shardFileName(index));
-    let file = this.shardFiles.get(name);
-    if (!file) {
-      file = new TextFile(join(this.dataDir, name));
-      this.shardFiles.set(name, file);
-    }
-    return file;
-  }
-
-  private async writeText(file: TextFile, name: string, text: string): Promise<void> {
-    try {
-      await file.write(text);
-    } catch (error) {
-      throw new StoreError('io', `Cannot write ${join(this.dataDir, name)}: ${describeCause(error)}.`, { cause: error });
-    }
-  }
-}
-
-const PARALLEL_SHARD_WRITES = 8;
-
-/** Runs the tasks at most `limit` at a time; waits for all, then throws the first failure. */
-async function runLimited(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const task = tasks[next]!;
-      next += 1;
-      try {
-        await task();
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  if (failure) throw failure.error;
 }
 
 function moveInline(state: HotState, inline: InlineCollections): void {

@@ -6,11 +6,11 @@ import { ShardedMap } from './sharded-map.js';
 
 export const CURRENT_SCHEMA_VERSION = 1;
 
-const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), nextEffectSeq: z.number().int() });
+export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), nextEffectSeq: z.number().int() });
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The core file: the small, busy part of the state. The collections that grow with traffic
+ * The snapshot's core file: the small, busy part of the state. The collections that grow with traffic
  * (conversations, seen mention ids, the outbox) live in shard files beside it.
  */
 export const coreFileSchema = z.object({
@@ -20,11 +20,20 @@ export const coreFileSchema = z.object({
   inbox: z.array(inboundMentionSchema),
   cursors: z.record(z.string(), cursorSchema),
   escalations: z.record(z.string(), escalationSchema),
+  /** The last journal batch this snapshot holds: recovery replays the batches after it. */
+  journalSeq: z.number().int().nonnegative().optional(),
 });
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
-/** A conversation in memory: its compact JSON (a third of the parsed objects' memory) and the fields scans need; or a marker that it was archived. */
-export type ConversationSlot = { json: string; owner: Owner; updatedAt: number } | { archivedAt: number };
+/**
+ * A conversation: in memory as its compact JSON (a third of the parsed objects' memory) with the fields
+ * scans need; or cold, left in the snapshot shard file at a byte range (only the fields scans need stay
+ * in memory); or a marker that it was archived.
+ */
+export type ConversationSlot =
+  | { json: string; owner: Owner; updatedAt: number }
+  | { at: number; length: number; owner: Owner; updatedAt: number }
+  | { archivedAt: number };
 
 export const SHARDS = { conversations: 256, seen: 64, outbox: 64 } as const;
 
@@ -40,10 +49,22 @@ export interface HotState {
   outbox: ShardedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
   pendingEffects: Set<string>;
+  /** Inbox changes since the journal last took them: the mention added, or null once processed. */
+  inboxChanges: Map<string, InboundMention | null>;
 }
 
+/** Counted by owner, cold ones apart too: `<owner>` or `cold:<owner>`, or `archived`. */
+function slotClass(slot: ConversationSlot): string {
+  if ('json' in slot) return slot.owner;
+  if ('length' in slot) return `cold:${slot.owner}`;
+  return 'archived';
+}
+
+/** The line of an in-memory or archived slot; a cold slot's line is in its shard file (see `cold-conversations.ts`). */
 export function slotLine(key: string, slot: ConversationSlot): string {
-  return 'json' in slot ? slot.json : JSON.stringify({ archivedKey: key, archivedAt: slot.archivedAt });
+  if ('json' in slot) return slot.json;
+  if ('archivedAt' in slot) return JSON.stringify({ archivedKey: key, archivedAt: slot.archivedAt });
+  throw new Error(`conversation ${key} is cold: its line is read from its shard file`);
 }
 
 export function emptyHotState(now: number): HotState {
@@ -53,10 +74,11 @@ export function emptyHotState(now: number): HotState {
     inbox: [],
     cursors: new JsonMap(),
     escalations: new JsonMap(),
-    conversations: new ShardedMap(SHARDS.conversations, slotLine),
+    conversations: new ShardedMap(SHARDS.conversations, slotLine, slotClass),
     seen: new ShardedMap(SHARDS.seen, (id, at) => JSON.stringify([id, at])),
     outbox: new ShardedMap(SHARDS.outbox, (_key, effect) => JSON.stringify(effect)),
     pendingEffects: new Set(),
+    inboxChanges: new Map(),
   };
 }
 
@@ -71,13 +93,14 @@ export function hotStateFromCore(file: CoreFile): HotState {
   };
 }
 
-export function coreFileText(state: HotState): string {
+export function coreFileText(state: HotState, journalSeq: number): string {
   const core: Record<keyof CoreFile, unknown> = {
     schemaVersion: state.schemaVersion,
     meta: state.meta,
     inbox: state.inbox,
     cursors: state.cursors,
     escalations: state.escalations,
+    journalSeq,
   };
   return JSON.stringify(core);
 }

@@ -4,6 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StoreError, describeCause } from './store-error.js';
 import { isCode } from './lock-file.js';
+import { PRIVATE_FILE_MODE } from './private-files.js';
+import { syncDir } from './sync-dir.js';
 
 export interface LineSpan {
   offset: number;
@@ -17,7 +19,11 @@ export interface LineSpan {
 export class JsonLinesFile {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly path: string) {}
+  /** With `onSync`, appends and rewrites are synced (file and directory) before they resolve. */
+  constructor(
+    readonly path: string,
+    private readonly onSync?: () => void,
+  ) {}
 
   /** Appends one line per text; returns where each line's text starts and how many bytes it has. */
   append(texts: string[]): Promise<LineSpan[]> {
@@ -33,7 +39,8 @@ export class JsonLinesFile {
         return span;
       });
       chunk += `${texts.join('\n')}\n`;
-      await appendFile(this.path, chunk, 'utf8');
+      if (this.onSync) await this.appendSynced(chunk, offset === chunk.length);
+      else await appendFile(this.path, chunk, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       return spans;
     });
   }
@@ -65,7 +72,7 @@ export class JsonLinesFile {
       if ((await this.size()) === 0) return 0;
       if (survey) await this.scan(survey);
       const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
-      const out = await open(temp, 'w');
+      const out = await open(temp, 'w', PRIVATE_FILE_MODE);
       let dropped = 0;
       let pending: string[] = [];
       try {
@@ -81,13 +88,32 @@ export class JsonLinesFile {
           }
         }
         if (pending.length > 0) await out.write(`${pending.join('\n')}\n`);
+        if (this.onSync) {
+          await out.datasync();
+          this.onSync();
+        }
       } finally {
         await out.close();
       }
       if (dropped === 0) await rm(temp, { force: true });
-      else await rename(temp, this.path);
+      else {
+        await rename(temp, this.path);
+        if (this.onSync) await syncDir(dirname(this.path));
+      }
       return dropped;
     });
+  }
+
+  private async appendSynced(chunk: string, created: boolean): Promise<void> {
+    const handle = await open(this.path, 'a', PRIVATE_FILE_MODE);
+    try {
+      await handle.write(chunk, null, 'utf8');
+      await handle.datasync();
+      this.onSync?.();
+    } finally {
+      await handle.close();
+    }
+    if (created) await syncDir(dirname(this.path));
   }
 
   private async scan(visit: (text: string, lineNumber: number) => void): Promise<void> {

@@ -1,15 +1,23 @@
 import { join } from 'node:path';
-import { TextFile } from 'lowdb/node';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ConversationSlot } from './hot-state.js';
 import { conversationSchema, effectSchema } from './records.js';
 import type { Effect } from './records.js';
 import { shardFileName, shardOf } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
+import { isCode } from './lock-file.js';
 import { StoreError, describeCause } from './store-error.js';
 
+/** Where a line is in its shard file, and whether that file is its key's home. */
+export interface LinePlace {
+  at: number;
+  length: number;
+  home: (key: string) => boolean;
+}
+
 /** Turns one parsed line into its entry, or says what is wrong with it. */
-export type LineDecoder<V> = (data: unknown, line: string) => { entry: [string, V] } | { error: z.ZodError };
+export type LineDecoder<V> = (data: unknown, line: string, place?: LinePlace) => { entry: [string, V] } | { error: z.ZodError };
 
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move the data directory away.';
 
@@ -21,36 +29,44 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
   const misplaced = new Set<number>();
   for (let index = 0; index < map.shardCount; index += 1) {
     const path = join(dir, shardFileName(index));
-    let text: string | null;
+    let buffer: Buffer;
     try {
-      text = await new TextFile(path).read();
+      buffer = await readFile(path);
     } catch (error) {
+      if (isCode(error, 'ENOENT')) continue;
       throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
     }
-    if (text === null) continue;
+    const isHome = (key: string) => shardOf(key, map.shardCount) === index;
+    // Each line decoded on its own: a string cut from the whole file's text would keep all of it alive.
     let lineNumber = 0;
-    for (const line of text.split('\n')) {
+    for (let at = 0; at < buffer.length; ) {
+      let end = buffer.indexOf(0x0a, at);
+      if (end < 0) end = buffer.length;
       lineNumber += 1;
-      if (line.length === 0) continue;
-      const [key, value] = decodeLine(line, decode, path, lineNumber);
-      const home = shardOf(key, map.shardCount);
-      // A record in the wrong file (or twice) is kept once and both files are rewritten.
-      if (home !== index || map.has(key)) misplaced.add(home).add(index);
-      map.set(key, value);
+      if (end > at) {
+        const line = buffer.toString('utf8', at, end);
+        const [key, value] = decodeLine(line, decode, path, lineNumber, { at, length: end - at, home: isHome });
+        const home = shardOf(key, map.shardCount);
+        // A record in the wrong file (or twice) is kept once and both files are rewritten.
+        if (home !== index || map.has(key)) misplaced.add(home).add(index);
+        map.set(key, value);
+      }
+      at = end + 1;
     }
   }
   map.takeDirty();
   map.markDirty(misplaced);
 }
 
-function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number): [string, V] {
+function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number, place: LinePlace): [string, V] {
   let data: unknown;
   try {
     data = JSON.parse(line);
-  } catch (error) {
-    throw new StoreError('corrupt', `The store file ${path} line ${lineNumber} is not valid JSON (${describeCause(error)}). ${LEAVE_IT}`);
+  } catch {
+    // The parser's message quotes the text around the error: customer data never goes into an error.
+    throw new StoreError('corrupt', `The store file ${path} line ${lineNumber} is not valid JSON. ${LEAVE_IT}`);
   }
-  const result = decode(data, line);
+  const result = decode(data, line, place);
   if ('error' in result) {
     throw new StoreError(
       'schema',
@@ -71,6 +87,17 @@ export const decodeConversationLine: LineDecoder<ConversationSlot> = (data, line
   if (!record.success) return { error: record.error };
   return { entry: [record.data.key, { json: line, owner: record.data.owner, updatedAt: record.data.updatedAt }] };
 };
+
+/** Like `decodeConversationLine`, but a record untouched since `coldBefore` stays in its file (cold). */
+export function coldConversationDecoder(coldBefore: number): LineDecoder<ConversationSlot> {
+  return (data, line, place) => {
+    const decoded = decodeConversationLine(data, line);
+    if ('error' in decoded || !place) return decoded;
+    const [key, slot] = decoded.entry;
+    if (!('json' in slot) || slot.updatedAt >= coldBefore || !place.home(key)) return decoded;
+    return { entry: [key, { at: place.at, length: place.length, owner: slot.owner, updatedAt: slot.updatedAt }] };
+  };
+}
 
 const seenLineSchema = z.tuple([z.string(), z.number()]);
 

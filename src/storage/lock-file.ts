@@ -1,4 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { processIdentity, sameProcess } from './process-identity.js';
+import type { ProcessIdentity } from './process-identity.js';
 import { StoreError, describeCause } from './store-error.js';
 import type { StoreLogger } from './store-options.js';
 
@@ -6,21 +8,24 @@ export interface LockHandle {
   release(): Promise<void>;
 }
 
-interface LockContent {
+interface LockContent extends ProcessIdentity {
   pid: number;
   startedAt: string;
 }
 
 /**
- * One process per data directory: the lock file holds the owner's pid. A lock whose pid is dead is
- * a leftover of a crash and is taken over; a live one (this process included) refuses the second open.
+ * One process per data directory: the lock file holds the owner's pid, boot id and start time. A lock
+ * whose pid is dead, or names a pid now used by another process (a container's pid 1 restarted after
+ * `kill -9`, or another boot), is a leftover of a crash and is taken over; a live holder (this process
+ * included) refuses the second open.
  */
 export async function acquireLock(lockPath: string, dataDir: string, logger: StoreLogger): Promise<LockHandle> {
-  const content: LockContent = { pid: process.pid, startedAt: new Date().toISOString() };
+  const self = await processIdentity(process.pid);
+  const content: LockContent = { pid: process.pid, ...self, startedAt: new Date().toISOString() };
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await writeFile(lockPath, `${JSON.stringify(content)}\n`, { flag: 'wx' });
-      return { release: () => releaseLock(lockPath) };
+      await writeFile(lockPath, `${JSON.stringify(content)}\n`, { flag: 'wx', mode: 0o600 });
+      return { release: () => releaseLock(lockPath, self) };
     } catch (error) {
       if (!isCode(error, 'EEXIST')) {
         throw new StoreError('io', `Cannot create the lock file ${lockPath}: ${describeCause(error)}.`, { cause: error });
@@ -34,7 +39,7 @@ export async function acquireLock(lockPath: string, dataDir: string, logger: Sto
         `The data directory ${dataDir} has a lock file (${lockPath}) that names no process. If no engage-bridge is running on it, delete that file and start again.`,
       );
     }
-    if (isAlive(holder.pid) || attempt > 0) {
+    if ((await holds(holder)) || attempt > 0) {
       throw new StoreError(
         'locked',
         `The data directory ${dataDir} is in use by process ${holder.pid} (since ${holder.startedAt}). Stop that process or choose another BRIDGE_DATA_DIR.`,
@@ -42,7 +47,7 @@ export async function acquireLock(lockPath: string, dataDir: string, logger: Sto
     }
     logger.warn(
       { dataDir, stalePid: holder.pid },
-      `taking over the lock of ${dataDir} from process ${holder.pid}, which is no longer running`,
+      `taking over the lock of ${dataDir} from process ${holder.pid}, which is no longer running (or its pid now belongs to another process)`,
     );
     await rm(lockPath, { force: true });
   }
@@ -59,12 +64,21 @@ async function readHolder(lockPath: string): Promise<LockContent | 'gone' | 'unr
   try {
     const parsed = JSON.parse(text) as Partial<LockContent>;
     if (typeof parsed.pid === 'number' && Number.isInteger(parsed.pid) && parsed.pid > 0) {
-      return { pid: parsed.pid, startedAt: String(parsed.startedAt ?? 'unknown') };
+      const holder: LockContent = { pid: parsed.pid, startedAt: String(parsed.startedAt ?? 'unknown') };
+      if (typeof parsed.bootId === 'string') holder.bootId = parsed.bootId;
+      if (typeof parsed.startTicks === 'string') holder.startTicks = parsed.startTicks;
+      return holder;
     }
   } catch {
     // A lock being written this very moment is empty: never treat it as stale.
   }
   return 'unreadable';
+}
+
+/** The holder is alive and is the very process that wrote the lock (not a later one with its pid). */
+async function holds(holder: LockContent): Promise<boolean> {
+  if (!isAlive(holder.pid)) return false;
+  return sameProcess(holder, await processIdentity(holder.pid));
 }
 
 /** Signal 0 probes without touching the process: EPERM still means it exists. */
@@ -77,10 +91,10 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-async function releaseLock(lockPath: string): Promise<void> {
+async function releaseLock(lockPath: string, self: ProcessIdentity | undefined): Promise<void> {
   const holder = await readHolder(lockPath).catch(() => 'unreadable' as const);
   // Only remove our own lock: a process that took over a lock we lost must keep it.
-  if (typeof holder === 'object' && holder.pid === process.pid) await rm(lockPath, { force: true });
+  if (typeof holder === 'object' && holder.pid === process.pid && sameProcess(holder, self)) await rm(lockPath, { force: true });
 }
 
 export function isCode(error: unknown, code: string): boolean {

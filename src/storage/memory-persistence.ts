@@ -1,6 +1,6 @@
 import { shardedTables } from './hot-state.js';
 import type { HotState } from './hot-state.js';
-import type { Persistence } from './persistence.js';
+import type { Persistence, PersistenceCounters } from './persistence.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 
 /** Keeps the cold data in memory; a "write" only hands over the changed shards, as the file store does. */
@@ -10,8 +10,22 @@ export class MemoryPersistence implements Persistence {
   private archive: Array<{ key: string; json: string }> = [];
 
   writeHot(state: HotState): Promise<number> {
-    for (const [, table] of shardedTables(state)) table.takeDirty();
+    for (const [, table] of shardedTables(state)) {
+      table.takeDirty();
+      table.takeChanged();
+    }
+    state.cursors.takeChanged();
+    state.escalations.takeChanged();
+    state.inboxChanges.clear();
     return Promise.resolve(0);
+  }
+
+  snapshot(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stats(): PersistenceCounters {
+    return { fsyncs: 0, bytes: 0, snapshots: 0 };
   }
 
   appendAudit(entries: AuditEntry[]): Promise<void> {
@@ -28,6 +42,11 @@ export class MemoryPersistence implements Persistence {
     const before = this.audit.length;
     this.audit = this.audit.filter(keep);
     return Promise.resolve(before - this.audit.length);
+  }
+
+  readCold(key: string): Promise<string | undefined> {
+    // The memory store keeps every conversation in memory: it never makes one cold.
+    return Promise.reject(new Error(`conversation ${key} cannot be cold in the memory store`));
   }
 
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void> {

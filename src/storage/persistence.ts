@@ -1,18 +1,32 @@
 import type { HotState } from './hot-state.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
+import type { ColdSlot } from './state/conversations.js';
 
 /**
  * Where a store keeps its state: the file store writes to disk, the memory store keeps it in memory.
  * The store logic above it is shared, so one contract suite covers both.
  */
+export interface PersistenceCounters {
+  /** fsync/fdatasync calls on files (journal records, archive appends; snapshot files not counted). */
+  fsyncs: number;
+  /** Journal bytes appended since open. */
+  bytes: number;
+  snapshots: number;
+}
+
 export interface Persistence {
-  /** Writes the core state and the conversation shards changed since the last write; returns the bytes written. */
+  /** Makes the changes since the last call durable (one journal record, synced); returns the bytes written. */
   writeHot(state: HotState): Promise<number>;
+  /** Writes a snapshot of the whole state, after which the journal behind it is dropped. */
+  snapshot(state: HotState): Promise<void>;
+  stats(): PersistenceCounters;
   appendAudit(entries: AuditEntry[]): Promise<void>;
   /** Every audit entry kept, oldest first. */
   readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
   /** Keeps only the entries `keep` accepts; returns how many were dropped. */
   rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number>;
+  /** The JSON line of a cold conversation; undefined when the slot is out of date (read the map again). */
+  readCold(key: string, slot: ColdSlot): Promise<string | undefined>;
   /** Appends conversations (as JSON text) to the archive. */
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
   /** The latest archived copy of a conversation. */

@@ -13,20 +13,37 @@ export function shardFileName(index: number): string {
 }
 
 /**
- * A keyed collection split into shards by key hash, each shard one JSON Lines file on disk. It tracks
- * which shards changed, so a write rewrites those alone: the cost of a write follows what changed,
- * not how much is stored.
+ * A keyed collection split into shards by key hash, each shard one JSON Lines file of the snapshot. It
+ * tracks which keys changed (for the next journal batch) and which shards (for the next snapshot), so
+ * the cost of a write follows what changed, not how much is stored.
  */
 export class ShardedMap<V> {
   private readonly shards: Array<Map<string, V>>;
   private dirty = new Set<number>();
+  /** Keys changed since the last journal batch (set or deleted): the journal records their current value. */
+  private changed = new Set<string>();
   private count = 0;
+
+  /** Entries per class, kept as they change (when `classify` is given): counts without a scan. */
+  private readonly tallies = new Map<string, number>();
 
   constructor(
     readonly shardCount: number,
     private readonly lineOf: (key: string, value: V) => string,
+    private readonly classify?: (value: V) => string,
   ) {
     this.shards = Array.from({ length: shardCount }, () => new Map());
+  }
+
+  /** How many entries `classify` puts in `name`. */
+  tally(name: string): number {
+    return this.tallies.get(name) ?? 0;
+  }
+
+  private count1(value: V | undefined, by: number): void {
+    if (value === undefined || !this.classify) return;
+    const name = this.classify(value);
+    this.tallies.set(name, (this.tallies.get(name) ?? 0) + by);
   }
 
   get size(): number {
@@ -44,17 +61,43 @@ export class ShardedMap<V> {
   set(key: string, value: V): void {
     const shard = this.shard(key);
     if (!shard.has(key)) this.count += 1;
+    this.count1(shard.get(key), -1);
+    this.count1(value, 1);
     shard.set(key, value);
     this.dirty.add(shardOf(key, this.shardCount));
+    this.changed.add(key);
   }
 
   delete(key: string): boolean {
-    const removed = this.shard(key).delete(key);
+    const shard = this.shard(key);
+    this.count1(shard.get(key), -1);
+    const removed = shard.delete(key);
     if (removed) {
       this.count -= 1;
       this.dirty.add(shardOf(key, this.shardCount));
+      this.changed.add(key);
     }
     return removed;
+  }
+
+  /**
+   * Replaces a value with an equivalent one (the same record, held another way): not a change, so
+   * neither the journal nor the next snapshot hears of it.
+   */
+  replaceQuietly(key: string, value: V): void {
+    const shard = this.shard(key);
+    if (!shard.has(key)) return;
+    this.count1(shard.get(key), -1);
+    this.count1(value, 1);
+    shard.set(key, value);
+  }
+
+  isChanged(key: string): boolean {
+    return this.changed.has(key);
+  }
+
+  shardEntries(index: number): IterableIterator<[string, V]> {
+    return (this.shards[index] ?? new Map<string, V>()).entries();
   }
 
   *entries(): IterableIterator<[string, V]> {
@@ -83,6 +126,17 @@ export class ShardedMap<V> {
 
   markDirty(indexes: Iterable<number>): void {
     for (const index of indexes) this.dirty.add(index);
+  }
+
+  /** Hands over the keys changed since the last call; a failed journal write gives them back with `markChanged`. */
+  takeChanged(): string[] {
+    const taken = [...this.changed];
+    this.changed = new Set();
+    return taken;
+  }
+
+  markChanged(keys: Iterable<string>): void {
+    for (const key of keys) this.changed.add(key);
   }
 
   private shard(key: string): Map<string, V> {

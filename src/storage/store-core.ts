@@ -21,6 +21,7 @@ import type {
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
 import { markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
 import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
+import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
@@ -249,10 +250,11 @@ export class StoreCore implements Store {
     return result;
   }
 
-  /** Writes the whole state even when nothing changed (after a migration). */
+  /** Writes a full snapshot now (after a migration, so the old layout is gone at once). */
   async persistAll(): Promise<void> {
     this.ensureOpen();
-    await this.writer.whenDurable();
+    await this.writer.flush();
+    await this.persistence.snapshot(this.state);
   }
 
   flush(): Promise<void> {
@@ -264,6 +266,8 @@ export class StoreCore implements Store {
     if (this.closed) return;
     try {
       await this.writer.flushNow();
+      // A clean stop leaves a snapshot and an empty journal: the next start replays nothing.
+      await this.persistence.snapshot(this.state);
     } finally {
       this.closed = true;
       this.writer.cancelTimer();
@@ -273,9 +277,14 @@ export class StoreCore implements Store {
 
   stats(): StoreStats {
     const { bot, agents, paused, unknown, archived } = this.book.count();
+    const { fsyncs, bytes, snapshots } = this.persistence.stats();
     return {
       ...this.counters,
+      fsyncs,
+      journalBytes: bytes,
+      snapshots,
       conversations: bot + agents + paused + unknown,
+      coldConversations: coldCountIn(this.state),
       archived,
       pendingInbound: this.state.inbox.length,
       pendingEffects: this.state.pendingEffects.size,
@@ -295,7 +304,9 @@ export class StoreCore implements Store {
       }
     }
     const started = performance.now();
-    this.counters.hotFileBytes = await this.persistence.writeHot(this.state);
+    const bytes = await this.persistence.writeHot(this.state);
+    if (bytes === 0) return;
+    this.counters.hotFileBytes = bytes;
     this.counters.lastWriteMs = Math.round((performance.now() - started) * 10) / 10;
     this.counters.writes += 1;
   }

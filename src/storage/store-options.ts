@@ -25,7 +25,9 @@ export interface StoreOptions {
   /** Longer transcript lines are cut to this many characters (default 2000). */
   transcriptMaxLineChars?: number;
   retention?: Partial<RetentionSettings>;
-  /** Minimum spacing of disk writes (file store default 55 ms: under 20 writes per second whatever the load). */
+  /** A conversation untouched this long leaves memory (file store; read from its shard file when asked for). Default 15. */
+  coldAfterMinutes?: number;
+  /** Minimum spacing of group commits (file store default 0: callers arriving during a write share the next one). */
   writeIntervalMs?: number;
 }
 
@@ -36,6 +38,7 @@ export interface ResolvedStoreOptions {
   transcriptMaxLineChars: number;
   retention: RetentionSettings;
   writeIntervalMs: number;
+  coldAfterMinutes: number;
 }
 
 export const DEFAULT_RETENTION: RetentionSettings = { seenIdsDays: 14, auditDays: 90, archiveAfterDays: 30 };
@@ -54,6 +57,7 @@ export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalM
       archiveAfterDays: positive(options.retention?.archiveAfterDays, DEFAULT_RETENTION.archiveAfterDays, 'retention.archiveAfterDays'),
     },
     writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
+    coldAfterMinutes: positive(options.coldAfterMinutes, 15, 'coldAfterMinutes'),
   };
 }
 

@@ -13,15 +13,23 @@ import type {
 } from './records.js';
 
 export interface StoreStats {
-  /** Hot-file writes completed since open. */
+  /** Group commits completed since open (file store: each one journal append and one fsync). */
   writes: number;
   /** Appends to the cold files (audit log, archive) since open. */
   appends: number;
   writeErrors: number;
-  /** Bytes written by the last write: the core file plus the shard files that changed (0 for the memory store). */
+  /** Bytes of the last group commit's journal record (0 for the memory store). */
   hotFileBytes: number;
+  /** fsync calls on data files since open: journal records and archive appends (0 for the memory store). */
+  fsyncs: number;
+  /** Journal bytes appended since open. */
+  journalBytes: number;
+  /** Snapshots written since open (each lets the journal behind it go). */
+  snapshots: number;
   lastWriteMs: number;
   conversations: number;
+  /** Of `conversations`, those left on disk (cold) and read when asked for. */
+  coldConversations: number;
   archived: number;
   pendingInbound: number;
   pendingEffects: number;
@@ -40,8 +48,9 @@ export type OwnerCounts = Record<Owner, number> & { archived: number };
 
 /**
  * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
- * resolve only when the change is on disk, so an effect is never performed before the record that
- * makes it safe. The others are written by the next coalesced write (`flush()` waits for it).
+ * resolve only when the change is on disk (journal record synced), so an effect is never performed
+ * before the record that makes it safe. The others go out with the next group commit (`flush()`
+ * waits for it). What survives which crash: `src/storage/README.md`.
  */
 export interface Store {
   /** Durable. Records an inbound mention once: false when its id was seen before (never act twice). */

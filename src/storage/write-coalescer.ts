@@ -14,15 +14,16 @@ export interface CoalescerOptions {
 }
 
 /**
- * Turns many mutations into few writes: a mutation marks the state dirty, and one write at a time runs
- * no sooner than `minIntervalMs` after the previous one started. A caller that needs durability gets a
- * promise that settles with the first write that began after its mutation.
+ * Group commit: a mutation marks the state dirty, and one write runs at a time; every caller that
+ * arrives while a write is in flight goes out in the next single write (no sooner than `minIntervalMs`
+ * after the previous one started: 0 for the file store, no artificial spacing). A caller that needs
+ * durability gets a promise that settles with the first write that began after its mutation.
  */
 export class WriteCoalescer {
   private waiters: Waiter[] = [];
   private inflight: Waiter[] = [];
   private dirty = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: { timeout?: NodeJS.Timeout; immediate?: NodeJS.Immediate } | undefined;
   private current: Promise<void> | undefined;
   private notBeforeMs = Number.NEGATIVE_INFINITY;
   private urgent = false;
@@ -57,8 +58,7 @@ export class WriteCoalescer {
   /** Like `flush()`, but without waiting out the write interval: for shutdown. */
   flushNow(): Promise<void> {
     this.urgent = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     const flushed = this.flush();
     this.schedule();
     return flushed;
@@ -66,17 +66,29 @@ export class WriteCoalescer {
 
   /** Stops the timer; pending mutations are only written by a later `flush()`. */
   cancelTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer?.timeout) clearTimeout(this.timer.timeout);
+    if (this.timer?.immediate) clearImmediate(this.timer.immediate);
     this.timer = undefined;
   }
 
   private schedule(): void {
     if (this.current || this.timer || !this.dirty) return;
     const delay = this.urgent ? 0 : Math.max(0, this.notBeforeMs - performance.now());
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.current = this.run();
-    }, delay);
+    // No spacing (group commit): start as soon as the callers of this turn have had their say.
+    if (delay === 0) {
+      const immediate = setImmediate(() => {
+        this.timer = undefined;
+        this.current = this.run();
+      });
+      this.timer = { immediate };
+      return;
+    }
+    this.timer = {
+      timeout: setTimeout(() => {
+        this.timer = undefined;
+        this.current = this.run();
+      }, delay),
+    };
   }
 
   private async run(): Promise<void> {

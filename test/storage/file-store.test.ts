@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
@@ -38,6 +38,32 @@ async function shardLines(dataDir: string, table: string): Promise<unknown[]> {
     for (const line of text.split('\n')) if (line) records.push(JSON.parse(line));
   }
   return records;
+}
+
+type Pairs = Array<[string, unknown]>;
+interface JournalLine {
+  n: number;
+  inbox?: Pairs;
+  seen?: Pairs;
+  outbox?: Pairs;
+  cursors?: Pairs;
+  conversations?: Pairs;
+}
+
+/** Every record of every journal file, in order. */
+async function journalRecords(dataDir: string): Promise<JournalLine[]> {
+  const names = (await readdir(dataDir)).filter((name) => name.startsWith('journal-')).sort();
+  const records: JournalLine[] = [];
+  for (const name of names) {
+    for (const line of (await readFile(join(dataDir, name), 'utf8')).split('\n')) if (line) records.push(JSON.parse(line));
+  }
+  return records;
+}
+
+/** The data directory as a kill -9 leaves it (what is in the files now), without the lock of the live store. */
+async function crashCopy(dataDir: string, into: string): Promise<string> {
+  await cp(dataDir, into, { recursive: true, filter: (source) => !source.endsWith('store.lock') });
+  return into;
 }
 
 const storedConversations = (dataDir: string): Promise<unknown[]> => shardLines(dataDir, 'conversations');
@@ -170,33 +196,39 @@ describe('the file store', () => {
   });
 
   describe('durability', () => {
-    it('has a recorded mention on disk as soon as recordInbound resolves, before any close', async () => {
+    it('has a recorded mention in the synced journal as soon as recordInbound resolves, and a kill -9 then keeps it', async () => {
       const dataDir = await tempDir();
       const store = await openFileStore({ dataDir });
       await store.recordInbound(mention('9001'));
       await store.enqueueEffect({ key: '9001:reply', kind: 'reply', contactKey: 'whatsapp:32470000001', payload: { text: 'hi' } });
-      const onDisk = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
-      expect(onDisk.inbox[0].id).toBe('9001');
-      expect((await shardLines(dataDir, 'seen')).map((line) => (line as string[])[0])).toEqual(['9001']);
-      expect(await shardLines(dataDir, 'outbox')).toMatchObject([{ key: '9001:reply', status: 'pending' }]);
+      const records = await journalRecords(dataDir);
+      expect(records.flatMap((r) => (r.inbox ?? []).map(([id]) => id))).toEqual(['9001']);
+      expect(records.flatMap((r) => (r.seen ?? []).map(([id]) => id))).toEqual(['9001']);
+      expect(records.flatMap((r) => (r.outbox ?? []).map(([key]) => key))).toEqual(['9001:reply']);
+      // What the disk holds at this instant is what a kill -9 leaves.
+      const crashed = await crashCopy(dataDir, await tempDir());
       await store.close();
-      const reopened = await openFileStore({ dataDir });
+      const reopened = await openFileStore({ dataDir: crashed });
       expect(await reopened.recordInbound(mention('9001'))).toBe(false);
       expect((await reopened.pendingEffects()).map((e) => e.key)).toEqual(['9001:reply']);
       await reopened.close();
     });
 
-    it('writes the other mutations by flush', async () => {
+    it('writes the other mutations by flush, and a clean close leaves a snapshot and an empty journal', async () => {
       const dataDir = await tempDir();
       const store = await openFileStore({ dataDir });
       await store.recordInbound(mention('1'));
       await store.setCursor('2001', { since: 5 });
       await store.saveConversation(conversation('1'));
       await store.flush();
+      const records = await journalRecords(dataDir);
+      expect(records.flatMap((r) => r.cursors ?? [])).toMatchObject([['2001', { value: { since: 5 } }]]);
+      expect(records.flatMap((r) => (r.conversations ?? []).map(([, value]) => value))).toEqual([conversation('1')]);
+      await store.close();
       const onDisk = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
       expect(onDisk.cursors['2001'].value).toEqual({ since: 5 });
       expect(await storedConversations(dataDir)).toEqual([conversation('1')]);
-      await store.close();
+      expect(await journalRecords(dataDir)).toEqual([]);
     });
 
     it('writes on close at once, without waiting out the write interval', { timeout: 10_000 }, async () => {
@@ -208,7 +240,6 @@ describe('the file store', () => {
       expect(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8')).cursors['2001'].value).toBe('c1');
       expect(store.stats().writes).toBe(2);
     });
-
     it('keeps what a killed process recorded, and takes over its lock', async () => {
       const dataDir = await tempDir();
       const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
@@ -245,34 +276,38 @@ describe('the file store', () => {
       await reopened.close();
     });
 
-    it('rejects a durable mutation whose write fails, then writes it once the disk recovers', async () => {
+    it('rejects a durable mutation whose journal write fails, then writes it once the disk recovers', async () => {
       const dataDir = await tempDir();
       const { lines, logger } = recordingLogger();
       const store = await openFileStore({ dataDir, logger, writeIntervalMs: 0 });
-      const file = join(dataDir, 'store.json');
-      await mkdir(file); // the atomic rename onto a directory fails like a broken disk would
+      const blocker = join(dataDir, 'journal-000000000001.jsonl');
+      await mkdir(blocker); // the append to a directory fails like a broken disk would
       const error = await refusal(store.recordInbound(mention('1')));
       expect(isStoreError(error, 'io')).toBe(true);
-      expect(error.message).toContain(file);
+      expect(error.message).toContain(dataDir);
       expect(store.stats().writeErrors).toBeGreaterThan(0);
       expect(lines.some((l) => l.level === 'error')).toBe(true);
-      await rm(file, { recursive: true });
+      await rm(blocker, { recursive: true });
       await store.flush();
-      expect(JSON.parse(await readFile(file, 'utf8')).inbox).toMatchObject([{ id: '1' }]);
-      expect((await shardLines(dataDir, 'seen')).map((line) => (line as string[])[0])).toEqual(['1']);
+      expect((await journalRecords(dataDir)).flatMap((r) => (r.inbox ?? []).map(([id]) => id))).toEqual(['1']);
       await store.close();
+      const reopened = await openFileStore({ dataDir });
+      expect((await reopened.pendingInbound()).map((m) => m.id)).toEqual(['1']);
+      await reopened.close();
     });
   });
 
-  describe('coalescing', () => {
-    it('turns 100 concurrent mutations into one write', async () => {
+  describe('group commit', () => {
+    it('turns 100 concurrent mutations into one journal record and one fsync', async () => {
       const dataDir = await tempDir();
       const store = await openFileStore({ dataDir });
       const ids = Array.from({ length: 100 }, (_, i) => String(i));
       const results = await Promise.all(ids.map((id) => store.recordInbound(mention(id))));
       expect(results.every(Boolean)).toBe(true);
-      expect(store.stats().writes).toBe(1);
-      expect(await shardLines(dataDir, 'seen')).toHaveLength(100);
+      expect(store.stats()).toMatchObject({ writes: 1, fsyncs: 1 });
+      const records = await journalRecords(dataDir);
+      expect(records).toHaveLength(1);
+      expect(records[0]?.seen).toHaveLength(100);
       await store.close();
     });
   });

@@ -3,9 +3,20 @@ import type { ConversationRecord, Owner } from '../records.js';
 import type { OwnerCounts } from '../store.js';
 
 export type HotSlot = Extract<ConversationSlot, { json: string }>;
+export type ColdSlot = Extract<ConversationSlot, { length: number }>;
+/** In the hot set: in memory or cold (not archived). */
+export type LiveSlot = HotSlot | ColdSlot;
 
 export function isHot(slot: ConversationSlot | undefined): slot is HotSlot {
   return slot !== undefined && 'json' in slot;
+}
+
+export function isCold(slot: ConversationSlot | undefined): slot is ColdSlot {
+  return slot !== undefined && 'length' in slot;
+}
+
+export function isLive(slot: ConversationSlot | undefined): slot is LiveSlot {
+  return isHot(slot) || isCold(slot);
 }
 
 export function entryOf(record: ConversationRecord): HotSlot {
@@ -30,33 +41,37 @@ export function boundTranscript(record: ConversationRecord, maxLines: number, ma
   };
 }
 
-export function listConversationsIn(state: HotState, owner?: Owner): ConversationRecord[] {
-  const found: ConversationRecord[] = [];
-  for (const slot of state.conversations.values()) {
-    if (isHot(slot) && (owner === undefined || slot.owner === owner)) found.push(recordOf(slot));
+/** Hot-set conversations of the owner (cold ones are read by the caller). */
+export function listConversationsIn(state: HotState, owner?: Owner): Array<[string, LiveSlot]> {
+  const found: Array<[string, LiveSlot]> = [];
+  for (const [key, slot] of state.conversations.entries()) {
+    if (isLive(slot) && (owner === undefined || slot.owner === owner)) found.push([key, slot]);
   }
   return found;
 }
 
 export function countByOwnerIn(state: HotState): OwnerCounts {
-  const counts: OwnerCounts = { bot: 0, agents: 0, paused: 0, unknown: 0, archived: 0 };
-  for (const slot of state.conversations.values()) {
-    if (isHot(slot)) counts[slot.owner] += 1;
-    else counts.archived += 1;
-  }
-  return counts;
+  const map = state.conversations;
+  const of = (owner: Owner) => map.tally(owner) + map.tally(`cold:${owner}`);
+  return { bot: of('bot'), agents: of('agents'), paused: of('paused'), unknown: of('unknown'), archived: map.tally('archived') };
+}
+
+/** Conversations left on disk (cold), of all owners. */
+export function coldCountIn(state: HotState): number {
+  const map = state.conversations;
+  return map.tally('cold:bot') + map.tally('cold:agents') + map.tally('cold:paused') + map.tally('cold:unknown');
 }
 
 /**
  * Conversations untouched since the cut-off and with nothing in flight: a contact with a pending
  * mention or effect stays hot however old its record is.
  */
-export function inactiveConversationsIn(state: HotState, beforeMs: number): Array<[string, HotSlot]> {
+export function inactiveConversationsIn(state: HotState, beforeMs: number): Array<[string, LiveSlot]> {
   const busy = new Set<string>(state.inbox.map((mention) => mention.key));
   for (const effect of state.outbox.values()) if (effect.status === 'pending') busy.add(effect.contactKey);
-  const found: Array<[string, HotSlot]> = [];
+  const found: Array<[string, LiveSlot]> = [];
   for (const [key, slot] of state.conversations.entries()) {
-    if (isHot(slot) && slot.updatedAt < beforeMs && !busy.has(key)) found.push([key, slot]);
+    if (isLive(slot) && slot.updatedAt < beforeMs && !busy.has(key)) found.push([key, slot]);
   }
   return found;
 }

@@ -7,6 +7,7 @@ export function recordInboundIn(state: HotState, mention: InboundMention, now: n
   if (state.seen.has(mention.id)) return false;
   state.seen.set(mention.id, now);
   state.inbox.push(mention);
+  state.inboxChanges.set(mention.id, mention);
   return true;
 }
 
@@ -28,6 +29,7 @@ export function markInboundProcessedIn(state: HotState, id: string): boolean {
   const index = state.inbox.findIndex((mention) => mention.id === id);
   if (index >= 0) {
     state.inbox.splice(index, 1);
+    state.inboxChanges.set(id, null);
     return true;
   }
   if (state.seen.has(id)) return false;
