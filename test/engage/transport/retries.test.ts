@@ -47,7 +47,12 @@ describe('retries and rate limits (fake clock, no real waiting)', () => {
     server.script(
       {
         status: 400,
-        headers: { 'x-ratelimit-reset': String(resetSeconds), 'x-ratelimit-remaining': '0' },
+        // The service's own clock, as its Date header says: the reset is measured from it.
+        headers: {
+          'x-ratelimit-reset': String(resetSeconds),
+          'x-ratelimit-remaining': '0',
+          date: new Date(time.clock()).toUTCString(),
+        },
         body: { error: 'rate_limit_reached' },
       },
       ok(mention),
