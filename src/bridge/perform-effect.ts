@@ -1,15 +1,12 @@
 import type { Effect } from '../storage/index.js';
-import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
+import { InvalidParameterError } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
 import { findPublishedReply } from './reply-check.js';
+import { replyServicesOf, type ReplyService } from './reply-services.js';
 import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
 import type { EscalationNotice } from './notifier.js';
-
-function sourceServiceOf(channel: string): string {
-  return DEFAULT_CHANNEL_SERVICES[channel]?.sourceService ?? channel;
-}
 
 /** Performs one outbox effect against the service; throws to let the outbox retry or give up. */
 export async function performEffect(ctx: BridgeContext, effect: Effect, suspect: boolean): Promise<unknown> {
@@ -42,20 +39,40 @@ async function performReply(ctx: BridgeContext, effect: Effect, p: Extract<Effec
       return { publisherMentionId: found, recovered: true };
     }
   }
-  const { channel, serviceId } = splitKey(key);
-  const result = await ctx.engage.publisher.add({
-    type: 'reply',
-    services: [{ type: sourceServiceOf(channel), service_id: serviceId }],
-    message: p.text,
-    status: '',
-    topicId: p.target.topicId,
-    mentionId: p.target.mentionId,
-    ...(p.cannedResponseId ? { cannedResponseId: p.cannedResponseId } : {}),
-  });
+  const { channel } = splitKey(key);
+  const services = replyServicesOf(ctx);
+  const send = (from: readonly ReplyService[]) =>
+    ctx.engage.publisher.add({
+      type: 'reply',
+      services: from,
+      message: p.text,
+      status: '',
+      topicId: p.target.topicId,
+      mentionId: p.target.mentionId,
+      ...(p.cannedResponseId ? { cannedResponseId: p.cannedResponseId } : {}),
+    });
+  const from = await services.forReply(channel, p.target);
+  let result: Awaited<ReturnType<typeof send>>;
+  try {
+    result = await send(from);
+  } catch (err) {
+    if (!(err instanceof InvalidParameterError)) throw err;
+    // A refusal may mean the cached profile is gone: ask again, and try once more only if the answer changed.
+    services.forget(channel, p.target.topicId);
+    const fresh = await services.forReply(channel, p.target);
+    if (sameServices(fresh, from)) throw err;
+    ctx.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
+    result = await send(fresh);
+  }
   ctx.metrics.replies.inc({ channel });
   const at = ctx.now();
   await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
   return { publisherMentionId: result.publisher_mention?.id ?? null, messageIds: result.messages.map((m) => m.id) };
+}
+
+function sameServices(a: readonly ReplyService[], b: readonly ReplyService[]): boolean {
+  const text = (l: readonly ReplyService[]) => JSON.stringify(l.map((x) => `${x.type}/${x.service_id}`).sort());
+  return text(a) === text(b);
 }
 
 async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'escalate' }>, suspect: boolean) {

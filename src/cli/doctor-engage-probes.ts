@@ -11,7 +11,7 @@ import { attempt, why, type Attempt } from './doctor-attempt.js';
 import { fail, pass, skip, type Check } from './doctor-checklist.js';
 
 /** The part of the client doctor uses; nothing here writes anything that exists. */
-export type DoctorEngage = Pick<EngageClient, 'me' | 'topics' | 'users' | 'handover' | 'cannedResponses' | 'businessHours'>;
+export type DoctorEngage = Pick<EngageClient, 'me' | 'topics' | 'users' | 'handover' | 'cannedResponses' | 'businessHours' | 'publisher'>;
 
 export interface EngageTarget {
   readonly accountId: string | undefined;
@@ -108,6 +108,24 @@ async function handoverCheck(engage: DoctorEngage, channel: string): Promise<Che
   return fail(name, why(err));
 }
 
+/** GET publisher/add (read only): the account's own profile each served channel's replies go out from. */
+async function replyFromChecks(engage: DoctorEngage, channels: readonly string[]): Promise<Check[]> {
+  const answer = await attempt(() => engage.publisher.services({ type: 'reply' }));
+  return channels.map((channel) => {
+    const name = `replies on ${channel}`;
+    if (!answer.ok) return fail(name, `GET publisher/add failed: ${why(answer.error)}`);
+    const type = DEFAULT_CHANNEL_SERVICES[channel]?.sourceService ?? channel;
+    const listed = [...answer.value.services, ...answer.value.profiles].find((s) => s.type === type && s.service_id !== undefined);
+    if (!listed)
+      return fail(
+        name,
+        `Engage lists no ${type} profile of the account to reply from: connect one, or remove ${channel} from ENGAGE_CHANNELS`,
+      );
+    const label = 'name' in listed && typeof listed.name === 'string' ? ` "${listed.name}"` : '';
+    return pass(name, `the bot replies from ${type} service ${listed.service_id}${label} (per conversation as GET publisher/add lists it)`);
+  });
+}
+
 /** Token, account, scopes and handover per channel. `ready` is false when the account-level probes cannot run. */
 export async function engageAccountChecks(engage: DoctorEngage, target: EngageTarget): Promise<{ checks: Check[]; ready: boolean }> {
   const accounts: Accounts = await attempt(() => engage.me.accounts());
@@ -134,5 +152,6 @@ export async function engageAccountChecks(engage: DoctorEngage, target: EngageTa
   if (topics.ok && target.topicIds !== undefined) checks.push(topicsCheck(target.topicIds, topics.value.data));
   checks.push(await writeScopeCheck(engage));
   for (const channel of target.channels) checks.push(await handoverCheck(engage, channel));
+  checks.push(...(await replyFromChecks(engage, target.channels)));
   return { checks, ready: true };
 }

@@ -32,7 +32,9 @@ async function botRepliesWithMenu(authorId: string, channel: string, text: strin
     status: '',
     message: text,
     cannedResponseId: '501',
-    services: [{ type: channel, service_id: authorId }],
+    services: (await engage.publisher.services({ type: 'reply', topicId: latest.topic_id ?? 2001, mentionId: latest.id })).services.map(
+      (s) => ({ type: s.type, service_id: s.service_id }),
+    ),
   });
 }
 
