@@ -3,6 +3,7 @@ import { InvalidParameterError } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
 import { findPublishedReply } from './reply-check.js';
+import { annotateEscalation, summaryWithNote } from './escalation-annotations.js';
 import { replyServicesOf, type ReplyService } from './reply-services.js';
 import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
@@ -78,17 +79,9 @@ function sameServices(a: readonly ReplyService[], b: readonly ReplyService[]): b
 async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'escalate' }>, suspect: boolean) {
   const key = effect.contactKey;
   const a = p.action;
-  const ref = { topicId: p.target.topicId, id: p.target.mentionId };
-  let noteThere = false;
-  if (suspect) {
-    const mention = await ctx.engage.mentions.get(ref);
-    noteThere = (mention.actions ?? []).some((x) => x.type === 'note' && x.extra === a.note);
-  }
-  const updates: Record<string, unknown> = { priority: a.priority };
-  if (a.tags.length > 0) updates.tags = a.tags;
-  if (!noteThere) updates.actions = [{ type: 'note', extra: a.note }];
-  await ctx.engage.mentions.update(ref, updates, a.tags.length > 0 ? { options: { tags_edit_mode: 'add' } } : {});
+  // The handover is the act: it goes first, and nothing written on the mention afterwards can undo or block it.
   await ctx.ownership.apply(key, { type: 'escalate' }, 'bot', a.reason);
+  const outcome = await annotateEscalation(ctx, key, { target: p.target, tags: a.tags, note: a.note }, suspect);
   const escalation = await recordEscalation(ctx, key, {
     reason: a.reason,
     priority: a.priority,
@@ -105,13 +98,13 @@ async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<Ef
       p.customerName ?? a.packet.contactName,
       a.reason,
       a.packet.trigger,
-      a.packet.summary,
+      summaryWithNote(a.packet.summary, outcome),
       a.packet.transcript,
       p.permalink,
       ctx.now(),
     ),
   );
-  return { escalationId: escalation.id };
+  return { escalationId: escalation.id, tagged: outcome.tagged, noted: outcome.noted };
 }
 
 async function performQueue(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'queue-escalation' }>) {
