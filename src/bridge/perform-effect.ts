@@ -4,6 +4,7 @@ import type { BridgeContext } from './bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
 import { findPublishedReply } from './reply-check.js';
 import { annotateEscalation, summaryWithNote } from './escalation-annotations.js';
+import { learnBotUser } from './own-echo.js';
 import { replyServicesOf, type ReplyService } from './reply-services.js';
 import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
@@ -66,6 +67,7 @@ async function performReply(ctx: BridgeContext, effect: Effect, p: Extract<Effec
     result = await send(fresh);
   }
   ctx.metrics.replies.inc({ channel });
+  await learnBotUser(ctx, result.publisher_mention);
   const at = ctx.now();
   await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
   return { publisherMentionId: result.publisher_mention?.id ?? null, messageIds: result.messages.map((m) => m.id) };
