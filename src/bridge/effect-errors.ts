@@ -8,6 +8,14 @@ import {
   UnexpectedStatusError,
 } from '../engage/index.js';
 
+/** A crash re-check of a reply reached its bounds before it could say whether the reply is out: nothing was sent. */
+export class RecheckIncompleteError extends Error {
+  constructor(why: string) {
+    super(`could not tell whether the reply was already published (${why}); not sending it blind`);
+    this.name = 'RecheckIncompleteError';
+  }
+}
+
 export type ErrorVerdict =
   /** Try again at `retryAt`; `ambiguous` when the call may have taken effect. */
   | { readonly kind: 'retry'; readonly retryAt: number; readonly ambiguous: boolean; readonly revoked?: boolean }
@@ -21,6 +29,7 @@ const REVOKED_RECHECK_MS = 30_000;
 /** What to do after an effect failed: the retry policy of the outbox, as one pure function. */
 export function judgeEffectError(err: unknown, attempts: number, nowMs: number): ErrorVerdict {
   const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 6));
+  if (err instanceof RecheckIncompleteError) return { kind: 'retry', retryAt: nowMs + backoff, ambiguous: false };
   if (err instanceof RateLimitError) return { kind: 'retry', retryAt: nowMs + Math.max(err.retryAfterMs, 250), ambiguous: false };
   if (err instanceof AuthError) return { kind: 'retry', retryAt: nowMs + REVOKED_RECHECK_MS, ambiguous: false, revoked: true };
   if (

@@ -1,11 +1,8 @@
 import type { Effect } from '../storage/index.js';
-import { InvalidParameterError } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
-import { findPublishedReply } from './reply-check.js';
 import { annotateEscalation, summaryWithNote } from './escalation-annotations.js';
-import { learnBotUser } from './own-echo.js';
-import { replyServicesOf, type ReplyService } from './reply-services.js';
+import { performReply } from './perform-reply.js';
 import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
 import type { EscalationNotice } from './notifier.js';
@@ -28,62 +25,11 @@ export async function performEffect(ctx: BridgeContext, effect: Effect, suspect:
   }
 }
 
-async function performReply(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'reply' }>, suspect: boolean) {
-  const key = effect.contactKey;
-  if (!(await ctx.ownership.botMaySpeak(key))) {
-    ctx.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
-    return { skipped: 'the bot does not own the contact' };
-  }
-  if (suspect) {
-    const found = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, sinceMs: effect.createdAt });
-    if (found) {
-      ctx.log.info({ contact: key, effect: effect.key, publisherMention: found }, 'reply was already published: not sending it again');
-      return { publisherMentionId: found, recovered: true };
-    }
-  }
-  const { channel } = splitKey(key);
-  const services = replyServicesOf(ctx);
-  const send = (from: readonly ReplyService[]) =>
-    ctx.engage.publisher.add({
-      type: 'reply',
-      services: from,
-      message: p.text,
-      status: '',
-      topicId: p.target.topicId,
-      mentionId: p.target.mentionId,
-      ...(p.cannedResponseId ? { cannedResponseId: p.cannedResponseId } : {}),
-    });
-  const from = await services.forReply(channel, p.target);
-  let result: Awaited<ReturnType<typeof send>>;
-  try {
-    result = await send(from);
-  } catch (err) {
-    if (!(err instanceof InvalidParameterError)) throw err;
-    // A refusal may mean the cached profile is gone: ask again, and try once more only if the answer changed.
-    services.forget(channel, p.target.topicId);
-    const fresh = await services.forReply(channel, p.target);
-    if (sameServices(fresh, from)) throw err;
-    ctx.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
-    result = await send(fresh);
-  }
-  ctx.metrics.replies.inc({ channel });
-  await learnBotUser(ctx, result.publisher_mention);
-  const at = ctx.now();
-  await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
-  return { publisherMentionId: result.publisher_mention?.id ?? null, messageIds: result.messages.map((m) => m.id) };
-}
-
-function sameServices(a: readonly ReplyService[], b: readonly ReplyService[]): boolean {
-  const text = (l: readonly ReplyService[]) => JSON.stringify(l.map((x) => `${x.type}/${x.service_id}`).sort());
-  return text(a) === text(b);
-}
-
 async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'escalate' }>, suspect: boolean) {
   const key = effect.contactKey;
   const a = p.action;
   // The handover is the act: it goes first, and nothing written on the mention afterwards can undo or block it.
   await ctx.ownership.apply(key, { type: 'escalate' }, 'bot', a.reason);
-  const outcome = await annotateEscalation(ctx, key, { target: p.target, tags: a.tags, note: a.note }, suspect);
   const escalation = await recordEscalation(ctx, key, {
     reason: a.reason,
     priority: a.priority,
@@ -92,6 +38,7 @@ async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<Ef
     summary: a.packet.summary,
     ...(p.permalink ? { permalink: p.permalink } : {}),
   });
+  const outcome = await annotateEscalation(ctx, key, { target: p.target, tags: a.tags, note: a.note }, suspect);
   ctx.metrics.escalations.inc({ reason: a.reason });
   ctx.notifier.escalated(
     noticeOf(

@@ -26,7 +26,7 @@ describe('business hours', () => {
     await h.running.bridge.context.hours.refresh();
     expect(await h.running.bridge.reconciler.releaseQueued()).toBe(1);
     await waitFor('the handover at opening time', () => callsOf(h!, 'POST', '/inbox/handover/whatsapp/32470000020').length === 1);
-    expect(await h.running.store.listEscalations({ status: 'open' })).toHaveLength(1);
+    await waitFor('the escalation open', async () => (await h!.running.store.listEscalations({ status: 'open' })).length === 1);
   });
 });
 
