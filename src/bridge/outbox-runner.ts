@@ -3,6 +3,7 @@ import type { BridgeContext } from './bridge-context.js';
 import { TOKEN_REFUSED } from './notifier.js';
 import { performEffect } from './perform-effect.js';
 import { judgeEffectError } from './effect-errors.js';
+import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
 import type { EffectPayload } from './effect-payload.js';
 
@@ -67,16 +68,7 @@ async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Prom
     ctx.wake(effect.contactKey, verdict.retryAt);
     return false;
   }
-  ctx.log.error({ contact: effect.contactKey, effect: effect.key, err: verdict.message }, 'effect given up');
-  await ctx.store.failEffect(effect.key, verdict.message);
-  if (effect.kind === 'reply') await ctx.store.flush();
-  await ctx.store.audit({
-    at: ctx.now(),
-    actor: 'bridge',
-    action: `gave up ${effect.kind}`,
-    subject: effect.contactKey,
-    reason: verdict.message,
-  });
+  await parkDead(ctx, effect, verdict.message);
   if ((effect.payload as EffectPayload).kind === 'escalate') await ctx.onEscalationFailed(effect.contactKey, verdict.message);
   return true;
 }
