@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ChannelServices } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows, CannedResponse } from '../bot/index.js';
 import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
@@ -9,6 +10,8 @@ import type { BusinessHoursCache } from './business-hours-cache.js';
 
 export interface BridgeSettings {
   readonly channels: readonly string[];
+  /** Each channel's handover `{service}` and mention `source.service` (ENGAGE_CHANNEL_SERVICES); defaults when absent. */
+  readonly channelServices?: ChannelServices;
   readonly topicIds: readonly string[] | undefined;
   readonly pollIntervalMs: number;
   /** Client-side API budget per hour (0: none); polling then takes at most half of it. */

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL_SERVICES, type ChannelService } from '../engage/index.js';
+import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf, type ChannelServices } from '../engage/index.js';
 import type { BridgeEngage } from './bridge-engage.js';
 
 /** One service a reply is published from: one of the account's own profiles, as `GET publisher/add` lists it. */
@@ -21,7 +21,7 @@ export class ReplyServices {
   constructor(
     private readonly engage: Pick<BridgeEngage, 'publisher'>,
     private readonly now: () => number,
-    private readonly channelServices: Readonly<Record<string, Readonly<ChannelService>>> = DEFAULT_CHANNEL_SERVICES,
+    private readonly channelServices: ChannelServices = DEFAULT_CHANNEL_SERVICES,
   ) {}
 
   /** The services to reply to this mention with; asks the service when nothing fresh is cached. */
@@ -32,7 +32,7 @@ export class ReplyServices {
     const answer = await this.engage.publisher.services({ type: 'reply', topicId: target.topicId, mentionId: target.mentionId });
     const listed = answer.services.map((s) => ({ type: s.type, service_id: String(s.service_id) }));
     // The list is for this mention already; keep the channel's own type when the service lists more than one.
-    const source = this.channelServices[channel]?.sourceService ?? channel;
+    const source = sourceServiceOf(this.channelServices, channel);
     const own = listed.filter((s) => s.type === source);
     const services = own.length > 0 ? own : listed;
     if (services.length === 0) {
@@ -57,10 +57,14 @@ function cacheKey(topicId: string, channel: string): string {
 const perBridge = new WeakMap<object, ReplyServices>();
 
 /** One cache per bridge, made on first use, so the bridge's context needs no new field. */
-export function replyServicesOf(ctx: { readonly engage: Pick<BridgeEngage, 'publisher'>; readonly now: () => number }): ReplyServices {
+export function replyServicesOf(ctx: {
+  readonly engage: Pick<BridgeEngage, 'publisher'>;
+  readonly now: () => number;
+  readonly settings: { readonly channelServices?: ChannelServices };
+}): ReplyServices {
   let found = perBridge.get(ctx);
   if (!found) {
-    found = new ReplyServices(ctx.engage, ctx.now);
+    found = new ReplyServices(ctx.engage, ctx.now, ctx.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES);
     perBridge.set(ctx, found);
   }
   return found;

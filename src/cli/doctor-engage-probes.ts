@@ -2,6 +2,9 @@ import {
   AuthError,
   ConnectionError,
   DEFAULT_CHANNEL_SERVICES,
+  handoverServiceOf,
+  sourceServiceOf,
+  type ChannelServices,
   InsufficientScopeError,
   InvalidParameterError,
   NotFoundError,
@@ -16,6 +19,8 @@ export type DoctorEngage = Pick<EngageClient, 'me' | 'topics' | 'users' | 'hando
 export interface EngageTarget {
   readonly accountId: string | undefined;
   readonly channels: readonly string[];
+  /** ENGAGE_CHANNEL_SERVICES; the defaults when absent. */
+  readonly channelServices?: ChannelServices;
   readonly topicIds: readonly string[] | undefined;
 }
 
@@ -92,8 +97,8 @@ async function writeScopeCheck(engage: DoctorEngage): Promise<Check> {
 }
 
 /** GET handover of a placeholder contact: "not found" proves the path and the scope; an item does too. */
-async function handoverCheck(engage: DoctorEngage, channel: string): Promise<Check> {
-  const service = DEFAULT_CHANNEL_SERVICES[channel]?.handoverService ?? channel;
+async function handoverCheck(engage: DoctorEngage, channel: string, services: ChannelServices): Promise<Check> {
+  const service = handoverServiceOf(services, channel);
   const name = `handover on ${channel}`;
   const answer = await attempt(() => engage.handover.get({ service, serviceId: PLACEHOLDER_CONTACT }));
   if (answer.ok || answer.error instanceof NotFoundError) return pass(name, `usable (service "${service}", scope accounts_handover)`);
@@ -109,12 +114,12 @@ async function handoverCheck(engage: DoctorEngage, channel: string): Promise<Che
 }
 
 /** GET publisher/add (read only): the account's own profile each served channel's replies go out from. */
-async function replyFromChecks(engage: DoctorEngage, channels: readonly string[]): Promise<Check[]> {
+async function replyFromChecks(engage: DoctorEngage, channels: readonly string[], services: ChannelServices): Promise<Check[]> {
   const answer = await attempt(() => engage.publisher.services({ type: 'reply' }));
   return channels.map((channel) => {
     const name = `replies on ${channel}`;
     if (!answer.ok) return fail(name, `GET publisher/add failed: ${why(answer.error)}`);
-    const type = DEFAULT_CHANNEL_SERVICES[channel]?.sourceService ?? channel;
+    const type = sourceServiceOf(services, channel);
     const listed = [...answer.value.services, ...answer.value.profiles].find((s) => s.type === type && s.service_id !== undefined);
     if (!listed)
       return fail(
@@ -151,7 +156,8 @@ export async function engageAccountChecks(engage: DoctorEngage, target: EngageTa
   checks.push(readScopeCheck(topics));
   if (topics.ok && target.topicIds !== undefined) checks.push(topicsCheck(target.topicIds, topics.value.data));
   checks.push(await writeScopeCheck(engage));
-  for (const channel of target.channels) checks.push(await handoverCheck(engage, channel));
-  checks.push(...(await replyFromChecks(engage, target.channels)));
+  const services = target.channelServices ?? DEFAULT_CHANNEL_SERVICES;
+  for (const channel of target.channels) checks.push(await handoverCheck(engage, channel, services));
+  checks.push(...(await replyFromChecks(engage, target.channels, services)));
   return { checks, ready: true };
 }
