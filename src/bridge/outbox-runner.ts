@@ -68,6 +68,7 @@ async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Prom
     ctx.wake(effect.contactKey, verdict.retryAt);
     return false;
   }
+  settled(ctx, effect.key);
   await parkDead(ctx, effect, verdict.message);
   if ((effect.payload as EffectPayload).kind === 'escalate') await ctx.onEscalationFailed(effect.contactKey, verdict.message);
   return true;

@@ -43,6 +43,24 @@ const notFound = () => {
 const target = { accountId: '1001', channels: ['whatsapp', 'viber'], topicIds: undefined };
 
 describe('engageAccountChecks', () => {
+  it('probes handover on the service ENGAGE_CHANNEL_SERVICES names for a channel', async () => {
+    const asked: string[] = [];
+    const engage = fakeEngage({
+      write: notFound,
+      handover: (service) => {
+        asked.push(service);
+        return notFound();
+      },
+    });
+    const channelServices = {
+      whatsapp: { handoverService: 'whatsapp', sourceService: 'whatsapp' },
+      viber: { handoverService: 'viber-x', sourceService: 'viber' },
+    };
+    const { checks } = await engageAccountChecks(engage, { ...target, channelServices });
+    expect(asked).toEqual(['whatsapp', 'viber-x']);
+    expect(checks.find((c) => c.name === 'handover on viber')?.detail).toContain('service "viber-x"');
+  });
+
   it('shows per served channel which service of the account the bot replies from, and fails a channel with none', async () => {
     const engage = fakeEngage({
       write: notFound,
