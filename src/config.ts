@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import type { ChannelServices } from './engage/channel-services.js';
 import { SETTINGS, SETTINGS_SCHEMA, SECRET_SETTINGS, type RawSettings, type Channel } from './settings/settings-table.js';
 
 export { SETTINGS, type Channel } from './settings/settings-table.js';
@@ -16,6 +17,8 @@ export interface Config {
     readonly apiVersion: string;
     readonly topicIds: readonly string[] | undefined;
     readonly channels: readonly Channel[];
+    /** Each channel's handover `{service}` and mention `source.service` (ENGAGE_CHANNEL_SERVICES). */
+    readonly channelServices: ChannelServices;
     readonly requestTimeoutMs: number;
     readonly rateLimitPerHour: number;
   };
@@ -136,6 +139,7 @@ function toConfig(s: RawSettings): Config {
       apiVersion: s.ENGAGE_API_VERSION,
       topicIds: s.ENGAGE_TOPIC_IDS,
       channels: s.ENGAGE_CHANNELS,
+      channelServices: s.ENGAGE_CHANNEL_SERVICES,
       requestTimeoutMs: s.ENGAGE_REQUEST_TIMEOUT_MS,
       rateLimitPerHour: s.ENGAGE_RATE_LIMIT_PER_HOUR,
     },

@@ -47,6 +47,7 @@ export function bridgeSettingsOf(config: Config): BridgeSettings {
   const b = config.bridge;
   return {
     channels: config.engage.channels,
+    channelServices: config.engage.channelServices,
     topicIds: config.engage.topicIds,
     rateLimitPerHour: config.engage.rateLimitPerHour,
     pollIntervalMs: b.pollIntervalMs,
@@ -127,6 +128,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       accountId: engageTarget.accountId,
       accessToken: engageTarget.token,
       version: config.engage.apiVersion,
+      handoverServices: Object.values(config.engage.channelServices).map((c) => c.handoverService),
       logger: log.child({ component: 'engage' }),
       timeouts: { requestMs: config.engage.requestTimeoutMs },
       rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)), concurrency: BRIDGE_CLIENT_CONCURRENCY },

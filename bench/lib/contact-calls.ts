@@ -7,6 +7,9 @@ export function contactOf(r: RequestEntry, mentionContacts: ReadonlyMap<string, 
     return decodeURIComponent(parts[4]!);
   if (parts[1] === 'inbox' && parts[2] === 'mention' && parts.length >= 5) return mentionContacts.get(parts[4]!);
   if (parts[1] === 'publisher' && parts[2] === 'add') {
+    // Replies go out from the account's own profile: the mention replied to names the contact.
+    const byMention = r.params.mention_id ? mentionContacts.get(r.params.mention_id) : undefined;
+    if (byMention !== undefined) return byMention;
     try {
       const services = JSON.parse(r.params.services ?? '[]') as Array<{ service_id?: unknown }>;
       const id = services[0]?.service_id;

@@ -35,7 +35,8 @@ export async function measureLimit(
       try {
         await client.publisher.add({
           type: 'reply',
-          services: [{ type: 'whatsapp', service_id: t.contact }],
+          // The account's own WhatsApp profile (the seed's): replies go out from what GET publisher/add lists.
+          services: [{ type: 'whatsapp', service_id: '3225550100' }],
           message: 'Thanks, noted.',
           status: '',
           topicId: '2001',

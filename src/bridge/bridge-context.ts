@@ -1,5 +1,6 @@
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
+import type { ChannelServices } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows, CannedResponse } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
@@ -10,6 +11,8 @@ import type { BusinessHoursCache } from './business-hours-cache.js';
 
 export interface BridgeSettings {
   readonly channels: readonly string[];
+  /** Each channel's handover `{service}` and mention `source.service` (ENGAGE_CHANNEL_SERVICES); defaults when absent. */
+  readonly channelServices?: ChannelServices;
   readonly topicIds: readonly string[] | undefined;
   readonly pollIntervalMs: number;
   /** Client-side API budget per hour (0: none); polling then takes at most half of it. */

@@ -3,6 +3,7 @@ import type { HandoverTarget, Owner } from '../shared/owner.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { ConversationEvents } from './conversation-events.js';
 import { keyFromSlashForm, slashForm } from './contact-key.js';
+import { deadEffects } from './effect-dead.js';
 
 /** Who acts, as commands and Slack name them. */
 export type ControlActor = Pick<Actor, 'id' | 'transport'>;
@@ -74,7 +75,9 @@ export class BridgeControlService {
     const counts = await ctx.store.countByOwner();
     const budget = ctx.engage.stats().budget;
     const newest = ctx.health.newestMentionAt;
+    const dead = await deadEffects(ctx.store);
     return {
+      deadEffects: dead,
       ingestionLagMs: ctx.health.lastPollOkAt === undefined ? null : Math.max(0, ctx.now() - ctx.health.lastPollOkAt),
       conversationsByOwner: { bot: counts.bot, agents: counts.agents, paused: counts.paused, unknown: counts.unknown },
       apiBudgetRemaining: budget.remaining,

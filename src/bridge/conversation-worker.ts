@@ -6,6 +6,7 @@ import { runBrain, commitDecision } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
+import { recogniseOwnEcho } from './own-echo.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
@@ -17,9 +18,6 @@ interface Batch {
   dialog?: unknown;
   readonly durable: Array<Promise<unknown>>;
 }
-
-/** How long after the bot said something its own message may come back through the inbox. */
-const OWN_ECHO_WINDOW_MS = 15 * 60_000;
 
 /**
  * What people did is taken in before the customer messages waiting beside it: a customer message that arrived
@@ -148,13 +146,13 @@ export class ConversationWorker {
     // A person writing first to a contact the bot never talked to: record it, so the bot will not claim them.
     const conv = (await ctx.store.getConversation(item.key)) ?? (await ctx.store.saveConversation(blank(item.key, ctx.now())));
     const at = item.addedAt * 1000;
-    const ownIndex = conv.transcript.findIndex(
-      (l) => l.from === 'bot' && l.mentionId === undefined && l.text === p.text && at - l.at < OWN_ECHO_WINDOW_MS,
-    );
-    if (ownIndex >= 0) {
-      await ctx.store.updateConversation(item.key, (c) =>
-        c ? { ...c, transcript: c.transcript.map((l, i) => (i === ownIndex ? { ...l, mentionId: item.id } : l)) } : undefined,
-      );
+    const echo = await recogniseOwnEcho(ctx, conv, p);
+    if (echo.own) {
+      if (echo.lineIndex >= 0) {
+        await ctx.store.updateConversation(item.key, (c) =>
+          c ? { ...c, transcript: c.transcript.map((l, i) => (i === echo.lineIndex ? { ...l, mentionId: item.id } : l)) } : undefined,
+        );
+      }
       return;
     }
     await ctx.store.updateConversation(item.key, (c) =>

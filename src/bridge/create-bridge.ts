@@ -2,7 +2,8 @@
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows } from '../bot/index.js';
-import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
+import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf } from '../engage/index.js';
+import { withMappedHandover } from './mapped-handover.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { BridgeContext, BridgeSettings } from './bridge-context.js';
@@ -39,14 +40,15 @@ export async function createBridge(o: BridgeOptions) {
   const notifier: BridgeNotifier = { ...silentNotifier };
   if (o.notifier) Object.assign(notifier, o.notifier);
   const mutex = new KeyedMutex();
+  const engage = withMappedHandover(o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
-  const ownership = new Ownership({ store: o.store, engage: o.engage, now, confirmAgeMs: o.settings.ownerConfirmAgeMs });
+  const ownership = new Ownership({ store: o.store, engage, now, confirmAgeMs: o.settings.ownerConfirmAgeMs });
   let events!: ConversationEvents;
   let dispatcherRef!: ReturnType<typeof createContactDispatcher>;
   const timers = new WakeTimers(now, (key) => dispatcherRef.schedule(key));
   const ctx: BridgeContext = {
     store: o.store,
-    engage: o.engage,
+    engage,
     ownership,
     flows: o.flows,
     now,
@@ -74,7 +76,8 @@ export async function createBridge(o: BridgeOptions) {
   });
   dispatcherRef = dispatcher;
 
-  const channelBySource = new Map(o.settings.channels.map((c) => [DEFAULT_CHANNEL_SERVICES[c]?.sourceService ?? c, c]));
+  const channelServices = o.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES;
+  const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
   let topics: readonly string[] | undefined = o.settings.topicIds;
   const topicIds = async (): Promise<readonly string[]> => {
     if (topics) return topics;

@@ -8,6 +8,14 @@ import {
   UnexpectedStatusError,
 } from '../engage/index.js';
 
+/** A crash re-check of a reply reached its bounds before it could say whether the reply is out: nothing was sent. */
+export class RecheckIncompleteError extends Error {
+  constructor(why: string) {
+    super(`could not tell whether the reply was already published (${why}); not sending it blind`);
+    this.name = 'RecheckIncompleteError';
+  }
+}
+
 export type ErrorVerdict =
   /** Try again at `retryAt`; `ambiguous` when the call may have taken effect. */
   | { readonly kind: 'retry'; readonly retryAt: number; readonly ambiguous: boolean; readonly revoked?: boolean }
@@ -15,23 +23,37 @@ export type ErrorVerdict =
   | { readonly kind: 'give-up'; readonly message: string };
 
 const MAX_BACKOFF_MS = 60_000;
+/** Tries of one effect before it is parked as dead, whatever the reason it could not go through (about 10 minutes). */
+export const MAX_EFFECT_ATTEMPTS = 12;
+/** Tries for an error the bridge cannot classify (a bug, the disk): fewer, it will hardly mend by itself. */
 const MAX_UNKNOWN_ATTEMPTS = 5;
 const REVOKED_RECHECK_MS = 30_000;
 
-/** What to do after an effect failed: the retry policy of the outbox, as one pure function. */
+/**
+ * What to do after an effect failed: the retry policy of the outbox, as one pure function. Every retry is bounded
+ * (`attempts` counts the failures so far); a refusal by the service (bad parameter, not found, scope) is
+ * permanent at once.
+ */
 export function judgeEffectError(err: unknown, attempts: number, nowMs: number): ErrorVerdict {
+  const message = (err as Error)?.message ?? String(err);
+  const tries = attempts + 1;
   const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 6));
-  if (err instanceof RateLimitError) return { kind: 'retry', retryAt: nowMs + Math.max(err.retryAfterMs, 250), ambiguous: false };
-  if (err instanceof AuthError) return { kind: 'retry', retryAt: nowMs + REVOKED_RECHECK_MS, ambiguous: false, revoked: true };
+  const transient = (retryAt: number, ambiguous: boolean, revoked?: boolean): ErrorVerdict =>
+    tries >= MAX_EFFECT_ATTEMPTS
+      ? { kind: 'give-up', message: `gave up after ${tries} tries: ${err instanceof EngageError ? err.humanMessage || message : message}` }
+      : { kind: 'retry', retryAt, ambiguous, ...(revoked ? { revoked } : {}) };
+  if (err instanceof RecheckIncompleteError) return transient(nowMs + backoff, false);
+  if (err instanceof RateLimitError) return transient(nowMs + Math.max(err.retryAfterMs, 250), false);
+  if (err instanceof AuthError) return transient(nowMs + REVOKED_RECHECK_MS, false, true);
   if (
     err instanceof ServerError ||
     err instanceof ConnectionError ||
     err instanceof MalformedResponseError ||
     err instanceof UnexpectedStatusError
   ) {
-    return { kind: 'retry', retryAt: nowMs + backoff, ambiguous: true };
+    return transient(nowMs + backoff, true);
   }
-  if (err instanceof EngageError) return { kind: 'give-up', message: err.humanMessage || err.message };
-  if (attempts + 1 >= MAX_UNKNOWN_ATTEMPTS) return { kind: 'give-up', message: (err as Error)?.message ?? String(err) };
+  if (err instanceof EngageError) return { kind: 'give-up', message: err.humanMessage || message };
+  if (tries >= MAX_UNKNOWN_ATTEMPTS) return { kind: 'give-up', message: `gave up after ${tries} tries: ${message}` };
   return { kind: 'retry', retryAt: nowMs + backoff, ambiguous: true };
 }

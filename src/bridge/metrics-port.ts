@@ -15,6 +15,10 @@ export interface BridgeMetrics {
   readonly replies: CounterPort<'channel'>;
   readonly escalations: CounterPort<'reason'>;
   readonly returnsToBot: CounterPort<'reason'>;
+  /** Escalation tags or notes the service did not take (the handover stood). */
+  readonly annotationsRefused: CounterPort<'kind'>;
+  /** Effects given up for good: parked, audited, listed by `status`. */
+  readonly effectsDead: CounterPort<'kind'>;
   readonly pollLagSeconds: GaugePort;
   readonly outboxPending: GaugePort;
 }

@@ -3,6 +3,8 @@ import type { BridgeContext } from './bridge-context.js';
 import { TOKEN_REFUSED } from './notifier.js';
 import { performEffect } from './perform-effect.js';
 import { judgeEffectError } from './effect-errors.js';
+import { parkDead } from './effect-dead.js';
+import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
 import type { EffectPayload } from './effect-payload.js';
 
 /**
@@ -15,6 +17,7 @@ export async function runPendingEffects(ctx: BridgeContext, key: string): Promis
   for (let round = 0; round < 100; round++) {
     const pending = await ctx.store.pendingEffects(key);
     if (pending.length === 0) return true;
+    lookAtContact(ctx, key, pending, ctx.now());
     if (!(await runRound(ctx, key, pending))) return false;
   }
   return true;
@@ -31,13 +34,16 @@ async function runRound(ctx: BridgeContext, key: string, pending: readonly Effec
       ctx.wake(key, now + 30_000);
       return false;
     }
-    // An effect stored by an earlier run, or whose last attempt had no clear answer, may already have happened.
-    const suspect = !ctx.clean.has(effect.key);
+    // Only an effect that may have been in flight at a crash, or whose last attempt had no clear answer, is checked.
+    const suspect = isSuspect(ctx, effect);
     try {
       const result = await performEffect(ctx, effect, suspect);
       ctx.clean.delete(effect.key);
+      settled(ctx, effect.key);
       ctx.health.lastApiOkAt = ctx.now();
       await ctx.store.completeEffect(effect.key, result);
+      // A reply's end is on disk before the next effect starts: a restart then knows what may have been in flight.
+      if (effect.kind === 'reply') await ctx.store.flush();
     } catch (err) {
       if (!(await onFailure(ctx, effect, err))) return false;
     }
@@ -58,19 +64,12 @@ async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Prom
       ctx.notifier.tokenRevoked();
     }
     ctx.log.warn({ contact: effect.contactKey, effect: effect.key, retryAt: verdict.retryAt, err: message }, 'effect delayed');
-    await ctx.store.failEffect(effect.key, message, verdict.retryAt);
+    await ctx.store.failEffect(effect.key, verdict.ambiguous ? outcomeUnknown(message) : message, verdict.retryAt);
     ctx.wake(effect.contactKey, verdict.retryAt);
     return false;
   }
-  ctx.log.error({ contact: effect.contactKey, effect: effect.key, err: verdict.message }, 'effect given up');
-  await ctx.store.failEffect(effect.key, verdict.message);
-  await ctx.store.audit({
-    at: ctx.now(),
-    actor: 'bridge',
-    action: `gave up ${effect.kind}`,
-    subject: effect.contactKey,
-    reason: verdict.message,
-  });
+  settled(ctx, effect.key);
+  await parkDead(ctx, effect, verdict.message);
   if ((effect.payload as EffectPayload).kind === 'escalate') await ctx.onEscalationFailed(effect.contactKey, verdict.message);
   return true;
 }

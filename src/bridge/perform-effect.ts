@@ -1,15 +1,11 @@
 import type { Effect } from '../storage/index.js';
-import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
-import { findPublishedReply } from './reply-check.js';
+import { annotateEscalation, summaryWithNote } from './escalation-annotations.js';
+import { performReply } from './perform-reply.js';
 import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
 import type { EscalationNotice } from './notifier.js';
-
-function sourceServiceOf(channel: string): string {
-  return DEFAULT_CHANNEL_SERVICES[channel]?.sourceService ?? channel;
-}
 
 /** Performs one outbox effect against the service; throws to let the outbox retry or give up. */
 export async function performEffect(ctx: BridgeContext, effect: Effect, suspect: boolean): Promise<unknown> {
@@ -29,48 +25,10 @@ export async function performEffect(ctx: BridgeContext, effect: Effect, suspect:
   }
 }
 
-async function performReply(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'reply' }>, suspect: boolean) {
-  const key = effect.contactKey;
-  if (!(await ctx.ownership.botMaySpeak(key))) {
-    ctx.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
-    return { skipped: 'the bot does not own the contact' };
-  }
-  if (suspect) {
-    const found = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, sinceMs: effect.createdAt });
-    if (found) {
-      ctx.log.info({ contact: key, effect: effect.key, publisherMention: found }, 'reply was already published: not sending it again');
-      return { publisherMentionId: found, recovered: true };
-    }
-  }
-  const { channel, serviceId } = splitKey(key);
-  const result = await ctx.engage.publisher.add({
-    type: 'reply',
-    services: [{ type: sourceServiceOf(channel), service_id: serviceId }],
-    message: p.text,
-    status: '',
-    topicId: p.target.topicId,
-    mentionId: p.target.mentionId,
-    ...(p.cannedResponseId ? { cannedResponseId: p.cannedResponseId } : {}),
-  });
-  ctx.metrics.replies.inc({ channel });
-  const at = ctx.now();
-  await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
-  return { publisherMentionId: result.publisher_mention?.id ?? null, messageIds: result.messages.map((m) => m.id) };
-}
-
 async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'escalate' }>, suspect: boolean) {
   const key = effect.contactKey;
   const a = p.action;
-  const ref = { topicId: p.target.topicId, id: p.target.mentionId };
-  let noteThere = false;
-  if (suspect) {
-    const mention = await ctx.engage.mentions.get(ref);
-    noteThere = (mention.actions ?? []).some((x) => x.type === 'note' && x.extra === a.note);
-  }
-  const updates: Record<string, unknown> = { priority: a.priority };
-  if (a.tags.length > 0) updates.tags = a.tags;
-  if (!noteThere) updates.actions = [{ type: 'note', extra: a.note }];
-  await ctx.engage.mentions.update(ref, updates, a.tags.length > 0 ? { options: { tags_edit_mode: 'add' } } : {});
+  // The handover is the act: it goes first, and nothing written on the mention afterwards can undo or block it.
   await ctx.ownership.apply(key, { type: 'escalate' }, 'bot', a.reason);
   const escalation = await recordEscalation(ctx, key, {
     reason: a.reason,
@@ -80,6 +38,7 @@ async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<Ef
     summary: a.packet.summary,
     ...(p.permalink ? { permalink: p.permalink } : {}),
   });
+  const outcome = await annotateEscalation(ctx, key, { target: p.target, tags: a.tags, note: a.note }, suspect);
   ctx.metrics.escalations.inc({ reason: a.reason });
   ctx.notifier.escalated(
     noticeOf(
@@ -88,13 +47,13 @@ async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<Ef
       p.customerName ?? a.packet.contactName,
       a.reason,
       a.packet.trigger,
-      a.packet.summary,
+      summaryWithNote(a.packet.summary, outcome),
       a.packet.transcript,
       p.permalink,
       ctx.now(),
     ),
   );
-  return { escalationId: escalation.id };
+  return { escalationId: escalation.id, tagged: outcome.tagged, noted: outcome.noted };
 }
 
 async function performQueue(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'queue-escalation' }>) {

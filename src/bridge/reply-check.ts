@@ -1,7 +1,20 @@
 import type { BridgeEngage } from './bridge-engage.js';
 
-/** How far before the effect was stored the search for an already published reply starts. */
-const SEARCH_SLACK_SECONDS = 120;
+/**
+ * How far before the effect was stored the search starts. Only a search window (the answer is decided by ids):
+ * wide, so that a service clock some minutes behind ours still falls inside it.
+ */
+const SEARCH_SLACK_MS = 15 * 60_000;
+/** Bounds of one re-check: list pages read, publisher mentions fetched one by one, and time spent. */
+export const RECHECK_LIMITS = { pages: 5, gets: 20, timeMs: 20_000 } as const;
+
+export type ReplyCheck =
+  /** The reply is published: the publisher mention that answers the customer's mention. */
+  | { readonly outcome: 'published'; readonly publisherMentionId: string }
+  /** Every candidate in the window was looked at: it was not published. */
+  | { readonly outcome: 'absent' }
+  /** A bound was reached first: still unknown. */
+  | { readonly outcome: 'unknown'; readonly why: string };
 
 function textOf(message: unknown): string | undefined {
   if (typeof message === 'string') return message;
@@ -11,22 +24,40 @@ function textOf(message: unknown): string | undefined {
   return undefined;
 }
 
+/** The mention a listed publisher mention answers, when the list says so (the description does not promise it). */
+function listedTarget(pm: Record<string, unknown>): string | undefined {
+  const id = pm['mention_id'];
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
 /**
- * Was this reply already published (a crash or an unanswered call between sending and recording)? The publisher
- * mentions list does not carry `in_reply_to`, so candidates with the same text are fetched one by one.
+ * Was this reply already published (a crash or an unanswered call between sending and recording)? Decided by ids:
+ * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention.
+ * A listed `mention_id` or a different text rules a candidate out without a GET. Bounded in pages, GETs and time.
  */
 export async function findPublishedReply(
   engage: Pick<BridgeEngage, 'publisherMentions'>,
   reply: { mentionId: string; text: string; sinceMs: number },
-): Promise<string | undefined> {
-  const dateFrom = new Date(reply.sinceMs - SEARCH_SLACK_SECONDS * 1000);
-  for await (const page of engage.publisherMentions.listPages({ dateFrom })) {
+  now: () => number,
+): Promise<ReplyCheck> {
+  const deadline = now() + RECHECK_LIMITS.timeMs;
+  let pages = 0;
+  let gets = 0;
+  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(reply.sinceMs - SEARCH_SLACK_MS) })) {
+    pages++;
     for (const pm of page.data) {
+      const target = listedTarget(pm);
+      if (target !== undefined && target !== reply.mentionId) continue;
       const text = textOf(pm.message);
-      if (text !== undefined && text !== reply.text) continue;
+      if (target === undefined && text !== undefined && text !== reply.text) continue;
+      if (gets >= RECHECK_LIMITS.gets || now() > deadline) return { outcome: 'unknown', why: `re-check stopped after ${gets} look-ups` };
+      gets++;
       const full = await engage.publisherMentions.get(pm.id);
-      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId) return full.id;
+      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId)
+        return { outcome: 'published', publisherMentionId: String(full.id) };
     }
+    if (!page.paging?.next_url) return { outcome: 'absent' };
+    if (pages >= RECHECK_LIMITS.pages || now() > deadline) return { outcome: 'unknown', why: `re-check stopped after ${pages} pages` };
   }
-  return undefined;
+  return { outcome: 'absent' };
 }

@@ -43,6 +43,7 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
     accountId: config.engage.accountId ?? '',
     accessToken: config.engage.accessToken ?? '',
     version: config.engage.apiVersion,
+    handoverServices: Object.values(config.engage.channelServices).map((c) => c.handoverService),
     timeouts: { requestMs: config.engage.requestTimeoutMs },
   });
   try {

@@ -27,6 +27,7 @@ async function engageChecks(config: Config, flows: Flows | undefined): Promise<C
       accountId: config.engage.accountId ?? 'unset',
       accessToken: config.engage.accessToken ?? '',
       version: config.engage.apiVersion,
+      handoverServices: Object.values(config.engage.channelServices).map((c) => c.handoverService),
       timeouts: { requestMs: Math.min(config.engage.requestTimeoutMs, PROBE_TIMEOUT_MS) },
       retry: PROBE_RETRY,
       // Its own allocation: a doctor run is one short burst and must not wait behind other clients of the process.
@@ -39,6 +40,7 @@ async function engageChecks(config: Config, flows: Flows | undefined): Promise<C
     const { checks, ready } = await engageAccountChecks(engage, {
       accountId: config.engage.accountId,
       channels: config.engage.channels,
+      channelServices: config.engage.channelServices,
       topicIds: config.engage.topicIds,
     });
     if (ready) checks.push(...(await accountContentChecks(engage, flows, config.bridge.businessHoursSchedule)));

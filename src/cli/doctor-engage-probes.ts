@@ -2,6 +2,9 @@ import {
   AuthError,
   ConnectionError,
   DEFAULT_CHANNEL_SERVICES,
+  handoverServiceOf,
+  sourceServiceOf,
+  type ChannelServices,
   InsufficientScopeError,
   InvalidParameterError,
   NotFoundError,
@@ -11,11 +14,13 @@ import { attempt, why, type Attempt } from './doctor-attempt.js';
 import { fail, pass, skip, type Check } from './doctor-checklist.js';
 
 /** The part of the client doctor uses; nothing here writes anything that exists. */
-export type DoctorEngage = Pick<EngageClient, 'me' | 'topics' | 'users' | 'handover' | 'cannedResponses' | 'businessHours'>;
+export type DoctorEngage = Pick<EngageClient, 'me' | 'topics' | 'users' | 'handover' | 'cannedResponses' | 'businessHours' | 'publisher'>;
 
 export interface EngageTarget {
   readonly accountId: string | undefined;
   readonly channels: readonly string[];
+  /** ENGAGE_CHANNEL_SERVICES; the defaults when absent. */
+  readonly channelServices?: ChannelServices;
   readonly topicIds: readonly string[] | undefined;
 }
 
@@ -92,8 +97,8 @@ async function writeScopeCheck(engage: DoctorEngage): Promise<Check> {
 }
 
 /** GET handover of a placeholder contact: "not found" proves the path and the scope; an item does too. */
-async function handoverCheck(engage: DoctorEngage, channel: string): Promise<Check> {
-  const service = DEFAULT_CHANNEL_SERVICES[channel]?.handoverService ?? channel;
+async function handoverCheck(engage: DoctorEngage, channel: string, services: ChannelServices): Promise<Check> {
+  const service = handoverServiceOf(services, channel);
   const name = `handover on ${channel}`;
   const answer = await attempt(() => engage.handover.get({ service, serviceId: PLACEHOLDER_CONTACT }));
   if (answer.ok || answer.error instanceof NotFoundError) return pass(name, `usable (service "${service}", scope accounts_handover)`);
@@ -106,6 +111,24 @@ async function handoverCheck(engage: DoctorEngage, channel: string): Promise<Che
     );
   }
   return fail(name, why(err));
+}
+
+/** GET publisher/add (read only): the account's own profile each served channel's replies go out from. */
+async function replyFromChecks(engage: DoctorEngage, channels: readonly string[], services: ChannelServices): Promise<Check[]> {
+  const answer = await attempt(() => engage.publisher.services({ type: 'reply' }));
+  return channels.map((channel) => {
+    const name = `replies on ${channel}`;
+    if (!answer.ok) return fail(name, `GET publisher/add failed: ${why(answer.error)}`);
+    const type = sourceServiceOf(services, channel);
+    const listed = [...answer.value.services, ...answer.value.profiles].find((s) => s.type === type && s.service_id !== undefined);
+    if (!listed)
+      return fail(
+        name,
+        `Engage lists no ${type} profile of the account to reply from: connect one, or remove ${channel} from ENGAGE_CHANNELS`,
+      );
+    const label = 'name' in listed && typeof listed.name === 'string' ? ` "${listed.name}"` : '';
+    return pass(name, `the bot replies from ${type} service ${listed.service_id}${label} (per conversation as GET publisher/add lists it)`);
+  });
 }
 
 /** Token, account, scopes and handover per channel. `ready` is false when the account-level probes cannot run. */
@@ -133,6 +156,8 @@ export async function engageAccountChecks(engage: DoctorEngage, target: EngageTa
   checks.push(readScopeCheck(topics));
   if (topics.ok && target.topicIds !== undefined) checks.push(topicsCheck(target.topicIds, topics.value.data));
   checks.push(await writeScopeCheck(engage));
-  for (const channel of target.channels) checks.push(await handoverCheck(engage, channel));
+  const services = target.channelServices ?? DEFAULT_CHANNEL_SERVICES;
+  for (const channel of target.channels) checks.push(await handoverCheck(engage, channel, services));
+  checks.push(...(await replyFromChecks(engage, target.channels, services)));
   return { checks, ready: true };
 }

@@ -100,6 +100,11 @@ export interface BridgeHealth {
   readonly apiBudgetResetMs?: number;
   readonly lastError?: { readonly atMs: number; readonly message: string };
   readonly botPausedForAll: boolean;
+  /** Effects parked for good (never tried again): how many, and the newest first. */
+  readonly deadEffects?: {
+    readonly count: number;
+    readonly latest: ReadonlyArray<{ readonly kind: string; readonly contactKey: string; readonly reason: string; readonly atMs: number }>;
+  };
 }
 
 /**

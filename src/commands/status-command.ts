@@ -16,12 +16,21 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
       : `${h.apiBudgetRemaining} calls left` +
         (h.apiBudgetResetMs === undefined ? '' : `, resets ${formatSince(h.apiBudgetResetMs, nowMs)}`);
   const lastError = h.lastError ? `${h.lastError.message} at ${formatSince(h.lastError.atMs, nowMs)}` : 'none';
+  const dead = h.deadEffects && h.deadEffects.count > 0 ? h.deadEffects : undefined;
   return [
     `Bot: ${h.botPausedForAll ? 'PAUSED for every contact' : 'running'}`,
     `Ingestion lag: ${lag}`,
     `Conversations: ${owners || 'none'}`,
     `API budget: ${budget}`,
     `Last error: ${lastError}`,
+    ...(dead
+      ? [
+          `Dead effects (given up, not retried): ${dead.count}`,
+          ...dead.latest
+            .slice(0, 5)
+            .map((d) => `  ${d.kind} for ${d.contactKey.replace(':', '/')} ${formatSince(d.atMs, nowMs)}: ${d.reason}`),
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -8,7 +8,16 @@ export { DEFAULT_TIMEOUTS } from './transport/send-http.js';
 export { createEngageClient, DEFAULT_API_VERSION, DEFAULT_BASE_URL } from './create-engage-client.js';
 export type { EngageClient, EngageClientOptions } from './create-engage-client.js';
 export { readOwnership, type Ownership } from './read-ownership.js';
-export { DEFAULT_CHANNEL_SERVICES, DEFAULT_HANDOVER_SERVICES, type ChannelService } from './channel-services.js';
+export {
+  DEFAULT_CHANNEL_SERVICES,
+  DEFAULT_CHANNEL_SERVICES_TEXT,
+  DEFAULT_HANDOVER_SERVICES,
+  handoverServiceOf,
+  parseChannelServices,
+  sourceServiceOf,
+  type ChannelService,
+  type ChannelServices,
+} from './channel-services.js';
 export { noopLogger, type EngageLogger } from './logger.js';
 export { redactUrl } from './redact-url.js';
 export { decideRetry, backoffDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy, type RetryDecision } from './policy/retry-policy.js';

@@ -8,6 +8,10 @@ export interface BridgeMetrics {
   readonly escalations: Counter<'reason'>;
   readonly returnsToBot: Counter<'reason'>;
   readonly apiCalls: Counter<'endpoint' | 'method' | 'status'>;
+  /** Escalation tags or notes the service did not take on the mention (the handover stood). */
+  readonly annotationsRefused: Counter<'kind'>;
+  /** Effects given up for good (permanent error or retries used up): parked, audited, listed by `status`. */
+  readonly effectsDead: Counter<'kind'>;
   readonly apiLatency: Histogram<'endpoint' | 'method'>;
   readonly queueDepth: Gauge;
   readonly pollLagSeconds: Gauge;
@@ -57,6 +61,18 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       help: 'Engage API call latency',
       labelNames: ['endpoint', 'method'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    annotationsRefused: new Counter({
+      name: 'engage_bridge_escalation_annotations_refused_total',
+      help: 'Escalation tags or notes the service did not take on the mention (the handover stood)',
+      labelNames: ['kind'],
+      registers,
+    }),
+    effectsDead: new Counter({
+      name: 'engage_bridge_effects_dead_total',
+      help: 'Effects given up for good (permanent error or retries used up)',
+      labelNames: ['kind'],
       registers,
     }),
     queueDepth: new Gauge({ name: 'engage_bridge_queue_depth', help: 'Inbound messages waiting to be processed', registers }),

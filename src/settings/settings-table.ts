@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CHANNEL_SERVICES_TEXT, parseChannelServices } from '../engage/channel-services.js';
 
 /**
  * The one table of settings: name, schema (with its default), description and whether it is a secret.
@@ -59,6 +60,20 @@ export const SETTINGS = [
     commaList.pipe(z.array(z.enum(CHANNELS)).min(1)).default([...CHANNELS]),
     '`web,whatsapp,viber,twilio`',
     'channels the bot serves',
+  ),
+  setting(
+    'ENGAGE_CHANNEL_SERVICES',
+    z
+      .string()
+      .default(DEFAULT_CHANNEL_SERVICES_TEXT)
+      .transform((text, ctx) => {
+        const parsed = parseChannelServices(text);
+        if (parsed.ok) return parsed.value;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
+    `\`${DEFAULT_CHANNEL_SERVICES_TEXT}\``,
+    "each channel's `{service}` in handover paths and its mention `source.service`: `channel=service` (both), or `channel=handover/source`; channels not named keep the default",
   ),
   setting('ENGAGE_REQUEST_TIMEOUT_MS', int(100, 300_000).default(15_000), '`15000`', 'timeout of one API request'),
   setting(

@@ -22,7 +22,7 @@ async function inboundOf(authorId: string): Promise<Mention[]> {
 }
 
 /** The bot's reply to the customer's latest mention, with the canned response's quick replies. */
-async function botRepliesWithMenu(authorId: string, channel: string, text: string): Promise<void> {
+async function botRepliesWithMenu(authorId: string, _channel: string, text: string): Promise<void> {
   const latest = (await inboundOf(authorId)).at(-1);
   if (!latest) throw new Error('no inbound mention to reply to');
   await engage.publisher.add({
@@ -32,7 +32,9 @@ async function botRepliesWithMenu(authorId: string, channel: string, text: strin
     status: '',
     message: text,
     cannedResponseId: '501',
-    services: [{ type: channel, service_id: authorId }],
+    services: (await engage.publisher.services({ type: 'reply', topicId: latest.topic_id ?? 2001, mentionId: latest.id })).services.map(
+      (s) => ({ type: s.type, service_id: s.service_id }),
+    ),
   });
 }
 

@@ -16,6 +16,7 @@ function fakeEngage(answers: {
   topics?: () => unknown;
   write?: () => unknown;
   handover?: (service: string) => unknown;
+  services?: () => unknown;
 }): DoctorEngage {
   const call = async (fn: (() => unknown) | undefined, fallback: unknown) => (fn ? fn() : fallback);
   return {
@@ -23,6 +24,16 @@ function fakeEngage(answers: {
     topics: { list: () => call(answers.topics, { data: [{ id: 2001, name: 'Support' }] }) },
     users: { update: () => call(answers.write, undefined) },
     handover: { get: async (ref: { service: string }) => (answers.handover ? answers.handover(ref.service) : { owner: 'agents' }) },
+    publisher: {
+      services: () =>
+        call(answers.services, {
+          profiles: [],
+          services: [
+            { type: 'whatsapp', service_id: '3225550100', name: 'Demo WhatsApp' },
+            { type: 'viber', service_id: 'viber-1', name: 'Demo Viber' },
+          ],
+        }),
+    },
   } as unknown as DoctorEngage;
 }
 
@@ -32,6 +43,38 @@ const notFound = () => {
 const target = { accountId: '1001', channels: ['whatsapp', 'viber'], topicIds: undefined };
 
 describe('engageAccountChecks', () => {
+  it('probes handover on the service ENGAGE_CHANNEL_SERVICES names for a channel', async () => {
+    const asked: string[] = [];
+    const engage = fakeEngage({
+      write: notFound,
+      handover: (service) => {
+        asked.push(service);
+        return notFound();
+      },
+    });
+    const channelServices = {
+      whatsapp: { handoverService: 'whatsapp', sourceService: 'whatsapp' },
+      viber: { handoverService: 'viber-x', sourceService: 'viber' },
+    };
+    const { checks } = await engageAccountChecks(engage, { ...target, channelServices });
+    expect(asked).toEqual(['whatsapp', 'viber-x']);
+    expect(checks.find((c) => c.name === 'handover on viber')?.detail).toContain('service "viber-x"');
+  });
+
+  it('shows per served channel which service of the account the bot replies from, and fails a channel with none', async () => {
+    const engage = fakeEngage({
+      write: notFound,
+      handover: notFound,
+      services: () => ({ profiles: [], services: [{ type: 'whatsapp', service_id: '3225550100', name: 'Demo WhatsApp' }] }),
+    });
+    const { checks } = await engageAccountChecks(engage, target);
+    const byName = Object.fromEntries(checks.map((c) => [c.name, c]));
+    expect(byName['replies on whatsapp']).toMatchObject({ ok: true });
+    expect(byName['replies on whatsapp']?.detail).toContain('whatsapp service 3225550100 "Demo WhatsApp"');
+    expect(byName['replies on viber']).toMatchObject({ ok: false });
+    expect(byName['replies on viber']?.detail).toMatch(/no viber profile/);
+  });
+
   it('fails handover on a channel whose service Engage refuses, naming the setting to change', async () => {
     const engage = fakeEngage({
       write: notFound,

@@ -86,6 +86,20 @@ describe('publisher/add', () => {
     expect((await s.api('POST', '/1001/publisher/add', { type: 'post', services: WA, message: 'x', status: 'now' })).status).toBe(400);
   });
 
+  it("refuses a reply from a service id that GET publisher/add did not list, such as the customer's own id", async () => {
+    const m = await s.inbound('whatsapp', '3247019', 'hello');
+    const id = String(m['id']);
+    const refused = await reply(id, { services: [{ type: 'whatsapp', service_id: '3247019' }] });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('GET publisher/add');
+    const listed = await s.api('GET', '/1001/publisher/add', { version: V, type: 'reply', topic_id: '2001', mention_id: id });
+    const services = listed.body.response.services.map((x: { type: string; service_id: string }) => ({
+      type: x.type,
+      service_id: x.service_id,
+    }));
+    expect((await reply(id, { services })).status).toBe(200);
+  });
+
   it('validates type, services, message and the mention replied to', async () => {
     const m = await s.inbound('whatsapp', '3247012', 'hi');
     const id = String(m['id']);

@@ -67,9 +67,9 @@ export function mentionsResource(ctx: ResourceContext) {
       if (options?.sendMail !== undefined && ctx.version < SEND_MAIL_MIN_VERSION) {
         throw refuse(site, `the sendMail option needs version ${SEND_MAIL_MIN_VERSION} or later (configured: ${ctx.version})`);
       }
-      // Setting keys to values is idempotent, so a transient failure may be retried.
+      // Setting keys is idempotent and may be retried; a note in `actions` is appended by the service, so never.
       const params = { updates, options, list_filter: opts.listFilter };
-      return ctx.executor.json(writeOp('POST', ONE, true, path, params), mentionSchema);
+      return ctx.executor.json(writeOp('POST', ONE, !('actions' in updates), path, params), mentionSchema);
     },
     delete: async (ref: MentionRef, opts: { options?: MentionDeleteOptions } = {}): Promise<boolean> => {
       const site = { method: 'DELETE', template: ONE };

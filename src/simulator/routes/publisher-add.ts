@@ -40,8 +40,18 @@ function readServices(ctx: ApiContext, mention: MentionRecord | null): { type: s
     if (mention && type !== mention.service) {
       throw invalidParameter(`services[${i}].type '${type}' cannot reply to a ${mention.service} mention`);
     }
+    // The description: services are "taken from GET"; an id the GET did not list (the customer's, say) is refused.
+    if (!listedServices(ctx, mention).some((p) => p.type === type && p.service_id === String(serviceId))) {
+      throw invalidParameter(`services[${i}] (${type} '${serviceId}') is not a service GET publisher/add lists for this message`);
+    }
     return { type, service_id: String(serviceId) };
   });
+}
+
+/** What GET publisher/add lists as services: the account's profile on the mention's channel, or every profile. */
+function listedServices(ctx: ApiContext, mention: MentionRecord | null): { type: string; service_id: string; name: string }[] {
+  const { state } = ctx.rt;
+  return mention ? [state.profileFor(mention.service)] : [...state.profiles];
 }
 
 function readCanned(ctx: ApiContext): CannedResponse | null {
@@ -122,11 +132,7 @@ const getAdd = (ctx: ApiContext): unknown => {
   const withStatus = ctx.version >= 20180208;
   const shape = (p: { type: string; service_id: string; name: string }): Record<string, unknown> =>
     withStatus ? { ...p, status: 'active' } : { ...p };
-  const { state } = ctx.rt;
-  return {
-    profiles: state.profiles.map(shape),
-    services: mention ? [shape(state.profileFor(mention.service))] : state.profiles.map(shape),
-  };
+  return { profiles: ctx.rt.state.profiles.map(shape), services: listedServices(ctx, mention).map(shape) };
 };
 
 export const publisherAddRoutes: Route[] = [

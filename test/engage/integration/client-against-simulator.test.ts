@@ -74,7 +74,7 @@ describe('the client against the simulator', () => {
     const mention = page.data.find((m) => m.author?.id === '32470000009')!;
     const result = await client.publisher.add({
       type: 'reply',
-      services: [{ type: 'whatsapp', service_id: '32470000009' }],
+      services: [{ type: 'whatsapp', service_id: '3225550100' }],
       message: 'Pick one',
       status: '',
       topicId: mention.topic_id,

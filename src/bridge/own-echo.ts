@@ -1,0 +1,61 @@
+import type { ConversationRecord } from '../storage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+
+/** Where the bot's own Engage user is kept once the service has named it (store meta survives restarts). */
+const BOT_USER_META = 'botUser';
+
+export interface BotUser {
+  readonly id: string;
+  readonly name?: string;
+}
+
+export async function knownBotUser(ctx: Pick<BridgeContext, 'store'>): Promise<BotUser | undefined> {
+  const value = (await ctx.store.getMeta()).values[BOT_USER_META];
+  if (!value || typeof value !== 'object' || typeof (value as { id?: unknown }).id !== 'string') return undefined;
+  return value as BotUser;
+}
+
+/**
+ * Learns the user the bot publishes as from what publisher/add returned (the publisher mention's `user_id`), and
+ * that user's name (one GET, once): an account-written mention by that user is the bot's own message. Never
+ * fails the reply: without it, echoes are matched by the bot's unmatched lines instead.
+ */
+export async function learnBotUser(ctx: BridgeContext, publisherMention: unknown): Promise<void> {
+  const raw = publisherMention && typeof publisherMention === 'object' ? (publisherMention as { user_id?: unknown }).user_id : undefined;
+  if (typeof raw !== 'string' && typeof raw !== 'number') return;
+  const id = String(raw);
+  const known = await knownBotUser(ctx);
+  if (known?.id === id && known.name !== undefined) return;
+  try {
+    const user = await ctx.engage.users.get(id);
+    const name = typeof user.name === 'string' && user.name !== '' ? user.name : undefined;
+    await ctx.store.setMeta({ values: { [BOT_USER_META]: { id, ...(name ? { name } : {}) } } });
+    ctx.log.info({ user: id }, 'the bot publishes as this Engage user: its messages are recognised as the bot’s own');
+  } catch (err) {
+    ctx.log.warn({ user: id, err: (err as Error)?.message }, 'could not read the bot’s own Engage user; tried again on the next reply');
+  }
+}
+
+/** What the service says of an account-written mention of this conversation. */
+export interface AccountMessage {
+  readonly text: string;
+  readonly authorName?: string;
+}
+
+/**
+ * Is this account-written mention the bot's own message coming back? Decided by who wrote it (the bot's own
+ * user, as the service names it), never by how long ago the bot spoke: a reply published late (an outage, a
+ * restart) is still the bot's. `lineIndex` is the bot line it belongs to (bookkeeping only), or -1.
+ */
+export async function recogniseOwnEcho(
+  ctx: Pick<BridgeContext, 'store'>,
+  conv: ConversationRecord,
+  m: AccountMessage,
+): Promise<{ own: boolean; lineIndex: number }> {
+  const lineIndex = conv.transcript.findIndex((l) => l.from === 'bot' && l.mentionId === undefined && l.text === m.text);
+  const bot = await knownBotUser(ctx);
+  if (bot?.name !== undefined && m.authorName !== undefined) return { own: m.authorName === bot.name, lineIndex };
+  // The service has not named the bot's user (or the mention names no author): an unmatched bot line with this
+  // text is the only trace left; no time window, so a late echo is still the bot's.
+  return { own: lineIndex >= 0, lineIndex };
+}

@@ -1,0 +1,95 @@
+import { InvalidParameterError } from '../engage/index.js';
+import type { Effect } from '../storage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+import { splitKey } from './contact-key.js';
+import { RecheckIncompleteError } from './effect-errors.js';
+import type { EffectPayload } from './effect-payload.js';
+import { learnBotUser } from './own-echo.js';
+import { findPublishedReply } from './reply-check.js';
+import { replyServicesOf, type ReplyService } from './reply-services.js';
+
+/** What a performed reply leaves in its effect: the publisher mention is how the reply is found again. */
+export interface ReplyResult {
+  readonly publisherMentionId: string | null;
+  readonly messageIds?: readonly string[];
+  readonly recovered?: boolean;
+}
+
+/**
+ * Publishes one bot reply, from the services GET publisher/add lists. `suspect`: the reply may already be out
+ * (a crash or an unanswered call): it is looked for by the customer's mention id first, within bounds.
+ */
+export async function performReply(
+  ctx: BridgeContext,
+  effect: Effect,
+  p: Extract<EffectPayload, { kind: 'reply' }>,
+  suspect: boolean,
+): Promise<ReplyResult | { skipped: string }> {
+  const key = effect.contactKey;
+  if (!(await ctx.ownership.botMaySpeak(key))) {
+    ctx.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
+    return { skipped: 'the bot does not own the contact' };
+  }
+  if (suspect) {
+    const check = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, sinceMs: effect.createdAt }, ctx.now);
+    if (check.outcome === 'published') {
+      ctx.log.info(
+        { contact: key, effect: effect.key, publisherMention: check.publisherMentionId },
+        'reply was already published: not sending it again',
+      );
+      return { publisherMentionId: check.publisherMentionId, recovered: true };
+    }
+    if (check.outcome === 'unknown') throw new RecheckIncompleteError(check.why);
+  }
+  const { channel } = splitKey(key);
+  const services = replyServicesOf(ctx);
+  const send = (from: readonly ReplyService[]) =>
+    ctx.engage.publisher.add({
+      type: 'reply',
+      services: from,
+      message: p.text,
+      status: '',
+      topicId: p.target.topicId,
+      mentionId: p.target.mentionId,
+      ...(p.cannedResponseId ? { cannedResponseId: p.cannedResponseId } : {}),
+    });
+  const from = await services.forReply(channel, p.target);
+  let result: Awaited<ReturnType<typeof send>>;
+  try {
+    result = await send(from);
+  } catch (err) {
+    if (!(err instanceof InvalidParameterError)) throw err;
+    // A refusal may mean the cached profile is gone: ask again, and try once more only if the answer changed.
+    services.forget(channel, p.target.topicId);
+    const fresh = await services.forReply(channel, p.target);
+    if (sameServices(fresh, from)) throw err;
+    ctx.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
+    result = await send(fresh);
+  }
+  const recorded: ReplyResult = {
+    publisherMentionId: result.publisher_mention?.id === undefined ? null : String(result.publisher_mention.id),
+    messageIds: result.messages.map((m) => String(m.id)),
+  };
+  // Recorded (on disk) the moment the service answers: whatever happens after this, the reply is known to be out,
+  // and nothing after it can have started without this on disk (see effect-doubt.ts).
+  await ctx.store.completeEffect(effect.key, recorded);
+  await ctx.store.flush();
+  ctx.metrics.replies.inc({ channel });
+  try {
+    const at = ctx.now();
+    await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
+    await learnBotUser(ctx, result.publisher_mention);
+  } catch (err) {
+    // The reply is out and recorded: bookkeeping after it must not make it look failed (and be sent again).
+    ctx.log.warn(
+      { contact: key, effect: effect.key, err: (err as Error)?.message },
+      'reply sent; updating the conversation after it failed',
+    );
+  }
+  return recorded;
+}
+
+function sameServices(a: readonly ReplyService[], b: readonly ReplyService[]): boolean {
+  const text = (l: readonly ReplyService[]) => JSON.stringify(l.map((x) => `${x.type}/${x.service_id}`).sort());
+  return text(a) === text(b);
+}

@@ -1,0 +1,71 @@
+import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf, type ChannelServices } from '../engage/index.js';
+import type { BridgeEngage } from './bridge-engage.js';
+
+/** One service a reply is published from: one of the account's own profiles, as `GET publisher/add` lists it. */
+export interface ReplyService {
+  readonly type: string;
+  readonly service_id: string;
+}
+
+/** How long a listed answer is trusted before it is asked again (profiles change rarely; a refusal refreshes at once). */
+export const REPLY_SERVICES_TTL_MS = 30 * 60_000;
+
+/**
+ * The services the bot replies from, per topic and channel. The description says the services of a reply are
+ * "taken from GET" publisher/add: the account's own profiles that can answer that mention, never the customer.
+ * One GET per topic and channel, kept for a while, dropped when the service refuses a reply sent from it.
+ */
+export class ReplyServices {
+  private readonly cache = new Map<string, { services: readonly ReplyService[]; atMs: number }>();
+
+  constructor(
+    private readonly engage: Pick<BridgeEngage, 'publisher'>,
+    private readonly now: () => number,
+    private readonly channelServices: ChannelServices = DEFAULT_CHANNEL_SERVICES,
+  ) {}
+
+  /** The services to reply to this mention with; asks the service when nothing fresh is cached. */
+  async forReply(channel: string, target: { topicId: string; mentionId: string }): Promise<readonly ReplyService[]> {
+    const key = cacheKey(target.topicId, channel);
+    const hit = this.cache.get(key);
+    if (hit && this.now() - hit.atMs < REPLY_SERVICES_TTL_MS) return hit.services;
+    const answer = await this.engage.publisher.services({ type: 'reply', topicId: target.topicId, mentionId: target.mentionId });
+    const listed = answer.services.map((s) => ({ type: s.type, service_id: String(s.service_id) }));
+    // The list is for this mention already; keep the channel's own type when the service lists more than one.
+    const source = sourceServiceOf(this.channelServices, channel);
+    const own = listed.filter((s) => s.type === source);
+    const services = own.length > 0 ? own : listed;
+    if (services.length === 0) {
+      throw new Error(
+        `Engage lists no service to reply with on ${channel} (topic ${target.topicId}): check the account's ${channel} profile`,
+      );
+    }
+    this.cache.set(key, { services, atMs: this.now() });
+    return services;
+  }
+
+  /** The service refused a reply: ask again next time (a profile may have been reconnected). */
+  forget(channel: string, topicId: string): void {
+    this.cache.delete(cacheKey(topicId, channel));
+  }
+}
+
+function cacheKey(topicId: string, channel: string): string {
+  return `${topicId}\u0000${channel}`;
+}
+
+const perBridge = new WeakMap<object, ReplyServices>();
+
+/** One cache per bridge, made on first use, so the bridge's context needs no new field. */
+export function replyServicesOf(ctx: {
+  readonly engage: Pick<BridgeEngage, 'publisher'>;
+  readonly now: () => number;
+  readonly settings: { readonly channelServices?: ChannelServices };
+}): ReplyServices {
+  let found = perBridge.get(ctx);
+  if (!found) {
+    found = new ReplyServices(ctx.engage, ctx.now, ctx.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES);
+    perBridge.set(ctx, found);
+  }
+  return found;
+}

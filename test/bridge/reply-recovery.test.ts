@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
+
+import { TARGET, botOwns, effectTestContext } from './effect-test-context.js';
+
+const KEY = 'whatsapp:32470000401';
+const reply = (text: string) => ({ kind: 'reply', target: TARGET, text });
+const count = (t: ReturnType<typeof effectTestContext>, what: string) => t.calls.filter((c) => c.what === what).length;
+
+describe('a reply is recorded when the service answers, and re-checked by id only when its outcome is unknown', () => {
+  it('records the publisher mention id at once, so a failure after publishing never sends the reply twice', async () => {
+    const t = effectTestContext();
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    t.ctx.clean.add('9001:1:reply');
+    const update = t.store.updateConversation.bind(t.store);
+    let broken = true;
+    t.store.updateConversation = async (key, fn) => {
+      if (broken && t.calls.some((c) => c.what === 'publisher.add')) {
+        broken = false;
+        throw new Error('disk hiccup');
+      }
+      return update(key, fn);
+    };
+    await runPendingEffects(t.ctx, KEY);
+    t.setNow(t.ctx.now() + 10 * 60_000);
+    await runPendingEffects(t.ctx, KEY);
+    const effect = await t.store.getEffect('9001:1:reply');
+    expect(effect?.status).toBe('done');
+    expect(effect?.result).toMatchObject({ publisherMentionId: 'pm-1' });
+    expect(count(t, 'publisher.add')).toBe(1);
+  });
+
+  it('re-checks with bounded calls and sends nothing blind when the bound is reached first', async () => {
+    // Many identical greetings answering other mentions: the list does not say which mention each answers.
+    const page = (n: number) => ({
+      data: Array.from({ length: 10 }, (_, i) => ({ id: `pm-${n}-${i}`, message: { content: 'Hello Ann' } })),
+      paging: { next_url: 'more' },
+    });
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          for (let n = 0; n < 100; n++) yield page(n);
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: 'another', topic_id: '2001' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY);
+    expect(count(t, 'publisherMentions.get')).toBeLessThanOrEqual(20);
+    expect(count(t, 'publisher.add')).toBe(0);
+    const effect = await t.store.getEffect('9001:1:reply');
+    expect(effect?.status).toBe('pending');
+    expect(effect?.retryAt).toBeGreaterThan(t.ctx.now());
+  });
+
+  it('finds a published reply by the customer mention id the service names in_reply_to', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield {
+            data: [
+              { id: 'pm-a', message: { content: 'Hello Ann' } },
+              { id: 'pm-b', message: { content: 'Hello Ann' } },
+            ],
+          };
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: id === 'pm-b' ? TARGET.mentionId : 'other', topic_id: '2001' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY);
+    expect(count(t, 'publisher.add')).toBe(0);
+    expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-b', recovered: true });
+  });
+
+  it('after a restart re-checks only the reply that may have been in flight, not the ones after it', async () => {
+    const t = effectTestContext();
+    await botOwns(t.store, KEY, t.ctx.now());
+    for (const [i, text] of ['one', 'two', 'three'].entries()) {
+      await t.store.enqueueEffect({ key: `9001:${i + 1}:reply`, kind: 'reply', contactKey: KEY, payload: reply(text) });
+    }
+    // A new process: nothing is known clean.
+    await runPendingEffects(t.ctx, KEY);
+    expect(count(t, 'publisherMentions.listPages')).toBe(1);
+    expect(count(t, 'publisher.add')).toBe(3);
+  });
+});
