@@ -184,6 +184,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const http = await startHttpServer(
       {
         readiness: () => bridge.readiness(),
+        log: log.child({ component: 'http' }),
         metricsText: async () => {
           metrics.queueDepth.set(bridge.dispatcher.depth());
           metrics.storeWrites.set(store.stats().writes);

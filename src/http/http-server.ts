@@ -1,10 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import { readinessAnswer, type Readiness } from './readiness-answer.js';
+
+/** Where the HTTP server reports what it does not tell its callers. */
+export interface HttpServerLog {
+  warn(obj: object, msg: string): void;
+}
 
 /** What the bridge's HTTP server asks of the running bridge. */
 export interface HttpServerDeps {
-  readiness(): { ready: boolean; reason?: string };
+  /** Only its fixed code reaches the caller; its detail goes to `log`. */
+  readiness(): Readiness;
+  readonly log?: HttpServerLog;
   metricsText(): Promise<string>;
   readonly metricsContentType: string;
   /** Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off. */
@@ -48,12 +56,24 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const lastLogged = new WeakMap<HttpServerDeps, string>();
+
+/** Probes come every few seconds: a reason is logged when it changes, not on every probe. */
+function logNotReady(deps: HttpServerDeps, code: string, detail: string | undefined): void {
+  const key = `${code}\n${detail ?? ''}`;
+  if (lastLogged.get(deps) === key) return;
+  lastLogged.set(deps, key);
+  deps.log?.warn({ code, ...(detail ? { detail } : {}) }, 'not ready');
+}
+
 async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
   if (req.method === 'GET' && path === '/readyz') {
     const r = deps.readiness();
-    return send(res, r.ready ? 200 : 503, r.ready ? { status: 'ready' } : { status: 'not ready', reason: r.reason });
+    const answer = readinessAnswer(r);
+    if (answer.status !== 'ready') logNotReady(deps, answer.code, r.detail);
+    return send(res, r.ready ? 200 : 503, answer);
   }
   if (req.method === 'GET' && path === '/metrics') return send(res, 200, await deps.metricsText(), deps.metricsContentType);
   if (path === '/commands' && deps.commands) {
