@@ -9,6 +9,7 @@ import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
+import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
 import { createCommandRunner, type CommandDeps } from './commands/index.js';
 import { runTerminalCommand } from './cli/run-terminal-command.js';
@@ -111,8 +112,9 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const flowFile = locateFlowFile(config.bridge.flowFile, deps.cwd);
     const flows = await loadFlowFile(flowFile.path);
     log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
+    const dataDir = resolve(deps.cwd, config.bridge.dataDir);
     const store = await openFileStore({
-      dataDir: resolve(deps.cwd, config.bridge.dataDir),
+      dataDir,
       clock: now,
       logger: log.child({ component: 'store' }),
       transcriptMaxLines: config.bridge.transcriptLines,
@@ -191,7 +193,6 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,
-        commands: { run: (text: string) => runTerminalCommand(text, commandDeps) },
         ...(config.bridge.webhookSecret
           ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } }
           : {}),
@@ -199,6 +200,11 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       { host: config.bridge.httpHost, port: config.bridge.httpPort },
     );
     cleanups.push(() => http.close());
+    const commandSocket = await startCommandSocket(
+      { run: (text: string) => runTerminalCommand(text, commandDeps) },
+      { path: commandSocketPath(dataDir) },
+    );
+    cleanups.push(() => commandSocket.close());
     const loops = deps.loops ?? true;
     await bridge.start({ poll: loops, schedule: loops });
     // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.

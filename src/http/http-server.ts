@@ -18,13 +18,6 @@ export interface HttpServerDeps {
   /** Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off. */
   readonly webhook?: { readonly secret: string; accept(body: unknown): Promise<{ accepted: number } | { error: string }> };
   readonly maxBodyBytes?: number;
-  /** Manager commands from `engage-bridge cmd` on this machine (loopback callers only). */
-  readonly commands?: { run(text: string): Promise<{ exitCode: number; output: string }> };
-}
-
-function fromLoopback(req: IncomingMessage): boolean {
-  const a = req.socket.remoteAddress ?? '';
-  return a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.');
 }
 
 export interface RunningHttpServer {
@@ -76,20 +69,6 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     return send(res, r.ready ? 200 : 503, answer);
   }
   if (req.method === 'GET' && path === '/metrics') return send(res, 200, await deps.metricsText(), deps.metricsContentType);
-  if (path === '/commands' && deps.commands) {
-    if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
-    if (!fromLoopback(req)) return send(res, 403, { error: 'manager commands are taken from this machine only' });
-    const text = await readBody(req, 10_000);
-    let body: unknown;
-    try {
-      body = text === undefined ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const command = (body as { text?: unknown } | undefined)?.text;
-    if (typeof command !== 'string') return send(res, 400, { error: 'body must be {"text": "<command>"}' });
-    return send(res, 200, await deps.commands.run(command));
-  }
   if (path.startsWith('/webhooks/engage/')) {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     const given = decodeURIComponent(path.slice('/webhooks/engage/'.length));
@@ -109,7 +88,7 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
   return send(res, 404, { error: 'not found' });
 }
 
-/** Health, readiness, metrics and the webhook, on node:http. */
+/** Health, readiness, metrics and the webhook, on node:http. Manager commands are never taken here (see command-socket). */
 export async function startHttpServer(deps: HttpServerDeps, options: { host: string; port: number }): Promise<RunningHttpServer> {
   const server: Server = createServer((req, res) => {
     handle(deps, req, res).catch((err: unknown) => {
