@@ -13,7 +13,7 @@ import { commandSocketPath, startCommandSocket } from './http/command-socket.js'
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
 import { createCommandRunner, type CommandDeps } from './commands/index.js';
 import { runTerminalCommand } from './cli/run-terminal-command.js';
-import { createSlackApp, type SlackApp } from './slack/index.js';
+import { createSlackApp, originOf, type SlackApp } from './slack/index.js';
 
 export interface StartDeps {
   readonly log: Logger;
@@ -167,6 +167,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         ...(config.slack.botUserId ? { botUserId: config.slack.botUserId } : {}),
         ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
         ...(config.slack.escalationChannel ? { escalationChannel: config.slack.escalationChannel } : {}),
+        permalinkOrigins: [originOf(engageTarget.baseUrl)].filter((o): o is string => o !== undefined),
         port: config.slack.port,
         managerIds: config.slack.managerIds,
         command: config.slack.command,

@@ -24,6 +24,8 @@ export interface SlackAppOptions {
   /** Web API base address, e.g. `https://slack.com/api/` */
   apiUrl?: string;
   escalationChannel?: string;
+  /** Origins besides `*.engagor.com` whose permalinks get an *Open in Engage* button (the API base address). */
+  permalinkOrigins?: readonly string[];
   managerIds: readonly string[];
   command: string;
   commands: CommandRunner;
@@ -110,7 +112,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     sleep: options.sleep ?? realSleep,
     ...(options.noticeQueueSize === undefined ? {} : { maxSize: options.noticeQueueSize }),
   });
-  const notifier = createEscalationNotifier({ client: app.client, queue, logger: options.logger, channel: options.escalationChannel });
+  const notifier = createEscalationNotifier({
+    client: app.client,
+    queue,
+    logger: options.logger,
+    channel: options.escalationChannel,
+    rendering: { permalinkOrigins: options.permalinkOrigins ?? [] },
+  });
   const shared = { managerIds: [...options.managerIds], audit: options.audit, logger: options.logger, clock };
   registerSlashCommand(app, {
     ...shared,
