@@ -38,6 +38,7 @@ export interface Config {
     readonly seenRetentionDays: number;
     readonly auditRetentionDays: number;
     readonly archiveAfterDays: number;
+    readonly shutdownDeadlineMs: number;
   };
   readonly slack: {
     readonly botToken: string | undefined;
@@ -157,6 +158,7 @@ function toConfig(s: RawSettings): Config {
       seenRetentionDays: s.BRIDGE_SEEN_RETENTION_DAYS,
       auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
       archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
+      shutdownDeadlineMs: s.BRIDGE_SHUTDOWN_DEADLINE_MS,
     },
     slack: {
       botToken: s.SLACK_BOT_TOKEN,

@@ -82,6 +82,32 @@ async function startDemoSimulator(port: number | undefined, log: Logger): Promis
   }
 }
 
+/** What shutdown keeps for the steps after the bridge has stopped (flushing the store, closing sockets). */
+const FINAL_STEPS_MS = 3000;
+
+/** Waits for `work`; when it is still running after `ms`, calls `late` once (and keeps waiting). */
+async function stopsBy(work: Promise<void>, ms: number, late: () => void): Promise<void> {
+  const timer = setTimeout(late, Math.max(0, ms));
+  try {
+    await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** True when `work` settled within `ms`; false when it is left running. */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The composition root: settings → (demo simulator) → store → client → brain → bridge → Slack → HTTP.
  * Nothing happens at import; everything it starts is stopped by `stop()`, in reverse order.
@@ -90,7 +116,13 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
   const { log } = deps;
   const now = deps.now ?? Date.now;
   const cleanups: Array<() => Promise<void>> = [];
+  // Shutdown has a deadline (the supervisor kills us after its own): work in flight gets most of it, then the API
+  // requests still hanging are cut off (their effects stay pending for the next start) and the store is flushed.
+  const deadlineMs = config.bridge.shutdownDeadlineMs;
+  let stoppingSince = 0;
+  const remainingMs = () => stoppingSince + deadlineMs - Date.now();
   const stopAll = async () => {
+    stoppingSince = Date.now();
     for (const c of cleanups.reverse()) {
       try {
         await c();
@@ -180,7 +212,9 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       bridge.setNotifier(slack.notifier);
       slackPort = await slack.start();
       cleanups.push(async () => {
-        await slack!.flushNotices();
+        if (!(await settlesWithin(slack!.flushNotices(), remainingMs() - FINAL_STEPS_MS))) {
+          log.warn({}, 'stopping: Slack notices still queued at the shutdown deadline are dropped');
+        }
         await slack!.stop();
       });
     }
@@ -209,7 +243,12 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const loops = deps.loops ?? true;
     await bridge.start({ poll: loops, schedule: loops });
     // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.
-    cleanups.push(() => bridge.stop());
+    cleanups.push(() =>
+      stopsBy(bridge.stop(), remainingMs() - Math.min(FINAL_STEPS_MS, deadlineMs / 2), () => {
+        log.warn({ deadlineMs }, 'stopping: API requests still in flight are cut off; their work stays pending for the next start');
+        engage.abortInFlight();
+      }),
+    );
     return {
       bridge,
       store,

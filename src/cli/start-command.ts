@@ -1,6 +1,6 @@
 import { loadConfig, redactedConfig } from '../config.js';
 import { createLogger } from '../log.js';
-import { start } from '../main.js';
+import { settlesWithin, start } from '../main.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 
@@ -60,7 +60,12 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   stopListening?.();
   await reloading;
   log.info({ signal }, 'stopping: no new work, finishing what is in flight, flushing the store');
-  await current.stop();
+  // The bridge keeps to its own deadline; this is the backstop should anything else hang.
+  const deadlineMs = currentConfig.bridge.shutdownDeadlineMs;
+  if (!(await settlesWithin(current.stop(), deadlineMs + 500))) {
+    log.error({ deadlineMs }, 'did not stop within BRIDGE_SHUTDOWN_DEADLINE_MS: exiting anyway');
+    return 1;
+  }
   log.info({}, 'stopped');
   return 0;
 }
