@@ -126,7 +126,7 @@ export function parseConfig(sources: ConfigSources): Config {
 
 function toConfig(s: RawSettings): Config {
   const secrets = SECRET_SETTINGS.map((name) => (s as Record<string, unknown>)[name]).filter(
-    (v): v is string => typeof v === 'string' && v.length >= 4,
+    (v): v is string => typeof v === 'string' && v.length > 0,
   );
   return {
     demo: s.ENGAGE_ACCESS_TOKEN === undefined,

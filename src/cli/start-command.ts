@@ -1,5 +1,5 @@
 import { loadConfig, redactedConfig } from '../config.js';
-import { createLogger } from '../log.js';
+import { crashReporter, createLogger, refreshLogSecrets } from '../log.js';
 import { settlesWithin, start } from '../main.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
@@ -8,6 +8,8 @@ import type { ParsedArgs } from './run-cli.js';
 export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  const exit = io.exit;
+  const stopCrashWatch = exit ? io.onCrash?.(crashReporter(log, exit)) : undefined;
   log.debug({ config: redactedConfig(config) }, 'settings');
   const running = await start(config, { log, cwd: io.cwd });
   const lines = [
@@ -43,6 +45,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
           log.error({ err: (err as Error).message }, 'reload refused: the settings are invalid; the bridge keeps running as it was');
           return;
         }
+        refreshLogSecrets(log, next.secrets);
         log.info({}, 'reloading the settings: restarting the bridge');
         await current.stop();
         try {
@@ -67,5 +70,6 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
     return 1;
   }
   log.info({}, 'stopped');
+  stopCrashWatch?.();
   return 0;
 }

@@ -128,3 +128,10 @@ describe('settings', () => {
     for (const s of SETTINGS) expect(readme, s.name).toContain(`| \`${s.name}\``);
   });
 });
+
+describe('secrets for the log scrubber', () => {
+  it('hands every secret value to the scrubber, even one shorter than four characters', () => {
+    const config = parseConfig({ env: { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'k9z' } });
+    expect(config.secrets).toContain('k9z');
+  });
+});
