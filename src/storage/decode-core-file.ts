@@ -4,7 +4,7 @@ import type { HotState } from './hot-state.js';
 import { migrate, schemaVersionOf } from './migrations.js';
 import { conversationSchema, effectSchema } from './records.js';
 import type { ConversationRecord, Effect } from './records.js';
-import { StoreError } from './store-error.js';
+import { StoreError, describeJsonFailure } from './store-error.js';
 
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
 
@@ -33,8 +33,7 @@ export function decodeCoreFile(text: string, path: string, now: number): Decoded
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreError('corrupt', `The store file ${path} is not valid JSON (${reason}). ${LEAVE_IT}`);
+    throw new StoreError('corrupt', `The store file ${path} is not valid JSON (${describeJsonFailure(error)}). ${LEAVE_IT}`);
   }
   const fromVersion = schemaVersionOf(data);
   if (fromVersion === undefined) {

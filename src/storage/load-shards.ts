@@ -6,7 +6,7 @@ import { conversationSchema, effectSchema } from './records.js';
 import type { Effect } from './records.js';
 import { shardFileName, shardOf } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
-import { StoreError, describeCause } from './store-error.js';
+import { StoreError, describeCause, describeJsonFailure } from './store-error.js';
 
 /** Turns one parsed line into its entry, or says what is wrong with it. */
 export type LineDecoder<V> = (data: unknown, line: string) => { entry: [string, V] } | { error: z.ZodError };
@@ -48,7 +48,10 @@ function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineN
   try {
     data = JSON.parse(line);
   } catch (error) {
-    throw new StoreError('corrupt', `The store file ${path} line ${lineNumber} is not valid JSON (${describeCause(error)}). ${LEAVE_IT}`);
+    throw new StoreError(
+      'corrupt',
+      `The store file ${path} line ${lineNumber} is not valid JSON (${describeJsonFailure(error)}). ${LEAVE_IT}`,
+    );
   }
   const result = decode(data, line);
   if ('error' in result) {
