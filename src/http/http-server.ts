@@ -92,7 +92,9 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
 export async function startHttpServer(deps: HttpServerDeps, options: { host: string; port: number }): Promise<RunningHttpServer> {
   const server: Server = createServer((req, res) => {
     handle(deps, req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, { error: (err as Error).message });
+      // The error's text may quote an API answer or a customer's data: it goes to the log, the caller gets none.
+      deps.log?.warn({ path: (req.url ?? '').split('?')[0]?.slice(0, 100), err: (err as Error)?.message }, 'request failed');
+      if (!res.headersSent) send(res, 500, { error: 'internal error (details in the log)' });
       else res.destroy();
     });
   });

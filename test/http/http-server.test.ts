@@ -92,3 +92,23 @@ describe('bridge HTTP server', () => {
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
   });
 });
+
+describe('bridge HTTP server failures', () => {
+  it('answers a failure inside a handler with a fixed text, leaving its details to the log', async () => {
+    const logged: unknown[] = [];
+    server = await startHttpServer(
+      deps({
+        metricsText: async () => {
+          throw new Error('GET /1001/contacts: 500 {"name":"Ann +32470000031"}');
+        },
+        log: { warn: (o) => logged.push(o) },
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('32470000031');
+    expect(logged).toHaveLength(1);
+  });
+});
