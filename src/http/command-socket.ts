@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { chmod, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, lstat, mkdtemp, realpath, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { refuseCommandRequest } from './command-request-guard.js';
 
 /** The terminal's way in: a Unix socket in the data directory, readable and writable by its owner only. */
@@ -88,6 +89,30 @@ function listenOn(server: ReturnType<typeof createServer>, path: string): Promis
   });
 }
 
+/**
+ * A Unix socket path longer than this is silently cut by the OS (sun_path holds 108 bytes), and the socket would
+ * land elsewhere. A data directory that deep gets the socket in a private temporary directory instead, with
+ * `bridge.sock` in the data directory a symbolic link to it (clients resolve the link before connecting).
+ */
+const MAX_SOCKET_PATH_BYTES = 100;
+
+/** Removes a socket (or link to one) a killed bridge left; refuses when a live bridge answers on it. */
+async function clearStale(path: string): Promise<void> {
+  let entry: Awaited<ReturnType<typeof lstat>>;
+  try {
+    entry = await lstat(path);
+  } catch {
+    return;
+  }
+  const target = entry.isSymbolicLink() ? await realpath(path).catch(() => undefined) : path;
+  if (target !== undefined && (await answers(target))) throw new Error(`another bridge answers on ${path}`);
+  await unlink(path);
+  if (entry.isSymbolicLink() && target !== undefined) {
+    await unlink(target).catch(() => undefined);
+    await rmdir(dirname(target)).catch(() => undefined);
+  }
+}
+
 /** Serves `POST /commands` on the socket; a socket file left by a killed bridge is replaced. */
 export async function startCommandSocket(deps: CommandSocketDeps, options: { path: string }): Promise<RunningCommandSocket> {
   const server = createServer((req, res) => {
@@ -96,21 +121,30 @@ export async function startCommandSocket(deps: CommandSocketDeps, options: { pat
       else res.destroy();
     });
   });
+  await clearStale(options.path);
+  // mkdtemp makes the directory 0700: nobody else may even look for the socket in it.
+  const privateDir = Buffer.byteLength(options.path) > MAX_SOCKET_PATH_BYTES ? await mkdtemp(join(tmpdir(), 'eb-sock-')) : undefined;
+  const bindPath = privateDir ? join(privateDir, 'bridge.sock') : options.path;
   try {
-    await listenOn(server, options.path);
+    await listenOn(server, bindPath);
+    await chmod(bindPath, 0o600);
+    if (privateDir) await symlink(bindPath, options.path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    if (await answers(options.path)) throw new Error(`another bridge answers on ${options.path}`);
-    await unlink(options.path);
-    await listenOn(server, options.path);
+    server.close();
+    if (privateDir) await rm(privateDir, { recursive: true, force: true });
+    throw err;
   }
-  await chmod(options.path, 0o600);
   return {
     path: options.path,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      if (privateDir) {
+        await unlink(options.path).catch(() => undefined);
+        await rm(privateDir, { recursive: true, force: true });
+      }
+    },
   };
 }

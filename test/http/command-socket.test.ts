@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { askCommandSocket } from '../../src/http/ask-command-socket.js';
 import { commandSocketPath, startCommandSocket, type RunningCommandSocket } from '../../src/http/command-socket.js';
@@ -74,6 +74,21 @@ describe('the terminal command socket', () => {
     socket = await startCommandSocket({ run }, { path: commandSocketPath(dir) });
     await expect(startCommandSocket({ run }, { path: commandSocketPath(dir) })).rejects.toThrow(/another bridge answers/);
     expect(await askCommandSocket(socket.path, 'status')).toEqual({ exitCode: 0, output: 'ran status' });
+  });
+
+  it('works from a data directory too deep for a Unix socket path, through a link to a private socket', async () => {
+    const deep = join(dir, 'a'.repeat(60), 'b'.repeat(60));
+    mkdirSync(deep, { recursive: true });
+    socket = await startCommandSocket({ run }, { path: commandSocketPath(deep) });
+    expect(lstatSync(socket.path).isSymbolicLink()).toBe(true);
+    const target = realpathSync(socket.path);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(target)).mode & 0o777).toBe(0o700);
+    expect(await askCommandSocket(socket.path, 'status')).toEqual({ exitCode: 0, output: 'ran status' });
+    await socket.close();
+    socket = undefined;
+    expect(existsSync(commandSocketPath(deep))).toBe(false);
+    expect(existsSync(dirname(target))).toBe(false);
   });
 
   it('says nobody runs when there is no socket', async () => {
