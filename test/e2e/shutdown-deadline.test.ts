@@ -22,7 +22,8 @@ describe('shutdown', () => {
     const first = await h.control('/_sim/inbound', { channel: 'whatsapp', author: { id: ANN, name: 'Ann' }, text: 'hello' });
     await h.running.bridge.acceptWebhook([first]);
     await h.running.bridge.idle();
-    await waitFor('the first reply', () => botMessagesTo(h!, ANN).length >= 1);
+    // Generous deadlines: the machine may be loaded; nothing here measures time.
+    await waitFor('the first reply', () => botMessagesTo(h!, ANN).length >= 1, 30_000);
     const repliesBefore = botMessagesTo(h, ANN).length;
 
     // From now on the API holds every request and never answers.
@@ -30,7 +31,7 @@ describe('shutdown', () => {
     const second = await h.control('/_sim/inbound', { channel: 'whatsapp', author: { id: ANN, name: 'Ann' }, text: 'hello again' });
     const heldBefore = h.requests().filter((r) => r.status === 0).length;
     await h.running.bridge.acceptWebhook([second]);
-    await waitFor('a request held by the API', () => h!.requests().filter((r) => r.status === 0).length > heldBefore);
+    await waitFor('a request held by the API', () => h!.requests().filter((r) => r.status === 0).length > heldBefore, 30_000);
 
     const finished = await settlesWithin(h.stop(), 20_000);
     stopped = true;
@@ -45,5 +46,5 @@ describe('shutdown', () => {
     } finally {
       await store.close();
     }
-  });
+  }, 90_000);
 });
