@@ -74,8 +74,17 @@ export async function sendHttp(
   timeouts: Readonly<Timeouts>,
   options: SendOptions = {},
 ): Promise<HttpAnswer> {
-  const deadline = AbortSignal.timeout(timeouts.requestMs);
-  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  // One controller per attempt, fed by the total deadline and by the client's stop signal; both are detached when
+  // the attempt ends (AbortSignal.any on a long-lived signal keeps every attempt's signal alive on Node 20).
+  const attempt = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort(new Error('the request took longer than its total deadline'));
+  }, timeouts.requestMs);
+  const onStop = () => attempt.abort(options.signal?.reason);
+  if (options.signal?.aborted) onStop();
+  else options.signal?.addEventListener('abort', onStop, { once: true });
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   try {
     const res = await request(req.url, {
@@ -85,15 +94,18 @@ export async function sendHttp(
       body: req.body,
       headersTimeout: timeouts.requestMs,
       bodyTimeout: timeouts.requestMs,
-      signal,
+      signal: attempt.signal,
     });
     const bodyText = await readLimited(res, limit);
     return { status: res.statusCode, headers: res.headers, bodyText };
   } catch (error) {
     if (error instanceof ResponseTooLarge) throw error;
     if (options.signal?.aborted) throw new NetworkFailure('aborted', error);
-    if (deadline.aborted) throw new NetworkFailure('timeout', error);
+    if (timedOut) throw new NetworkFailure('timeout', error);
     throw new NetworkFailure(classifyNetworkError(error), error);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onStop);
   }
 }
 
