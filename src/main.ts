@@ -31,6 +31,8 @@ export interface RunningBridge {
   readonly store: Store;
   readonly metrics: BridgeMetrics;
   readonly http: RunningHttpServer;
+  /** The owner-only Unix socket that `engage-bridge cmd` talks to. */
+  readonly commandSocketPath: string;
   readonly simulator?: RunningSimulator;
   readonly slack?: { port: number | null };
   readonly engage: { baseUrl: string; accountId: string };
@@ -254,6 +256,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       store,
       metrics,
       http,
+      commandSocketPath: commandSocket.path,
       engage: { baseUrl: engageTarget.baseUrl, accountId: engageTarget.accountId },
       commandDeps,
       ...(simulator ? { simulator } : {}),

@@ -16,6 +16,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
     `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
     `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,
     `  Engage API: ${running.engage.baseUrl} (account ${running.engage.accountId})`,
+    `  manager commands: engage-bridge cmd "..." as this user (socket ${running.commandSocketPath})`,
   ];
   if (running.slack) lines.push(`  Slack: ${running.slack.port === null ? 'Socket Mode' : `HTTP receiver on port ${running.slack.port}`}`);
   if (running.simulator) {
