@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { describeJsonError, describeYamlError, lineOfKey } from './settings/describe-parse-error.js';
 import { parse as parseYaml } from 'yaml';
 import type { ChannelServices } from './engage/channel-services.js';
 import { SETTINGS, SETTINGS_SCHEMA, SECRET_SETTINGS, type RawSettings, type Channel } from './settings/settings-table.js';
@@ -41,6 +42,7 @@ export interface Config {
     readonly seenRetentionDays: number;
     readonly auditRetentionDays: number;
     readonly archiveAfterDays: number;
+    readonly shutdownDeadlineMs: number;
   };
   readonly slack: {
     readonly botToken: string | undefined;
@@ -72,8 +74,8 @@ export interface ConfigSources {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Text of a `.env` file, if one is present. */
   readonly dotenv?: { readonly text: string; readonly file: string };
-  /** Parsed settings file (`config/settings.yaml|json` or `--config FILE`). */
-  readonly file?: { readonly values: unknown; readonly file: string };
+  /** Parsed settings file (`config/settings.yaml|json` or `--config FILE`); `text` lets errors name a line. */
+  readonly file?: { readonly values: unknown; readonly file: string; readonly text?: string };
 }
 
 const KNOWN = new Set<string>(SETTINGS.map((s) => s.name));
@@ -82,6 +84,12 @@ const KNOWN = new Set<string>(SETTINGS.map((s) => s.name));
 export function parseConfig(sources: ConfigSources): Config {
   const problems: string[] = [];
   const merged: Record<string, string> = {};
+  // Where each value came from, so that a problem names the file and line instead of showing the value.
+  const origin: Record<string, string> = {};
+  const where = (file: string, text: string | undefined, key: string) => {
+    const line = text === undefined ? undefined : lineOfKey(text, key);
+    return line === undefined ? file : `${file} line ${line}`;
+  };
   if (sources.file) {
     const values = sources.file.values;
     if (values === null || values === undefined) {
@@ -89,12 +97,16 @@ export function parseConfig(sources: ConfigSources): Config {
     } else if (typeof values !== 'object' || Array.isArray(values)) {
       problems.push(`${sources.file.file}: expected a mapping of setting names to values`);
     } else {
+      const { file, text } = sources.file;
       for (const [key, value] of Object.entries(values)) {
-        if (!KNOWN.has(key)) problems.push(`${sources.file.file}: ${key}: unknown setting`);
+        // A key is echoed only when it looks like a setting name: a token pasted in the wrong place is not.
+        const named = /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(key) ? key : 'a key that is not a setting name';
+        if (!KNOWN.has(key)) problems.push(`${where(file, text, key)}: ${named}: unknown setting`);
         else if (value === null || value === undefined) continue;
         else if (Array.isArray(value)) merged[key] = value.map(String).join(',');
-        else if (typeof value === 'object') problems.push(`${sources.file.file}: ${key}: expected a text, number or list`);
+        else if (typeof value === 'object') problems.push(`${where(file, text, key)}: ${key}: expected a text, number or list`);
         else merged[key] = String(value);
+        if (KNOWN.has(key)) origin[key] = where(file, text, key);
       }
     }
   }
@@ -102,14 +114,21 @@ export function parseConfig(sources: ConfigSources): Config {
     let parsed: Record<string, string> = {};
     try {
       parsed = parseEnv(sources.dotenv.text) as Record<string, string>;
-    } catch (err) {
-      problems.push(`${sources.dotenv.file}: cannot be read as a .env file (${(err as Error).message})`);
+    } catch {
+      // node's message quotes the line it could not read, which may hold a token
+      problems.push(`${sources.dotenv.file}: cannot be read as a .env file`);
     }
-    for (const [key, value] of Object.entries(parsed)) if (KNOWN.has(key)) merged[key] = value;
+    for (const [key, value] of Object.entries(parsed)) {
+      if (!KNOWN.has(key)) continue;
+      merged[key] = value;
+      origin[key] = where(sources.dotenv.file, sources.dotenv.text, key);
+    }
   }
   for (const name of KNOWN) {
     const value = sources.env[name];
-    if (value !== undefined) merged[name] = value;
+    if (value === undefined) continue;
+    merged[name] = value;
+    origin[name] = 'the environment';
   }
   // An empty value means "not set", as shells and .env files commonly write it.
   for (const [key, value] of Object.entries(merged)) if (value.trim() === '') delete merged[key];
@@ -118,8 +137,7 @@ export function parseConfig(sources: ConfigSources): Config {
   if (!result.success) {
     for (const issue of result.error.issues) {
       const key = String(issue.path[0] ?? '(settings)');
-      const shown = SECRET_SETTINGS.includes(key) ? '' : ` (got ${JSON.stringify(merged[key])})`;
-      problems.push(`${key}: ${issue.message}${shown}`);
+      problems.push(`${key}: ${issue.message}${origin[key] ? ` (set in ${origin[key]})` : ''}`);
     }
   }
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
@@ -128,7 +146,7 @@ export function parseConfig(sources: ConfigSources): Config {
 
 function toConfig(s: RawSettings): Config {
   const secrets = SECRET_SETTINGS.map((name) => (s as Record<string, unknown>)[name]).filter(
-    (v): v is string => typeof v === 'string' && v.length >= 4,
+    (v): v is string => typeof v === 'string' && v.length > 0,
   );
   return {
     demo: s.ENGAGE_ACCESS_TOKEN === undefined,
@@ -161,6 +179,7 @@ function toConfig(s: RawSettings): Config {
       seenRetentionDays: s.BRIDGE_SEEN_RETENTION_DAYS,
       auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
       archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
+      shutdownDeadlineMs: s.BRIDGE_SHUTDOWN_DEADLINE_MS,
     },
     slack: {
       botToken: s.SLACK_BOT_TOKEN,
@@ -215,10 +234,12 @@ export function readConfigSources(options: { cwd?: string; configFile?: string; 
     } catch (err) {
       throw new ConfigError([`${filePath}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
     }
+    const json = filePath.endsWith('.json');
     try {
-      file = { values: filePath.endsWith('.json') ? JSON.parse(text) : parseYaml(text), file: filePath };
+      file = { values: json ? JSON.parse(text) : parseYaml(text), file: filePath, text };
     } catch (err) {
-      throw new ConfigError([`${filePath}: ${(err as Error).message.split('\n')[0]}`]);
+      const problem = json ? describeJsonError(err, text) : describeYamlError(err);
+      throw new ConfigError([`${filePath}${problem.startsWith('line') ? ' ' : ': '}${problem}`]);
     }
   }
   return { env, ...(dotenv ? { dotenv } : {}), ...(file ? { file } : {}) };

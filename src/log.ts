@@ -42,16 +42,38 @@ export interface LoggerOptions {
   readonly destination?: DestinationStream;
 }
 
-/** Replaces every occurrence of a secret value, and any `access_token=` parameter, in a text. */
+/**
+ * Replaces every occurrence of a secret value, and any `access_token=` parameter, in a text. Every secret counts,
+ * however short (a short one costs some readability, a leaked one costs the account); longer ones go first so a
+ * secret inside another is not left half-shown, and each is also matched as it appears inside a JSON string.
+ */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text.replace(/(access_token=)[^&\s"']+/gi, '$1[redacted]');
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('[redacted]');
   return out;
+}
+
+/** The secret values a logger scrubs; `refreshLogSecrets` adds to them (SIGHUP). */
+const scrubLists = new WeakMap<Logger, { values: readonly string[] }>();
+
+/**
+ * After a reload the new secrets are scrubbed too; the old ones stay scrubbed, since lines about the old token
+ * (a late error, a retry) may still come.
+ */
+export function refreshLogSecrets(log: Logger, secrets: readonly string[]): void {
+  const list = scrubLists.get(log);
+  if (list) list.values = [...new Set([...list.values, ...secrets])];
 }
 
 /** The process logger: structured JSON, pretty on a terminal, secrets redacted by path and by value. */
 export function createLogger(options: LoggerOptions): Logger {
-  const secrets = options.secrets ?? [];
+  const list = { values: [...(options.secrets ?? [])] };
   const usePretty = options.pretty ?? Boolean(process.stdout.isTTY);
   const destination =
     options.destination ?? (usePretty ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) : undefined);
@@ -60,10 +82,30 @@ export function createLogger(options: LoggerOptions): Logger {
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     hooks: {
-      streamWrite: (line: string) => scrubSecrets(line, secrets),
+      streamWrite: (line: string) => scrubSecrets(line, list.values),
     },
   };
-  return destination ? pino(opts, destination) : pino(opts);
+  const log = destination ? pino(opts, destination) : pino(opts);
+  scrubLists.set(log, list);
+  return log;
+}
+
+export type CrashKind = 'unhandledRejection' | 'uncaughtException';
+
+/**
+ * The last line of defence: an error nobody caught is logged (through the scrubbing logger: its message or stack
+ * may quote a token) and the process exits non-zero, so the supervisor restarts it from a known state.
+ */
+export function crashReporter(log: Logger, exit: (code: number) => void): (kind: CrashKind, error: unknown) => void {
+  return (kind, error) => {
+    const err = error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
+    try {
+      log.fatal({ kind, err }, 'unexpected failure: exiting so that the supervisor restarts the bridge');
+      log.flush?.();
+    } finally {
+      exit(1);
+    }
+  };
 }
 
 /** A logger that drops everything (tests, library defaults). */

@@ -8,9 +8,10 @@ import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
+import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
 import { createCommandRunner, runCliCommand, type CommandDeps } from './commands/index.js';
-import { createSlackApp, type SlackApp } from './slack/index.js';
+import { createSlackApp, originOf, type SlackApp } from './slack/index.js';
 
 export interface StartDeps {
   readonly log: Logger;
@@ -28,6 +29,8 @@ export interface RunningBridge {
   readonly store: Store;
   readonly metrics: BridgeMetrics;
   readonly http: RunningHttpServer;
+  /** The owner-only Unix socket that `engage-bridge cmd` talks to. */
+  readonly commandSocketPath: string;
   readonly simulator?: RunningSimulator;
   readonly slack?: { port: number | null };
   readonly engage: { baseUrl: string; accountId: string };
@@ -80,6 +83,32 @@ async function startDemoSimulator(port: number | undefined, log: Logger): Promis
   }
 }
 
+/** What shutdown keeps for the steps after the bridge has stopped (flushing the store, closing sockets). */
+const FINAL_STEPS_MS = 3000;
+
+/** Waits for `work`; when it is still running after `ms`, calls `late` once (and keeps waiting). */
+async function stopsBy(work: Promise<void>, ms: number, late: () => void): Promise<void> {
+  const timer = setTimeout(late, Math.max(0, ms));
+  try {
+    await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** True when `work` settled within `ms`; false when it is left running. */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The composition root: settings → (demo simulator) → store → client → brain → bridge → Slack → HTTP.
  * Nothing happens at import; everything it starts is stopped by `stop()`, in reverse order.
@@ -88,7 +117,13 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
   const { log } = deps;
   const now = deps.now ?? Date.now;
   const cleanups: Array<() => Promise<void>> = [];
+  // Shutdown has a deadline (the supervisor kills us after its own): work in flight gets most of it, then the API
+  // requests still hanging are cut off (their effects stay pending for the next start) and the store is flushed.
+  const deadlineMs = config.bridge.shutdownDeadlineMs;
+  let stoppingSince = 0;
+  const remainingMs = () => stoppingSince + deadlineMs - Date.now();
   const stopAll = async () => {
+    stoppingSince = Date.now();
     for (const c of cleanups.reverse()) {
       try {
         await c();
@@ -110,8 +145,9 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const flowFile = locateFlowFile(config.bridge.flowFile, deps.cwd);
     const flows = await loadFlowFile(flowFile.path);
     log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
+    const dataDir = resolve(deps.cwd, config.bridge.dataDir);
     const store = await openFileStore({
-      dataDir: resolve(deps.cwd, config.bridge.dataDir),
+      dataDir,
       clock: now,
       logger: log.child({ component: 'store' }),
       transcriptMaxLines: config.bridge.transcriptLines,
@@ -165,6 +201,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         ...(config.slack.botUserId ? { botUserId: config.slack.botUserId } : {}),
         ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
         ...(config.slack.escalationChannel ? { escalationChannel: config.slack.escalationChannel } : {}),
+        permalinkOrigins: [originOf(engageTarget.baseUrl)].filter((o): o is string => o !== undefined),
         port: config.slack.port,
         managerIds: config.slack.managerIds,
         command: config.slack.command,
@@ -177,20 +214,22 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       bridge.setNotifier(slack.notifier);
       slackPort = await slack.start();
       cleanups.push(async () => {
-        await slack!.flushNotices();
+        if (!(await settlesWithin(slack!.flushNotices(), remainingMs() - FINAL_STEPS_MS))) {
+          log.warn({}, 'stopping: Slack notices still queued at the shutdown deadline are dropped');
+        }
         await slack!.stop();
       });
     }
     const http = await startHttpServer(
       {
         readiness: () => bridge.readiness(),
+        log: log.child({ component: 'http' }),
         metricsText: async () => {
           metrics.queueDepth.set(bridge.dispatcher.depth());
           metrics.storeWrites.set(store.stats().writes);
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,
-        commands: { run: (text: string) => runCliCommand(text, commandDeps) },
         ...(config.bridge.webhookSecret
           ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } }
           : {}),
@@ -198,15 +237,26 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       { host: config.bridge.httpHost, port: config.bridge.httpPort },
     );
     cleanups.push(() => http.close());
+    const commandSocket = await startCommandSocket(
+      { run: (text: string) => runCliCommand(text, commandDeps) },
+      { path: commandSocketPath(dataDir) },
+    );
+    cleanups.push(() => commandSocket.close());
     const loops = deps.loops ?? true;
     await bridge.start({ poll: loops, schedule: loops });
     // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.
-    cleanups.push(() => bridge.stop());
+    cleanups.push(() =>
+      stopsBy(bridge.stop(), remainingMs() - Math.min(FINAL_STEPS_MS, deadlineMs / 2), () => {
+        log.warn({ deadlineMs }, 'stopping: API requests still in flight are cut off; their work stays pending for the next start');
+        engage.abortInFlight();
+      }),
+    );
     return {
       bridge,
       store,
       metrics,
       http,
+      commandSocketPath: commandSocket.path,
       engage: { baseUrl: engageTarget.baseUrl, accountId: engageTarget.accountId },
       commandDeps,
       ...(simulator ? { simulator } : {}),

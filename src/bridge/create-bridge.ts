@@ -158,14 +158,16 @@ export async function createBridge(o: BridgeOptions) {
       });
       return { accepted: r.recorded + r.repeated };
     },
-    readiness(): { ready: boolean; reason?: string } {
-      if (ctx.health.revoked) return { ready: false, reason: TOKEN_REFUSED };
-      if (ctx.health.lastApiOkAt === undefined) return { ready: false, reason: 'no successful API call yet' };
+    /** `code` is what `/readyz` answers; `detail` goes to the log only (it may carry API error text). */
+    readiness(): { ready: boolean; code?: string; detail?: string } {
+      if (ctx.health.revoked) return { ready: false, code: 'token-refused', detail: TOKEN_REFUSED };
+      if (ctx.health.lastApiOkAt === undefined) return { ready: false, code: 'no-api-contact' };
       const lagMs = now() - (ctx.health.lastPollOkAt ?? 0);
       if (lagMs > Math.max(60_000, o.settings.pollIntervalMs * 10)) {
         return {
           ready: false,
-          reason: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}`,
+          code: 'poll-stale',
+          detail: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}`,
         };
       }
       return { ready: true };

@@ -11,6 +11,10 @@ export interface CliIo {
   /** Lines typed by the user (chat); undefined when there is no input. */
   readonly stdin?: NodeJS.ReadableStream;
   readonly isTty?: boolean;
+  /** Calls back on an unhandled rejection or uncaught exception; returns a function that stops listening. */
+  readonly onCrash?: (listener: (kind: 'unhandledRejection' | 'uncaughtException', error: unknown) => void) => () => void;
+  /** Ends the process now (after a crash). */
+  readonly exit?: (code: number) => void;
 }
 
 /** A mistake in how the command was called: one line, then usage, exit 2. */
@@ -42,5 +46,16 @@ export function processIo(): CliIo {
     },
     stdin: process.stdin,
     isTty: Boolean(process.stdout.isTTY),
+    onCrash: (listener) => {
+      const onRejection = (reason: unknown) => listener('unhandledRejection', reason);
+      const onException = (error: unknown) => listener('uncaughtException', error);
+      process.on('unhandledRejection', onRejection);
+      process.on('uncaughtException', onException);
+      return () => {
+        process.off('unhandledRejection', onRejection);
+        process.off('uncaughtException', onException);
+      };
+    },
+    exit: (code) => process.exit(code),
   };
 }

@@ -7,30 +7,11 @@ import { loadFlowFile, locateFlowFile } from '../settings/flow-file.js';
 import { createBridge } from '../bridge/create-bridge.js';
 import { createBridgeMetrics } from '../metrics/bridge-metrics.js';
 import { runCliCommand } from '../commands/index.js';
+import { askCommandSocket } from '../http/ask-command-socket.js';
+import { commandSocketPath } from '../http/command-socket.js';
 import { bridgeSettingsOf } from '../main.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
-
-/** Asks the running bridge on this machine; undefined when none answers. */
-async function viaRunningBridge(config: Config, text: string): Promise<{ exitCode: number; output: string } | undefined> {
-  if (config.bridge.httpPort === 0) return undefined;
-  try {
-    const res = await fetch(`http://127.0.0.1:${config.bridge.httpPort}/commands`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text }),
-      signal: AbortSignal.timeout(60_000),
-    });
-    if (res.status === 404) return undefined;
-    const body = (await res.json()) as { exitCode?: number; output?: string; error?: string };
-    if (typeof body.exitCode !== 'number') return { exitCode: 1, output: body.error ?? `the bridge answered ${res.status}` };
-    return { exitCode: body.exitCode, output: body.output ?? '' };
-  } catch (err) {
-    const code = (err as { cause?: { code?: string } }).cause?.code;
-    if (code === 'ECONNREFUSED' || code === 'ECONNRESET') return undefined;
-    throw err;
-  }
-}
 
 /** No bridge is running: open its store and client here, run the command, close again. */
 async function standalone(config: Config, io: CliIo, text: string): Promise<{ exitCode: number; output: string }> {
@@ -74,13 +55,15 @@ async function standalone(config: Config, io: CliIo, text: string): Promise<{ ex
 export async function cmdCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
   const text = args.positionals[0] ?? '';
-  let result = await viaRunningBridge(config, text);
+  // Only through the owner-only socket in the data directory: the HTTP listener takes no commands.
+  const socket = commandSocketPath(resolve(io.cwd, config.bridge.dataDir));
+  let result = await askCommandSocket(socket, text);
   if (!result) {
     try {
       result = await standalone(config, io, text);
     } catch (err) {
       if (isStoreError(err, 'locked')) {
-        result = { exitCode: 1, output: `${err.message} It does not answer on port ${config.bridge.httpPort}: check BRIDGE_HTTP_PORT.` };
+        result = { exitCode: 1, output: `${err.message} It does not answer on its command socket ${socket}.` };
       } else throw err;
     }
   }

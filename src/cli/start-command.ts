@@ -1,6 +1,6 @@
 import { loadConfig, redactedConfig } from '../config.js';
-import { createLogger } from '../log.js';
-import { start } from '../main.js';
+import { crashReporter, createLogger, refreshLogSecrets } from '../log.js';
+import { settlesWithin, start } from '../main.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 
@@ -8,12 +8,15 @@ import type { ParsedArgs } from './run-cli.js';
 export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  const exit = io.exit;
+  const stopCrashWatch = exit ? io.onCrash?.(crashReporter(log, exit)) : undefined;
   log.debug({ config: redactedConfig(config) }, 'settings');
   const running = await start(config, { log, cwd: io.cwd });
   const lines = [
     `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
     `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,
     `  Engage API: ${running.engage.baseUrl} (account ${running.engage.accountId})`,
+    `  manager commands: engage-bridge cmd "..." as this user (socket ${running.commandSocketPath})`,
   ];
   if (running.slack) lines.push(`  Slack: ${running.slack.port === null ? 'Socket Mode' : `HTTP receiver on port ${running.slack.port}`}`);
   if (running.simulator) {
@@ -43,6 +46,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
           log.error({ err: (err as Error).message }, 'reload refused: the settings are invalid; the bridge keeps running as it was');
           return;
         }
+        refreshLogSecrets(log, next.secrets);
         log.info({}, 'reloading the settings: restarting the bridge');
         await current.stop();
         try {
@@ -60,7 +64,13 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   stopListening?.();
   await reloading;
   log.info({ signal }, 'stopping: no new work, finishing what is in flight, flushing the store');
-  await current.stop();
+  // The bridge keeps to its own deadline; this is the backstop should anything else hang.
+  const deadlineMs = currentConfig.bridge.shutdownDeadlineMs;
+  if (!(await settlesWithin(current.stop(), deadlineMs + 500))) {
+    log.error({ deadlineMs }, 'did not stop within BRIDGE_SHUTDOWN_DEADLINE_MS: exiting anyway');
+    return 1;
+  }
   log.info({}, 'stopped');
+  stopCrashWatch?.();
   return 0;
 }

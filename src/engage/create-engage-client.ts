@@ -51,6 +51,8 @@ export interface EngageClientOptions {
     concurrency?: Partial<ConcurrencyLimits>;
   };
   timeouts?: Partial<Timeouts>;
+  /** Larger answers are cut off and count as malformed (default 16 MiB). */
+  maxResponseBytes?: number;
   /** Guard for `listPages`: more pages than this is an error. */
   maxPages?: number;
   /** `{service}` values the handover endpoints accept. */
@@ -73,6 +75,7 @@ export function createEngageClient(options: EngageClientOptions) {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const ownDispatcher = options.dispatcher === undefined ? createDefaultDispatcher(timeouts) : undefined;
   const registry = options.rateLimit?.registry ?? defaultRateLimitRegistry();
+  const stopping = new AbortController();
   const executor = new RequestExecutor({
     target: { baseUrl, accountId: options.accountId, accessToken: options.accessToken, version },
     dispatcher: options.dispatcher ?? (ownDispatcher as Dispatcher),
@@ -85,6 +88,8 @@ export function createEngageClient(options: EngageClientOptions) {
     allocation: registry.allocationFor(options.rateLimit?.userKey ?? options.accessToken),
     concurrency: { ...DEFAULT_CONCURRENCY, ...options.rateLimit?.concurrency },
     onRequest: options.onRequest,
+    signal: stopping.signal,
+    maxResponseBytes: options.maxResponseBytes,
   });
   const ctx: ResourceContext = {
     executor,
@@ -110,6 +115,11 @@ export function createEngageClient(options: EngageClientOptions) {
     raw: rawResource(ctx),
     /** Counters and the last known rate-limit budget of this client's user. */
     stats: () => executor.stats(),
+    /**
+     * Shutdown past its deadline: every request in flight ends now with a `ConnectionError` (reason `aborted`), and
+     * so does every later one, so what they were doing stays pending for the next start.
+     */
+    abortInFlight: (): void => stopping.abort(new Error('the Engage client is stopping')),
     /** Closes the connection pool the client created (an injected dispatcher is left to its owner). */
     close: async (): Promise<void> => {
       if (!ownDispatcher) return;

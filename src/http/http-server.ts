@@ -1,22 +1,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import { readinessAnswer, type Readiness } from './readiness-answer.js';
+
+/** Where the HTTP server reports what it does not tell its callers. */
+export interface HttpServerLog {
+  warn(obj: object, msg: string): void;
+}
 
 /** What the bridge's HTTP server asks of the running bridge. */
 export interface HttpServerDeps {
-  readiness(): { ready: boolean; reason?: string };
+  /** Only its fixed code reaches the caller; its detail goes to `log`. */
+  readiness(): Readiness;
+  readonly log?: HttpServerLog;
   metricsText(): Promise<string>;
   readonly metricsContentType: string;
   /** Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off. */
   readonly webhook?: { readonly secret: string; accept(body: unknown): Promise<{ accepted: number } | { error: string }> };
   readonly maxBodyBytes?: number;
-  /** Manager commands from `engage-bridge cmd` on this machine (loopback callers only). */
-  readonly commands?: { run(text: string): Promise<{ exitCode: number; output: string }> };
-}
-
-function fromLoopback(req: IncomingMessage): boolean {
-  const a = req.socket.remoteAddress ?? '';
-  return a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.');
 }
 
 export interface RunningHttpServer {
@@ -48,28 +49,26 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const lastLogged = new WeakMap<HttpServerDeps, string>();
+
+/** Probes come every few seconds: a reason is logged when it changes, not on every probe. */
+function logNotReady(deps: HttpServerDeps, code: string, detail: string | undefined): void {
+  const key = `${code}\n${detail ?? ''}`;
+  if (lastLogged.get(deps) === key) return;
+  lastLogged.set(deps, key);
+  deps.log?.warn({ code, ...(detail ? { detail } : {}) }, 'not ready');
+}
+
 async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
   if (req.method === 'GET' && path === '/readyz') {
     const r = deps.readiness();
-    return send(res, r.ready ? 200 : 503, r.ready ? { status: 'ready' } : { status: 'not ready', reason: r.reason });
+    const answer = readinessAnswer(r);
+    if (answer.status !== 'ready') logNotReady(deps, answer.code, r.detail);
+    return send(res, r.ready ? 200 : 503, answer);
   }
   if (req.method === 'GET' && path === '/metrics') return send(res, 200, await deps.metricsText(), deps.metricsContentType);
-  if (path === '/commands' && deps.commands) {
-    if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
-    if (!fromLoopback(req)) return send(res, 403, { error: 'manager commands are taken from this machine only' });
-    const text = await readBody(req, 10_000);
-    let body: unknown;
-    try {
-      body = text === undefined ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const command = (body as { text?: unknown } | undefined)?.text;
-    if (typeof command !== 'string') return send(res, 400, { error: 'body must be {"text": "<command>"}' });
-    return send(res, 200, await deps.commands.run(command));
-  }
   if (path.startsWith('/webhooks/engage/')) {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     const given = decodeURIComponent(path.slice('/webhooks/engage/'.length));
@@ -89,11 +88,13 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
   return send(res, 404, { error: 'not found' });
 }
 
-/** Health, readiness, metrics and the webhook, on node:http. */
+/** Health, readiness, metrics and the webhook, on node:http. Manager commands are never taken here (see command-socket). */
 export async function startHttpServer(deps: HttpServerDeps, options: { host: string; port: number }): Promise<RunningHttpServer> {
   const server: Server = createServer((req, res) => {
     handle(deps, req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, { error: (err as Error).message });
+      // The error's text may quote an API answer or a customer's data: it goes to the log, the caller gets none.
+      deps.log?.warn({ path: (req.url ?? '').split('?')[0]?.slice(0, 100), err: (err as Error)?.message }, 'request failed');
+      if (!res.headersSent) send(res, 500, { error: 'internal error (details in the log)' });
       else res.destroy();
     });
   });

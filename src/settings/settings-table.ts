@@ -75,7 +75,12 @@ export const SETTINGS = [
     `\`${DEFAULT_CHANNEL_SERVICES_TEXT}\``,
     "each channel's `{service}` in handover paths and its mention `source.service`: `channel=service` (both), or `channel=handover/source`; channels not named keep the default",
   ),
-  setting('ENGAGE_REQUEST_TIMEOUT_MS', int(100, 300_000).default(15_000), '`15000`', 'timeout of one API request'),
+  setting(
+    'ENGAGE_REQUEST_TIMEOUT_MS',
+    int(100, 300_000).default(15_000),
+    '`15000`',
+    'timeout of one API request, whole (waiting for the answer and reading it)',
+  ),
   setting(
     'ENGAGE_RATE_LIMIT_PER_HOUR',
     int(0, 10_000_000).default(0),
@@ -131,6 +136,12 @@ export const SETTINGS = [
     'how many contacts are processed at the same time (each contact stays in order)',
   ),
   setting('BRIDGE_TRANSCRIPT_LINES', int(5, 1000).default(50), '`50`', 'transcript lines kept per conversation'),
+  setting(
+    'BRIDGE_SHUTDOWN_DEADLINE_MS',
+    int(1000, 600_000).default(8000),
+    '`8000`',
+    'on SIGTERM/SIGINT the bridge is gone within this long: API requests still in flight near the end are cut off and tried again at the next start (Docker waits 10 s, Kubernetes 30 s)',
+  ),
   setting('BRIDGE_SEEN_RETENTION_DAYS', int(1, 3650).default(14), '`14`', 'how long handled mention ids are remembered'),
   setting('BRIDGE_AUDIT_RETENTION_DAYS', int(1, 3650).default(90), '`90`', 'how long audit entries are kept'),
   setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),

@@ -45,13 +45,3 @@ export function plain(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return truncate(oneLine.length > 0 ? oneLine : '-', max);
 }
-
-export function isHttpUrl(value: string | undefined): value is string {
-  if (value === undefined || value.length > LIMITS.buttonUrl) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}

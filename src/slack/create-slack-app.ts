@@ -6,6 +6,7 @@ import { registerNoticeButtons } from './notice-buttons.js';
 import { createNoticeQueue, realSleep, type Sleep } from './notice-queue.js';
 import type { AuditSink, BridgeActions, Clock, CommandRunner, SlackLogger, SlackNotifier } from './ports.js';
 import { registerSlashCommand } from './slash-command.js';
+import { verifySlackRequests } from './verify-slack-requests.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -23,6 +24,8 @@ export interface SlackAppOptions {
   /** Web API base address, e.g. `https://slack.com/api/` */
   apiUrl?: string;
   escalationChannel?: string;
+  /** Origins besides `*.engagor.com` whose permalinks get an *Open in Engage* button (the API base address). */
+  permalinkOrigins?: readonly string[];
   managerIds: readonly string[];
   command: string;
   commands: CommandRunner;
@@ -30,6 +33,8 @@ export interface SlackAppOptions {
   audit: AuditSink;
   logger: SlackLogger;
   clock?: Clock;
+  /** Wall clock for Slack's request timestamps (default Date.now); separate from `clock`, which stamps audits. */
+  wallClockMs?: () => number;
   /** waits out Retry-After in the notice queue */
   sleep?: Sleep;
   /** retries of the Web API client for network and 5xx failures (rate limits are the queue's business) */
@@ -60,15 +65,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const clock = options.clock ?? systemClock;
   const boltLogger = toBoltLogger(options.logger);
   const mode = options.appToken !== undefined && options.appToken !== '' ? 'socket' : 'http';
-  const receiver: Receiver =
-    mode === 'socket'
-      ? new SocketModeReceiver({ appToken: options.appToken as string, logger: boltLogger })
-      : new HTTPReceiver({
-          signingSecret: options.signingSecret as string,
-          endpoints: '/slack/events',
-          logger: boltLogger,
-          processBeforeResponse: false,
-        });
+  let receiver: Receiver;
+  if (mode === 'socket') {
+    receiver = new SocketModeReceiver({ appToken: options.appToken as string, logger: boltLogger });
+  } else {
+    const http = new HTTPReceiver({
+      signingSecret: options.signingSecret as string,
+      endpoints: '/slack/events',
+      logger: boltLogger,
+      processBeforeResponse: false,
+      // Our own check (both directions of the timestamp) runs in front instead: see verify-slack-requests.
+      signatureVerification: false,
+    });
+    verifySlackRequests(http, {
+      signingSecret: options.signingSecret as string,
+      nowMs: options.wallClockMs ?? Date.now,
+      logger: options.logger,
+    });
+    receiver = http;
+  }
   const knowsIdentity = options.botId !== undefined && options.botUserId !== undefined;
 
   const app = new App({
@@ -97,7 +112,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     sleep: options.sleep ?? realSleep,
     ...(options.noticeQueueSize === undefined ? {} : { maxSize: options.noticeQueueSize }),
   });
-  const notifier = createEscalationNotifier({ client: app.client, queue, logger: options.logger, channel: options.escalationChannel });
+  const notifier = createEscalationNotifier({
+    client: app.client,
+    queue,
+    logger: options.logger,
+    channel: options.escalationChannel,
+    rendering: { permalinkOrigins: options.permalinkOrigins ?? [] },
+  });
   const shared = { managerIds: [...options.managerIds], audit: options.audit, logger: options.logger, clock };
   registerSlashCommand(app, {
     ...shared,

@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
-import { LIMITS, isHttpUrl, mrkdwn, plain, truncate } from './block-kit-text.js';
+import { LIMITS, escapeMrkdwn, mrkdwn, plain, truncate } from './block-kit-text.js';
+import { isServicePermalink } from './permalink-policy.js';
 import type { EscalationNotice, TranscriptLine } from './ports.js';
 
 type Block = types.KnownBlock;
@@ -64,10 +65,16 @@ export function transcriptExcerpt(lines: readonly TranscriptLine[], max = LIMITS
   return truncate(parts.join('\n'), max);
 }
 
-function actionsBlock(notice: EscalationNotice): Block | undefined {
+/** How a notice is rendered beyond its content. */
+export interface NoticeRendering {
+  /** Origins besides the service's own tool whose permalinks get an *Open in Engage* button (the API base). */
+  readonly permalinkOrigins?: readonly string[];
+}
+
+function actionsBlock(notice: EscalationNotice, rendering: NoticeRendering): Block | undefined {
   const value = encodeButtonValue(notice);
   const elements: types.Button[] = [];
-  if (isHttpUrl(notice.permalink)) {
+  if (isServicePermalink(notice.permalink, rendering.permalinkOrigins)) {
     elements.push({ type: 'button', action_id: ACTION_OPEN, text: { type: 'plain_text', text: 'Open in Engage' }, url: notice.permalink });
   }
   if (value !== undefined) {
@@ -79,8 +86,12 @@ function actionsBlock(notice: EscalationNotice): Block | undefined {
   return elements.length > 0 ? { type: 'actions', block_id: ACTIONS_BLOCK_ID, elements } : undefined;
 }
 
-/** The escalation notice; with `outcome` it is the closed version: no buttons, who did what at the end. */
-export function renderEscalationNotice(notice: EscalationNotice, outcome?: string): RenderedMessage {
+/**
+ * The escalation notice; with `outcome` (mrkdwn the caller built or escaped) it is the closed version: no buttons,
+ * who did what at the end. Every piece of customer or agent text is escaped, the fallback `text` included: Slack
+ * renders it in notifications, where `<!channel>` would ping everyone.
+ */
+export function renderEscalationNotice(notice: EscalationNotice, outcome?: string, rendering: NoticeRendering = {}): RenderedMessage {
   const blocks: Block[] = [
     { type: 'header', text: { type: 'plain_text', text: plain(`Escalation: ${notice.customerName}`, LIMITS.headerText) } },
     {
@@ -96,13 +107,21 @@ export function renderEscalationNotice(notice: EscalationNotice, outcome?: strin
     { type: 'section', text: { type: 'mrkdwn', text: transcriptExcerpt(notice.transcript) } },
   ];
   if (outcome === undefined) {
-    const actions = actionsBlock(notice);
+    const actions = actionsBlock(notice, rendering);
     if (actions !== undefined) blocks.push(actions);
   } else {
     blocks.push(outcomeBlock(outcome));
   }
-  const fallback = `Escalation: ${notice.customerName} on ${notice.channel} (${notice.reason}). ${notice.summary}`;
+  const fallback = mrkdwn(
+    `Escalation: ${notice.customerName} on ${notice.channel} (${notice.reason}). ${notice.summary}`,
+    LIMITS.fallbackText,
+  );
   return { text: truncate(outcome === undefined ? fallback : `${outcome} ${fallback}`, LIMITS.fallbackText), blocks };
+}
+
+/** The closing line as mrkdwn, from plain text that may carry an agent's name (escaped). */
+export function outcomeText(plainOutcome: string): string {
+  return escapeMrkdwn(plainOutcome);
 }
 
 export function outcomeBlock(outcome: string): Block {
@@ -117,11 +136,10 @@ export function closeNoticeBlocks(posted: readonly unknown[], outcome: string): 
   return [...kept.slice(0, LIMITS.blocks - 1), outcomeBlock(outcome)];
 }
 
-/** A one-section announcement (token revoked, bridge paused, stuck escalation). */
+/** A one-section announcement (token revoked, bridge paused, stuck escalation); `body` is plain text. */
 export function renderAnnouncement(title: string, body: string): RenderedMessage {
-  const text = `${title}: ${body}`;
   return {
-    text: truncate(text, LIMITS.fallbackText),
+    text: mrkdwn(`${title}: ${body}`, LIMITS.fallbackText),
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: mrkdwn(`*${title}*\n${body}`, LIMITS.sectionText) } }],
   };
 }

@@ -1,5 +1,11 @@
 import type { types, webApi } from '@slack/bolt';
-import { renderAnnouncement, renderEscalationNotice, type RenderedMessage } from './escalation-blocks.js';
+import {
+  outcomeText,
+  renderAnnouncement,
+  renderEscalationNotice,
+  type NoticeRendering,
+  type RenderedMessage,
+} from './escalation-blocks.js';
 import type { NoticeQueue } from './notice-queue.js';
 import type { EscalationNotice, SlackLogger, SlackNotifier } from './ports.js';
 
@@ -17,6 +23,7 @@ export interface EscalationNotifierOptions {
   channel: string | undefined;
   /** how many posted notices are remembered for later updates */
   rememberAtMost?: number;
+  rendering?: NoticeRendering;
 }
 
 export interface EscalationNotifier extends SlackNotifier {
@@ -31,6 +38,7 @@ export interface EscalationNotifier extends SlackNotifier {
 /** Escalation and health notices for managers, all through the queue so no caller waits on Slack. */
 export function createEscalationNotifier(options: EscalationNotifierOptions): EscalationNotifier {
   const { client, queue, logger, channel } = options;
+  const rendering = options.rendering ?? {};
   const rememberAtMost = options.rememberAtMost ?? 1000;
   const posted = new Map<string, PostedNotice>();
 
@@ -65,7 +73,9 @@ export function createEscalationNotifier(options: EscalationNotifierOptions): Es
 
   return {
     escalated(notice) {
-      post(`escalation ${notice.escalationId}`, renderEscalationNotice(notice), (ts, target) => remember({ channel: target, ts, notice }));
+      post(`escalation ${notice.escalationId}`, renderEscalationNotice(notice, undefined, rendering), (ts, target) =>
+        remember({ channel: target, ts, notice }),
+      );
     },
     escalationStuck(notice, idleMinutes) {
       const where = posted.get(notice.escalationId);
@@ -82,7 +92,8 @@ export function createEscalationNotifier(options: EscalationNotifierOptions): Es
         return;
       }
       posted.delete(escalationId);
-      const message = renderEscalationNotice(where.notice, outcome);
+      // The bridge's outcome is plain text and may name an agent: escaped like any other text.
+      const message = renderEscalationNotice(where.notice, outcomeText(outcome), rendering);
       queue.push(`update ${escalationId}`, () =>
         client.chat.update({ channel: where.channel, ts: where.ts, text: message.text, blocks: message.blocks }),
       );

@@ -14,3 +14,4 @@ export type {
   TranscriptLine,
 } from './ports.js';
 export { computeSlackSignature, verifySlackSignature } from './slack-signature.js';
+export { isServicePermalink, originOf } from './permalink-policy.js';

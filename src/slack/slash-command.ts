@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { truncate } from './block-kit-text.js';
+import { mrkdwn, truncate } from './block-kit-text.js';
 import { failureText } from './failure-text.js';
 import { mayRunCommand, refusalText } from './manager-authorization.js';
 import type { AuditSink, Clock, CommandRunner, ParsedCommand, SlackActor, SlackLogger } from './ports.js';
@@ -21,6 +21,9 @@ const ECHO_MAX = 80;
 const DEFAULT_ACK_BUDGET_MS = 2000;
 
 /**
+ * Command answers carry customer and agent text (names, reasons, tags) and are rendered as mrkdwn: every answer
+ * is escaped as a whole, since no command answers with Slack markup of its own.
+ *
  * The slash command: every request is acked at once with an ephemeral message. Usage errors, refusals
  * and help are answered in the ack itself (no I/O); anything else runs after the ack and answers through
  * `respond()`, so a slow Engage API never costs the 3-second window. The runner audits what it runs;
@@ -39,7 +42,7 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
     const parsed = safeParse(commands, text);
     if (!parsed.ok) {
       audit('malformed', 'failed', `usage error: ${firstLine(parsed.usage)}`);
-      await ack({ response_type: 'ephemeral', text: truncate(parsed.usage, ANSWER_MAX) });
+      await ack({ response_type: 'ephemeral', text: mrkdwn(parsed.usage, ANSWER_MAX) });
       return;
     }
     if (!mayRunCommand(actor, parsed.name, managerIds)) {
@@ -53,14 +56,14 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
       // help needs no API call: answer it in the ack, unless the executor is unexpectedly slow
       const answer = await withinBudget(pending, deps.ackBudgetMs ?? DEFAULT_ACK_BUDGET_MS);
       if (answer !== undefined) {
-        await ack({ response_type: 'ephemeral', text: truncate(answer.text, ANSWER_MAX) });
+        await ack({ response_type: 'ephemeral', text: mrkdwn(answer.text, ANSWER_MAX) });
         return;
       }
     }
-    await ack({ response_type: 'ephemeral', text: `Working on \`${truncate(text, ECHO_MAX)}\`…` });
+    await ack({ response_type: 'ephemeral', text: `Working on \`${mrkdwn(text, ECHO_MAX)}\`…` });
     const answer = await pending;
     try {
-      await respond({ response_type: 'ephemeral', text: truncate(answer.text, ANSWER_MAX) });
+      await respond({ response_type: 'ephemeral', text: mrkdwn(answer.text, ANSWER_MAX) });
     } catch (error) {
       logger.warn(
         { command: parsed.name, err: error instanceof Error ? error.message : String(error) },

@@ -4,7 +4,7 @@ import type { HotState } from './hot-state.js';
 import { migrate, schemaVersionOf } from './migrations.js';
 import { conversationSchema, effectSchema } from './records.js';
 import type { ConversationRecord, Effect } from './records.js';
-import { StoreError } from './store-error.js';
+import { StoreError, describeJsonFailure } from './store-error.js';
 
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move it away to start with an empty store.';
 
@@ -34,9 +34,8 @@ export function decodeCoreFile(text: string, path: string, now: number): Decoded
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the text around the error: customer data never goes into an error.
-    throw new StoreError('corrupt', `The store file ${path} is not valid JSON. ${LEAVE_IT}`);
+  } catch (error) {
+    throw new StoreError('corrupt', `The store file ${path} is not valid JSON (${describeJsonFailure(error)}). ${LEAVE_IT}`);
   }
   const fromVersion = schemaVersionOf(data);
   if (fromVersion === undefined) {

@@ -7,7 +7,7 @@ import type { Effect } from './records.js';
 import { shardFileName, shardOf } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
 import { isCode } from './lock-file.js';
-import { StoreError, describeCause } from './store-error.js';
+import { StoreError, describeCause, describeJsonFailure } from './store-error.js';
 
 /** Where a line is in its shard file, and whether that file is its key's home. */
 export interface LinePlace {
@@ -62,9 +62,11 @@ function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineN
   let data: unknown;
   try {
     data = JSON.parse(line);
-  } catch {
-    // The parser's message quotes the text around the error: customer data never goes into an error.
-    throw new StoreError('corrupt', `The store file ${path} line ${lineNumber} is not valid JSON. ${LEAVE_IT}`);
+  } catch (error) {
+    throw new StoreError(
+      'corrupt',
+      `The store file ${path} line ${lineNumber} is not valid JSON (${describeJsonFailure(error)}). ${LEAVE_IT}`,
+    );
   }
   const result = decode(data, line, place);
   if ('error' in result) {

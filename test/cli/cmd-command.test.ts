@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { commandSocketPath, startCommandSocket } from '../../src/http/command-socket.js';
 import { DEFAULT_FLOWS, fakeIo, freePort, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
 
 const ANN = '32470000001';
@@ -91,26 +92,43 @@ describe('engage-bridge cmd without a running bridge', () => {
   });
 });
 
-describe('engage-bridge cmd with a bridge running on BRIDGE_HTTP_PORT', () => {
-  it('asks the running bridge and prints its answer', async () => {
-    const received: unknown[] = [];
-    const bridge = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += String(c)));
-      req.on('end', () => {
-        received.push({ method: req.method, url: req.url, body: JSON.parse(body) });
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ exitCode: 0, output: 'answered by the running bridge' }));
-      });
-    });
-    await new Promise<void>((r) => bridge.listen(0, '127.0.0.1', r));
+describe('engage-bridge cmd with a bridge running', () => {
+  it('asks the running bridge on its socket in the data directory and prints its answer', async () => {
+    const received: string[] = [];
+    const socket = await startCommandSocket(
+      {
+        run: async (text) => {
+          received.push(text);
+          return { exitCode: 0, output: 'answered by the running bridge' };
+        },
+      },
+      { path: commandSocketPath(mkdirSync(join(dir.path, 'data'), { recursive: true }) ?? join(dir.path, 'data')) },
+    );
     try {
-      const io = fakeIo({ ...env, BRIDGE_HTTP_PORT: String((bridge.address() as AddressInfo).port) }, dir.path);
+      const io = fakeIo(env, dir.path);
       expect(await runCli(['cmd', 'status'], io)).toBe(0);
       expect(io.out()).toBe('answered by the running bridge\n');
-      expect(received).toEqual([{ method: 'POST', url: '/commands', body: { text: 'status' } }]);
+      expect(received).toEqual(['status']);
     } finally {
-      await new Promise<void>((r) => bridge.close(() => r()));
+      await socket.close();
+    }
+  });
+
+  it('never sends the command to the HTTP listener', async () => {
+    const received: unknown[] = [];
+    const http = createServer((req, res) => {
+      received.push(req.url);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ exitCode: 0, output: 'answered over HTTP' }));
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    try {
+      const io = fakeIo({ ...env, BRIDGE_HTTP_PORT: String((http.address() as AddressInfo).port) }, dir.path);
+      await runCli(['cmd', 'help'], io);
+      expect(io.out()).not.toContain('answered over HTTP');
+      expect(received).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => http.close(() => r()));
     }
   });
 });

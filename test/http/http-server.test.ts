@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { startHttpServer, type RunningHttpServer, type HttpServerDeps } from '../../src/http/http-server.js';
+import { READINESS_TEXTS } from '../../src/http/readiness-answer.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE } from '../../src/metrics/bridge-metrics.js';
 
 let server: RunningHttpServer | undefined;
@@ -40,11 +41,30 @@ describe('bridge HTTP server', () => {
     expect(await metrics.text()).toContain('engage_bridge_inbound_messages_total');
   });
 
-  it('says why it is not ready with a 503', async () => {
-    server = await startHttpServer(deps({ readiness: () => ({ ready: false, reason: 'token revoked' }) }), { host: '127.0.0.1', port: 0 });
+  it('answers not ready with a fixed code and short text, and leaves the details to the log', async () => {
+    const logged: unknown[] = [];
+    const detail = 'the last successful poll was 300 s ago: GET /1001/inbox/mentions: 500 {"error":"contact +32470000031 Ann"}';
+    server = await startHttpServer(
+      deps({ readiness: () => ({ ready: false, code: 'poll-stale', detail }), log: { warn: (o) => logged.push(o) } }),
+      { host: '127.0.0.1', port: 0 },
+    );
     const res = await fetch(`${server.url}/readyz`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ reason: 'token revoked' });
+    const text = await res.text();
+    expect(text).not.toContain('32470000031');
+    expect(text).not.toContain('error');
+    expect(JSON.parse(text)).toEqual({ status: 'not ready', code: 'poll-stale', reason: READINESS_TEXTS['poll-stale'] });
+    expect(logged).toEqual([{ code: 'poll-stale', detail }]);
+  });
+
+  it('answers a readiness code it does not know with the generic one, never the words it came with', async () => {
+    const readiness = () => ({ ready: false, code: 'contact +32470000031 unreachable', reason: 'raw API text +32470000031' });
+    server = await startHttpServer(deps({ readiness }), { host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${server.url}/readyz`);
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    expect(text).not.toContain('32470000031');
+    expect(JSON.parse(text)).toMatchObject({ code: 'not-ready' });
   });
 
   it('accepts a webhook push with the right secret and refuses the wrong one', async () => {
@@ -70,5 +90,25 @@ describe('bridge HTTP server', () => {
   it('answers an unknown path with 404', async () => {
     server = await startHttpServer(deps(), { host: '127.0.0.1', port: 0 });
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+});
+
+describe('bridge HTTP server failures', () => {
+  it('answers a failure inside a handler with a fixed text, leaving its details to the log', async () => {
+    const logged: unknown[] = [];
+    server = await startHttpServer(
+      deps({
+        metricsText: async () => {
+          throw new Error('GET /1001/contacts: 500 {"name":"Ann +32470000031"}');
+        },
+        log: { warn: (o) => logged.push(o) },
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('32470000031');
+    expect(logged).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, loadConfig, redactedConfig, ConfigError } from '../../src/config.js';
 import { SETTINGS } from '../../src/settings/settings-table.js';
@@ -126,5 +127,54 @@ describe('settings', () => {
   it('documents every setting in the README table', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const s of SETTINGS) expect(readme, s.name).toContain(`| \`${s.name}\``);
+  });
+});
+
+describe('secrets for the log scrubber', () => {
+  it('hands every secret value to the scrubber, even one shorter than four characters', () => {
+    const config = parseConfig({ env: { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'k9z' } });
+    expect(config.secrets).toContain('k9z');
+  });
+});
+
+describe('errors about settings files never show their content', () => {
+  const TOKEN_TAIL = 'q7Zx9-secret-tail';
+  function withFile(name: string, text: string): readonly string[] {
+    const dir = mkdtempSync(join(tmpdir(), 'eb-config-'));
+    try {
+      mkdirSync(join(dir, 'config'), { recursive: true });
+      writeFileSync(join(dir, 'config', name), text);
+      return problemsOf(() => loadConfig({ cwd: dir, env: {} }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('names the file and the problem of a JSON settings file with a bad token, not the token', () => {
+    const problems = withFile('settings.json', `{\n  "ENGAGE_ACCOUNT_ID": "1001",\n  "ENGAGE_ACCESS_TOKEN": "abc"${TOKEN_TAIL}"\n}\n`);
+    const text = problems.join('\n');
+    expect(text).toContain('settings.json');
+    expect(text).toContain('not valid JSON');
+    expect(text).not.toContain(TOKEN_TAIL.slice(0, 4));
+    expect(text).not.toContain('abc');
+  });
+
+  it('names the file, line and problem of a YAML settings file with a bad token, not the token', () => {
+    const problems = withFile('settings.yaml', `ENGAGE_ACCOUNT_ID: "1001"\nENGAGE_ACCESS_TOKEN: "abc${TOKEN_TAIL}\n  more: [\n`);
+    const text = problems.join('\n');
+    expect(text).toMatch(/settings\.yaml line \d+, column \d+: not valid YAML/);
+    expect(text).not.toContain(TOKEN_TAIL.slice(0, 4));
+  });
+
+  it('names where a refused value was set instead of echoing it', () => {
+    const problems = withFile('settings.yaml', `ENGAGE_ACCOUNT_ID: "1001"\nENGAGE_API_VERSION: ${TOKEN_TAIL}\n`);
+    const text = problems.join('\n');
+    expect(text).toMatch(/ENGAGE_API_VERSION: .*settings\.yaml line 2/);
+    expect(text).not.toContain(TOKEN_TAIL);
+  });
+
+  it('does not echo a key that is no setting name (a token pasted as a key)', () => {
+    const problems = withFile('settings.yaml', `ENGAGE_ACCOUNT_ID: "1001"\n"xoxb-${TOKEN_TAIL}": 1\n`);
+    expect(problems.join('\n')).not.toContain(TOKEN_TAIL);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Writable } from 'node:stream';
-import { createLogger, scrubSecrets } from '../../src/log.js';
+import { createLogger, refreshLogSecrets, scrubSecrets } from '../../src/log.js';
 
 function capture() {
   const lines: string[] = [];
@@ -33,5 +33,45 @@ describe('logging', () => {
 
   it('removes access_token parameters from any text', () => {
     expect(scrubSecrets('GET /a?access_token=abc&b=2', [])).toBe('GET /a?access_token=[redacted]&b=2');
+  });
+});
+
+describe('the log scrubber', () => {
+  function capture2() {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    return { lines, destination };
+  }
+
+  it('scrubs secrets shorter than four characters too', () => {
+    const { lines, destination } = capture2();
+    const log = createLogger({ level: 'info', pretty: false, destination, secrets: ['Zq7'] });
+    log.warn({ detail: 'pin Zq7 used' }, 'the secret Zq7 leaked');
+    expect(lines.join('')).not.toContain('Zq7');
+  });
+
+  it('scrubs a secret with quotes or backslashes as it appears inside the JSON line', () => {
+    const { lines, destination } = capture2();
+    const secret = 'ab"cd\\ef';
+    const log = createLogger({ level: 'info', pretty: false, destination, secrets: [secret] });
+    log.warn({ detail: `value ${secret}` }, 'leak');
+    const text = lines.join('');
+    expect(text).not.toContain(JSON.stringify(secret).slice(1, -1));
+    expect(text).toContain('[redacted]');
+  });
+
+  it('scrubs the new secrets after a reload (SIGHUP), and still the old ones', () => {
+    const { lines, destination } = capture2();
+    const log = createLogger({ level: 'info', pretty: false, destination, secrets: ['old-token-1'] });
+    refreshLogSecrets(log, ['new-token-2']);
+    log.child({ component: 'engage' }).warn({}, 'tried new-token-2 after old-token-1');
+    const text = lines.join('');
+    expect(text).not.toContain('new-token-2');
+    expect(text).not.toContain('old-token-1');
   });
 });

@@ -60,7 +60,7 @@ describe('escalation notices and their buttons', () => {
     const actions = blocks.find((block) => block.type === 'actions');
     expect(actions?.elements?.map((element) => element.text?.text)).toEqual(['Open in Engage', 'Return to bot', 'Mark resolved']);
     expect(actions?.elements?.[0]?.url).toBe(notice.permalink);
-    expect(String(call?.body.text)).toContain('Escalation: Ann <script> on whatsapp');
+    expect(String(call?.body.text)).toContain('Escalation: Ann &lt;script&gt; on whatsapp');
   });
 
   it('returns the conversation to the bot when a manager clicks, audits it and replaces the notice without buttons', async () => {

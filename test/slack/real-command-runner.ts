@@ -21,10 +21,15 @@ function unreachable(): unknown {
   return proxy;
 }
 
-export function realRunner(managerIds: string[]): { runner: CommandRunner; audits: AuditEntry[] } {
+type OpenEscalation = Awaited<ReturnType<CommandDeps['bridge']['openEscalations']>>[number];
+
+export function realRunner(
+  managerIds: string[],
+  options: { escalations?: OpenEscalation[] } = {},
+): { runner: CommandRunner; audits: AuditEntry[] } {
   const audits: AuditEntry[] = [];
   const bridge = new Proxy(
-    { openEscalations: async () => [] },
+    { openEscalations: async () => options.escalations ?? [] },
     { get: (target, key) => (key in target ? target[key as keyof typeof target] : unreachable()) },
   );
   const deps: CommandDeps = {

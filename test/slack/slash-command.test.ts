@@ -1,5 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeSlack, MANAGER, STRANGER, eventually, postSigned, slashCommand, startHarness, type Harness } from './slack-test-kit.js';
+import { computeSlackSignature } from '../../src/slack/slack-signature.js';
+import {
+  FakeSlack,
+  MANAGER,
+  SIGNING_SECRET,
+  STRANGER,
+  eventually,
+  postSigned,
+  slashCommand,
+  startHarness,
+  type Harness,
+} from './slack-test-kit.js';
 
 describe('the /engage slash command over HTTP', () => {
   let fake: FakeSlack;
@@ -30,6 +41,30 @@ describe('the /engage slash command over HTTP', () => {
   it('refuses a correctly signed but stale request (over five minutes old) with 401', async () => {
     const res = await postSigned(h.port, slashCommand(fake, MANAGER, 'status'), { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
     expect(res.status).toBe(401);
+    expect(h.commands.runs).toHaveLength(0);
+  });
+
+  it('refuses a correctly signed request stamped more than five minutes in the future with 401', async () => {
+    const res = await postSigned(h.port, slashCommand(fake, MANAGER, 'bot pause'), { timestamp: Math.floor(Date.now() / 1000) + 6 * 60 });
+    expect(res.status).toBe(401);
+    expect(h.commands.runs).toHaveLength(0);
+    expect(h.logger.lines.some((l) => l.level === 'warn' && l.data.reason === 'stale')).toBe(true);
+  });
+
+  it('refuses a signed request that a browser sent (Origin header) and runs nothing', async () => {
+    const body = new URLSearchParams(slashCommand(fake, MANAGER, 'status')).toString();
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(`http://127.0.0.1:${h.port}/slack/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+        'x-slack-request-timestamp': timestamp,
+        'x-slack-signature': computeSlackSignature(SIGNING_SECRET, timestamp, body),
+      },
+      body,
+    });
+    expect(res.status).toBe(403);
     expect(h.commands.runs).toHaveLength(0);
   });
 

@@ -6,10 +6,14 @@ import { join } from 'node:path';
 // and the test workers inherit), and the run fails when a test left anything in it: tests remove what
 // they make.
 export default function setup(): () => void {
+  // Each project of the run calls this; the first one makes the directory, the others share it.
+  if (process.env.ENGAGE_BRIDGE_TEST_TMPDIR !== undefined) return () => undefined;
   const root = mkdtempSync(join(tmpdir(), 'engage-bridge-tests-'));
+  process.env.ENGAGE_BRIDGE_TEST_TMPDIR = root;
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
   return () => {
+    delete process.env.ENGAGE_BRIDGE_TEST_TMPDIR;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     // tsx keeps its compile cache there for the child processes some tests start: a tool's, not a test's.

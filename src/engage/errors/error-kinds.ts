@@ -50,7 +50,8 @@ export class ServerError extends EngageError {
   }
 }
 
-export type ConnectionFailure = 'timeout' | 'reset' | 'refused' | 'other';
+/** `aborted`: the client cut the request off itself (the bridge is stopping). */
+export type ConnectionFailure = 'timeout' | 'reset' | 'refused' | 'aborted' | 'other';
 
 /** No usable answer: connect failure, timeout, reset. */
 export class ConnectionError extends EngageError {
@@ -60,7 +61,9 @@ export class ConnectionError extends EngageError {
       reason === 'timeout' ? 'timeout' : 'connection_failed',
       reason === 'timeout'
         ? 'The Engage service did not answer in time: try again in a moment.'
-        : 'Could not reach the Engage service: check the network and the base URL.',
+        : reason === 'aborted'
+          ? 'The request to Engage was cut off because the bridge is stopping; it is tried again at the next start.'
+          : 'Could not reach the Engage service: check the network and the base URL.',
       context,
     );
     this.reason = reason;

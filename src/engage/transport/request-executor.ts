@@ -13,7 +13,7 @@ import { buildRequest, type RequestTarget } from './build-request.js';
 import type { Operation } from './operation.js';
 import { describeIssues, envelopeFailureStatus, readEnvelope } from './read-envelope.js';
 import type { ClientStats, RequestEvent } from './request-event.js';
-import { NetworkFailure, sendHttp, type HttpAnswer, type Timeouts } from './send-http.js';
+import { NetworkFailure, ResponseTooLarge, sendHttp, type HttpAnswer, type Timeouts } from './send-http.js';
 
 export interface ExecutorDeps {
   target: RequestTarget;
@@ -27,6 +27,9 @@ export interface ExecutorDeps {
   allocation: UserAllocation;
   concurrency: Readonly<ConcurrencyLimits>;
   onRequest?: ((event: RequestEvent) => void) | undefined;
+  /** Aborted when the client stops: requests in flight end at once, waits are cut short, nothing is retried. */
+  signal?: AbortSignal | undefined;
+  maxResponseBytes?: number | undefined;
 }
 
 type Attempt = { ok: true; answer: HttpAnswer; envelope: Envelope | null } | { ok: false; error: EngageError };
@@ -53,13 +56,13 @@ export class RequestExecutor {
         policy: this.deps.retry,
         random: this.deps.random,
       });
-      if (!decision.retry) throw result.error;
+      if (!decision.retry || this.deps.signal?.aborted) throw result.error;
       this.counts.retries += 1;
       this.deps.logger.warn(
         { endpoint: op.template, method: op.method, code: result.error.code, attempt, delayMs: decision.delayMs },
         'Engage call failed; retrying',
       );
-      await this.deps.sleep(decision.delayMs);
+      await this.pause(decision.delayMs);
     }
   }
 
@@ -94,18 +97,32 @@ export class RequestExecutor {
     let startedMs = this.deps.clock();
     try {
       await this.waitForBudget();
+      if (this.deps.signal?.aborted) throw new NetworkFailure('aborted', this.deps.signal.reason);
       startedMs = this.deps.clock();
       this.counts.requests += 1;
-      const answer = await sendHttp(this.deps.dispatcher, request, this.deps.timeouts);
+      const answer = await sendHttp(this.deps.dispatcher, request, this.deps.timeouts, {
+        signal: this.deps.signal,
+        maxResponseBytes: this.deps.maxResponseBytes,
+      });
       status = answer.status;
       this.deps.allocation.observe(answer.headers, this.deps.clock());
       result = this.judge(op, answer);
     } catch (error) {
+      if (error instanceof ResponseTooLarge) {
+        status = error.status;
+        const context = { method: op.method, path: this.safePath(op), status: error.status, description: error.message };
+        result = { ok: false, error: new MalformedResponseError(context) };
+        return this.finish(op, attempt, startedMs, status, result);
+      }
       if (!(error instanceof NetworkFailure)) throw error;
       result = { ok: false, error: new ConnectionError({ method: op.method, path: this.safePath(op), cause: error.cause }, error.reason) };
     } finally {
       release();
     }
+    return this.finish(op, attempt, startedMs, status, result);
+  }
+
+  private finish(op: Operation, attempt: number, startedMs: number, status: number | null, result: Attempt): Attempt {
     const durationMs = Math.max(0, this.deps.clock() - startedMs);
     if (!result.ok) {
       this.counts.failures += 1;
@@ -158,8 +175,25 @@ export class RequestExecutor {
   private async waitForBudget(): Promise<void> {
     for (;;) {
       const waitMs = this.deps.allocation.tryTake(this.deps.clock());
-      if (waitMs <= 0) return;
-      await this.deps.sleep(waitMs);
+      if (waitMs <= 0 || this.deps.signal?.aborted) return;
+      await this.pause(waitMs);
+    }
+  }
+
+  /** The injected sleep, cut short when the client stops. */
+  private async pause(ms: number): Promise<void> {
+    const signal = this.deps.signal;
+    if (!signal) return this.deps.sleep(ms);
+    if (signal.aborted) return;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = resolve;
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.deps.sleep(ms), aborted]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
 
