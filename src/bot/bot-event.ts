@@ -5,7 +5,15 @@ import type { BusinessHoursSchedule, Button, CannedResponse, Channel, ContactInf
 
 export type BotEvent =
   /** A customer's message (the mention), with the quick replies it clicked and the service's sentiment. */
-  | { kind: 'message'; mentionId: string; text: string; clicked?: Button[]; sentiment?: string | number | null }
+  | {
+      kind: 'message';
+      mentionId: string;
+      text: string;
+      clicked?: Button[];
+      sentiment?: string | number | null;
+      /** The mention's own language field, when the service sends one. */
+      language?: string | null | undefined;
+    }
   /** Agents gave the conversation back (resolved, idle, a manager's command, ...). */
   | { kind: 'returned-to-bot'; reason: string }
   /** A person took the conversation (reply seen, or the service reports agents as owner). */

@@ -5,6 +5,7 @@ import { dialogStateSchema, freshState, newStretch, type DialogState } from './d
 import { Turn } from './turn.js';
 import { releaseQueued, sayOutcome } from './escalate.js';
 import { handleCancel, handleMessage, isCancel, readSentiment } from './handle-message.js';
+import { chooseLanguage } from './choose-language.js';
 
 const RECENT_IDS = 20;
 const SENTIMENTS_KEPT = 10;
@@ -16,7 +17,7 @@ function returnToBot(turn: Turn, reason: string): void {
 
 /** After a long silence the customer starts over: greeted again, nothing collected, a vip escalated again. */
 function newConversation(state: DialogState, nowMs: number): DialogState {
-  const { lastIntent: _l, ...rest } = newStretch(state, nowMs);
+  const { lastIntent: _l, language: _lang, languageSource: _src, ...rest } = newStretch(state, nowMs);
   return { ...rest, collected: {}, contactTagEscalated: false };
 }
 
@@ -55,6 +56,7 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
     fresh = true;
   }
   const state = turn.state;
+  if (state.mode === 'bot') chooseLanguage(turn.input.flows, state, { contact: input.contact, mentionLanguage: event.language, text });
   const sentiment = readSentiment(event.sentiment);
   if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
   state.lastActivityAt = nowMs;

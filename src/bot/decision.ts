@@ -17,6 +17,8 @@ export const contextPacketSchema = z.object({
   summary: z.string().min(1),
   channel: z.string(),
   contactName: z.string().optional(),
+  /** The conversation's language (a code such as `nl`), so people answer in it. */
+  language: z.string().optional(),
   /** Start of the conversation's current stretch (epoch ms): where the transcript window begins. */
   stretchStartedAt: z.number(),
   transcript: z.array(transcriptLine),

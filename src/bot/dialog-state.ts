@@ -49,6 +49,11 @@ export const dialogStateSchema = z.object({
   awaySentInStretch: z.boolean(),
   contactTagEscalated: z.boolean(),
   recentMentionIds: z.array(z.string()),
+  /** The conversation's language, and what chose it (a defaulted one is chosen again from the next long message). */
+  language: z.string().optional(),
+  languageSource: z.enum(['choice', 'contact', 'mention', 'detected', 'default']).optional(),
+  /** The language the customer picked from a language menu: kept for the contact, across conversations. */
+  chosenLanguage: z.string().optional(),
 });
 export type DialogState = z.infer<typeof dialogStateSchema>;
 

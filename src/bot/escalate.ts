@@ -48,6 +48,8 @@ export function handOver(turn: Turn, req: EscalationRequest): void {
     state,
     channel: input.channel,
     contactName: input.contact.name,
+    // Only worth saying when the flows speak more than one.
+    language: turn.input.flows.languages.supported.some((l) => l !== turn.language) ? turn.language : undefined,
     transcript,
     maxLines: turn.flows.conversation.transcript_max_lines,
   });

@@ -17,6 +17,10 @@ function checkStep(flows: Flows, step: Step, path: FlowPath, out: ReferenceProbl
   if (step.ask !== undefined && !flows.questions[step.ask]) {
     out.push({ path: [...path, 'ask'], message: `no question named "${step.ask}" under questions` });
   }
+  const languages = [flows.languages.default, ...flows.languages.supported];
+  if (step.language !== undefined && !languages.includes(step.language)) {
+    out.push({ path: [...path, 'language'], message: `language "${step.language}" is not declared (languages: ${languages.join(', ')})` });
+  }
   if (step.intent !== undefined && !flows.intents[step.intent]) {
     out.push({ path: [...path, 'intent'], message: `no intent named "${step.intent}" under intents` });
   }
@@ -40,7 +44,19 @@ function checkIntentLoops(flows: Flows, out: ReferenceProblem[]): void {
   }
 }
 
-const NOT_TEXT = new Set(['keywords', 'phrases', 'patterns', 'pattern', 'canned_response', 'id', 'title', 'tags']);
+const NOT_TEXT = new Set([
+  'language',
+  'supported',
+  'default',
+  'keywords',
+  'phrases',
+  'patterns',
+  'pattern',
+  'canned_response',
+  'id',
+  'title',
+  'tags',
+]);
 
 function checkVariables(value: unknown, path: FlowPath, known: Set<string>, out: ReferenceProblem[]): void {
   if (typeof value === 'string') {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { outcomeTextsSchema } from './outcome-texts.js';
 import { stripAccents } from './fold-text.js';
+import { LANGUAGE_CODE, type Translations } from './localized-texts.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const priority = z.enum(PRIORITIES);
@@ -28,7 +29,9 @@ const escalateSpec = z
   })
   .strict();
 
-const STEP_KINDS = ['reply', 'menu', 'ask', 'escalate', 'intent'] as const;
+const languageCode = z.string().regex(LANGUAGE_CODE, 'a language code is like en, nl, fr or pt-BR');
+
+const STEP_KINDS = ['reply', 'menu', 'ask', 'escalate', 'intent', 'language'] as const;
 
 /** What a button, an intent or an answered question leads to. */
 export const stepSchema = z
@@ -38,6 +41,8 @@ export const stepSchema = z
     ask: name.optional(),
     escalate: z.union([z.literal(true), escalateSpec]).optional(),
     intent: name.optional(),
+    /** The customer chose a language (a language menu's button): kept for the contact. */
+    language: languageCode.optional(),
   })
   .strict()
   .superRefine((step, ctx) => {
@@ -160,10 +165,12 @@ const escalation = z
 
 const businessHours = z
   .object({
+    // Unset: the conversation's language is the locale of dates, weekdays and times.
     locale: z
       .string()
-      .default('en')
+      .optional()
       .refine((l) => {
+        if (l === undefined) return true;
         try {
           return Intl.DateTimeFormat.supportedLocalesOf([l]).length > 0;
         } catch {
@@ -195,9 +202,26 @@ const conversation = z
   .strict()
   .prefault({});
 
+const languages = z
+  .object({
+    default: languageCode.default('en'),
+    /** The other languages every text is written in (the loader reports a text missing in one). */
+    supported: z.array(languageCode).default([]),
+    /** A contact custom attribute holding the contact's language (e.g. `language: nl`). */
+    contact_attribute: z.string().min(1).optional(),
+    /** The detector guesses the language only from a message at least this long (letters and spaces). */
+    detect_min_chars: z.number().int().min(1).default(20),
+    detect: z.boolean().default(true),
+    /** Said when the customer picks a language (a step `language: nl`), before the main menu. */
+    switched: z.string().min(1).default("OK, let's continue in English."),
+  })
+  .strict()
+  .prefault({});
+
 export const flowFileSchema = z
   .object({
     version: z.literal(1).default(1),
+    languages,
     greeting: textWithMenu,
     fallback: textWithMenu,
     menus: z.record(name, menu).default({}),
@@ -208,4 +232,7 @@ export const flowFileSchema = z
     conversation,
   })
   .strict();
-export type Flows = z.infer<typeof flowFileSchema>;
+export type Flows = z.infer<typeof flowFileSchema> & {
+  /** The texts of the languages other than the default, set by the loader (see localized-texts.ts). */
+  readonly translations?: Translations | undefined;
+};

@@ -57,6 +57,14 @@ export function runStep(turn: Turn, step: Step, origin: StepOrigin, depth = 0): 
     return true;
   }
   if (step.intent !== undefined) return runIntent(turn, step.intent, origin.words, depth);
+  if (step.language !== undefined) {
+    // The customer's own choice wins over every clue, now and in later conversations of this contact.
+    turn.state.chosenLanguage = step.language;
+    turn.state.language = step.language;
+    turn.state.languageSource = 'choice';
+    turn.reply(turn.flows.languages.switched, turn.mainMenu);
+    return true;
+  }
   if (step.escalate !== undefined) {
     const spec = step.escalate === true ? {} : step.escalate;
     requestEscalation(

@@ -6,10 +6,11 @@ import type { HoursView } from './hours-view.js';
 import { hoursView } from './hours-view.js';
 import { fillTemplate } from './fill-template.js';
 import { menuOffer, replyWithOffer } from './quick-replies.js';
+import { localizeFlows } from './localized-texts.js';
 
 export class Turn {
   readonly actions: Action[] = [];
-  private hoursCache: HoursView | undefined;
+  private hoursCache: { language: string; view: HoursView } | undefined;
 
   constructor(
     readonly input: DecideInput,
@@ -17,13 +18,21 @@ export class Turn {
     readonly nowMs: number,
   ) {}
 
+  /** The conversation's language (chosen at the start of the turn). */
+  get language(): string {
+    return this.state.language ?? this.input.flows.languages.default;
+  }
+
+  /** The flows in the conversation's language. */
   get flows(): DecideInput['flows'] {
-    return this.input.flows;
+    return localizeFlows(this.input.flows, this.language);
   }
 
   hours(): HoursView {
-    this.hoursCache ??= hoursView(this.flows, this.input.hours, this.nowMs);
-    return this.hoursCache;
+    if (this.hoursCache?.language !== this.language) {
+      this.hoursCache = { language: this.language, view: hoursView(this.flows, this.input.hours, this.nowMs, this.language) };
+    }
+    return this.hoursCache.view;
   }
 
   /** Fills a text's variables; the hours ones are only computed when the text uses them. */

@@ -168,7 +168,7 @@ describe('engage-bridge doctor without the network', () => {
     const io = fakeIo(demo, dir.path);
     expect(await runCli(['doctor'], io)).toBe(0);
     expect(line(io.out(), 'settings are valid')).toContain('demo mode');
-    expect(line(io.out(), 'flow file is valid')).toMatch(/^✔ .*1 menu, 4 intents/);
+    expect(line(io.out(), 'flow file is valid')).toMatch(/^✔ .*2 menus, 5 intents/);
     expect(line(io.out(), 'online probes')).toMatch(/^– online probes — skipped: demo mode/);
   });
 
