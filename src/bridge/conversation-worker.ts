@@ -105,7 +105,7 @@ export class ConversationWorker {
       );
       return;
     }
-    const tags = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.of(key, item.topicId) : [];
+    const facts = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.facts(key, item.topicId) : { tags: [] };
     const decision = runBrain(
       ctx,
       patch(conv),
@@ -115,8 +115,9 @@ export class ConversationWorker {
         text: p.text,
         clicked: p.clicked.map((b) => ({ ...b })),
         sentiment: p.sentiment ?? null,
+        ...(p.language ? { language: p.language } : {}),
       },
-      { name: p.name ?? conv.contactName, tags },
+      { name: p.name ?? conv.contactName, tags: facts.tags, ...(facts.attributes ? { attributes: facts.attributes } : {}) },
       'dialog' in batch ? batch.dialog : conv.dialog,
     );
     batch.dialog = decision.state;

@@ -1,0 +1,27 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { startHarness, botMessagesTo, callsOf, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+describe('a customer in their own language', () => {
+  it('greets and escalates a customer who writes in Dutch in Dutch, and tells the agent the language', async () => {
+    h = await startHarness();
+    await h.say('32470000101', 'Goedemiddag, wanneer zijn jullie open?');
+    await h.settle();
+    const mentionId = await h.say('32470000101', 'Ik wil met een medewerker praten');
+    await h.settle();
+    const replies = botMessagesTo(h, '32470000101').map((r) => r.message);
+    expect(replies[0]).toBe('Hallo Ann! Ik ben de assistent van de klantendienst.');
+    expect(replies[1]).toContain('We zijn open tot 17:00. Onze openingsuren zijn maandag–vrijdag');
+    expect(replies.at(-1)).toBe('Ik geef u door aan een collega. Die antwoordt hier in deze chat.');
+    expect(callsOf(h, 'POST', '/inbox/handover/whatsapp/32470000101')).toHaveLength(1);
+    const note = h.sim.state.mentions.get(mentionId)?.actions.find((a) => a.type === 'note');
+    expect(note?.extra).toContain('language nl');
+    const [esc] = await h.running.store.listEscalations({ status: 'open' });
+    expect(esc?.summary).toContain('language nl');
+  });
+});
