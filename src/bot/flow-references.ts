@@ -8,7 +8,7 @@ export interface ReferenceProblem {
   message: string;
 }
 
-export const BUILTIN_VARIABLES = ['name', 'back', 'until', 'hours_status', 'hours_week'] as const;
+export const BUILTIN_VARIABLES = ['name', 'back', 'until', 'hours_status', 'hours_week', 'scale'] as const;
 
 function checkStep(flows: Flows, step: Step, path: FlowPath, out: ReferenceProblem[]): void {
   if (step.menu !== undefined && !flows.menus[step.menu]) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { outcomeTextsSchema } from './outcome-texts.js';
 import { stripAccents } from './fold-text.js';
 import { LANGUAGE_CODE, type Translations } from './localized-texts.js';
+import { CHANNELS } from './types.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const priority = z.enum(PRIORITIES);
@@ -218,10 +219,35 @@ const languages = z
   .strict()
   .prefault({});
 
+const survey = z
+  .object({
+    /** off, or the kind of canned response sent when a stretch with people ends. */
+    type: z.enum(['off', 'csat', 'nps']).default('csat'),
+    /** The canned response (name or id) of that type; unset: the account's first one of that type. */
+    canned_response: idText.optional(),
+    /** Wait this long after the people are done before asking (0: right after "back with the assistant"). */
+    delay_minutes: z.number().int().min(0).max(10080).default(0),
+    channels: z.array(z.enum(CHANNELS)).default([...CHANNELS]),
+    /** An answer counts while it comes within this time of the question. */
+    answer_minutes: z.number().int().min(1).default(1440),
+    /** The answer's tag on the mention and the contact is this prefix and the score: csat-5, nps-9. */
+    tag_prefix: z.string().min(1).optional(),
+    tag_contact: z.boolean().default(true),
+    /** The question where the canned response cannot be sent natively (SMS) or the account has none; {scale} is "1 to 5". */
+    text: z.string().min(1).default('How did we do? Reply with a number from {scale}.'),
+    /** "1 (bad) to 5 (great)" for CSAT, "0 (not at all) to 10 (certainly)" for NPS. */
+    csat_scale: z.string().min(1).default('1 (bad) to 5 (great)'),
+    nps_scale: z.string().min(1).default('0 (not at all likely to recommend us) to 10 (certainly)'),
+    thanks: z.string().min(1).default('Thank you for your feedback!'),
+  })
+  .strict()
+  .prefault({});
+
 export const flowFileSchema = z
   .object({
     version: z.literal(1).default(1),
     languages,
+    survey,
     greeting: textWithMenu,
     fallback: textWithMenu,
     menus: z.record(name, menu).default({}),

@@ -47,7 +47,7 @@ function line(out: string, name: string): string {
 
 /** The default flows with the main menu's canned response renamed. */
 async function flowsNaming(canned: string): Promise<string> {
-  const text = (await readFile(DEFAULT_FLOWS, 'utf8')).replace('canned_response: Main menu', `canned_response: ${canned}`);
+  const text = (await readFile(DEFAULT_FLOWS, 'utf8')).replace(/canned_response: .*Main menu.*$/m, `canned_response: ${canned}`);
   const file = join(dir.path, 'flows.yaml');
   await writeFile(file, text);
   return file;

@@ -1,0 +1,41 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { runTerminalCommand } from '../../src/cli/run-terminal-command.js';
+import { startHarness, botMessagesTo, waitFor, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+describe("the customer's verdict", () => {
+  it('sends the CSAT canned response once after a resolved stretch, and the answer shows in csat', async () => {
+    h = await startHarness();
+    const id = '32470000201';
+    await h.say(id, 'hello');
+    await h.settle();
+    await h.say(id, 'agent');
+    await h.settle();
+    await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: id, text: 'Sorted!' });
+    await h.settle();
+    await h.control('/_sim/agent/resolve', { channel: 'whatsapp', service_id: id });
+    await h.running.bridge.reconciler.run();
+    await waitFor('the survey', () => botMessagesTo(h!, id).some((m) => m.canned_response_id === '503'));
+    // A second look at the resolved conversation asks nothing more.
+    await h.running.bridge.reconciler.run();
+    await h.settle();
+    expect(botMessagesTo(h, id).filter((m) => m.canned_response_id === '503')).toHaveLength(1);
+    const mentionId = await h.say(id, '5');
+    await h.settle();
+    expect(botMessagesTo(h, id).at(-1)?.message).toBe('Thank you for your feedback!');
+    await waitFor('the tags', () => h!.sim.state.mentions.get(mentionId)?.tags.includes('csat-5'));
+    const contact = [...h.sim.state.contacts.values()].find((c) => JSON.stringify(c).includes(id));
+    expect(contact?.tags).toContain('csat-5');
+    const out = await runTerminalCommand('csat 7', h.running.commandDeps);
+    expect(out.exitCode).toBe(0);
+    expect(out.output).toContain('CSAT (1–5): 1 response, average 5.00; scores 5×1');
+    expect(out.output).toContain('whatsapp: 1, average 5.00');
+    expect(out.output).toContain('explicit_request: 1, average 5.00');
+    expect(await h.running.metrics.text()).toMatch(/engage_bridge_survey_answers_total\{kind="csat",score="5",channel="whatsapp"\} 1/);
+  });
+});
