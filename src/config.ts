@@ -39,6 +39,12 @@ export interface Config {
     readonly auditRetentionDays: number;
     readonly archiveAfterDays: number;
   };
+  readonly nlu: {
+    readonly url: string | undefined;
+    readonly timeoutMs: number;
+    readonly breakerFailures: number;
+    readonly breakerOpenMs: number;
+  };
   readonly slack: {
     readonly botToken: string | undefined;
     readonly signingSecret: string | undefined;
@@ -157,6 +163,12 @@ function toConfig(s: RawSettings): Config {
       seenRetentionDays: s.BRIDGE_SEEN_RETENTION_DAYS,
       auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
       archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
+    },
+    nlu: {
+      url: s.BRIDGE_NLU_URL,
+      timeoutMs: s.BRIDGE_NLU_TIMEOUT_MS,
+      breakerFailures: s.BRIDGE_NLU_BREAKER_FAILURES,
+      breakerOpenMs: s.BRIDGE_NLU_BREAKER_OPEN_MS,
     },
     slack: {
       botToken: s.SLACK_BOT_TOKEN,

@@ -94,6 +94,9 @@ export function checkReferences(flows: Flows): ReferenceProblem[] {
     checkStep(flows, q.then, ['questions', qName, 'then'], out);
     if (q.on_fail) checkStep(flows, q.on_fail, ['questions', qName, 'on_fail'], out);
   }
+  for (const [nluName, ours] of Object.entries(flows.nlu.intents)) {
+    if (!flows.intents[ours]) out.push({ path: ['nlu', 'intents', nluName], message: `no intent named "${ours}" under intents` });
+  }
   checkIntentLoops(flows, out);
   const known = new Set<string>(BUILTIN_VARIABLES);
   for (const [qName, q] of Object.entries(flows.questions)) known.add(q.save_as ?? qName);

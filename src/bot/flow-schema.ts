@@ -106,6 +106,8 @@ const question = z
     reask: z.string().min(1),
     max_attempts: z.number().int().min(1).max(10).default(3),
     save_as: name.optional(),
+    /** An NLU entity whose value answers the question at once (when it fits the pattern). */
+    entity: z.string().min(1).optional(),
     uppercase: z.boolean().default(false),
     // biome-ignore lint/suspicious/noThenProperty: `then` is the flow file's own key (what a button or intent leads to)
     then: stepSchema,
@@ -243,11 +245,22 @@ const survey = z
   .strict()
   .prefault({});
 
+const nlu = z
+  .object({
+    /** An NLU intent counts at or above this confidence; below it the bot's own matching decides. */
+    threshold: z.number().min(0).max(1).default(0.7),
+    /** NLU intent name → intent of this file (an NLU intent named like one of ours needs no entry). */
+    intents: z.record(z.string().min(1), name).default({}),
+  })
+  .strict()
+  .prefault({});
+
 export const flowFileSchema = z
   .object({
     version: z.literal(1).default(1),
     languages,
     survey,
+    nlu,
     greeting: textWithMenu,
     fallback: textWithMenu,
     menus: z.record(name, menu).default({}),

@@ -1,17 +1,10 @@
 // A pending question: validate the answer, collect it, re-ask, or give up.
 import type { Turn } from './turn.js';
-import { stripAccents } from './fold-text.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
-import { runStep } from './run-step.js';
+import { extractAnswer as extract, runStep } from './run-step.js';
 import { matchIntent } from './match-intent.js';
 
 export type AnswerResult = 'handled' | 'not-an-answer';
-
-function extract(pattern: string, text: string): string | undefined {
-  const m = new RegExp(stripAccents(pattern), 'iu').exec(stripAccents(text));
-  if (!m) return undefined;
-  return (m[1] ?? m[0]).trim() || undefined;
-}
 
 export function handleAnswer(turn: Turn, text: string): AnswerResult {
   const { state, flows } = turn;

@@ -1,5 +1,5 @@
 // One turn of the brain: the input, the state being changed, and the actions collected so far.
-import type { DecideInput } from './bot-event.js';
+import type { DecideInput, NluReading } from './bot-event.js';
 import type { DialogState } from './dialog-state.js';
 import type { Action } from './decision.js';
 import type { HoursView } from './hours-view.js';
@@ -17,6 +17,12 @@ export class Turn {
     public state: DialogState,
     readonly nowMs: number,
   ) {}
+
+  /** The NLU reading of this turn's message, if any. */
+  get nlu(): NluReading | undefined {
+    const e = this.input.event;
+    return e.kind === 'message' ? e.nlu : undefined;
+  }
 
   /** The conversation's language (chosen at the start of the turn). */
   get language(): string {

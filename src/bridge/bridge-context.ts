@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows, CannedResponse } from '../bot/index.js';
 import type { BridgeMetrics } from '../metrics/bridge-metrics.js';
@@ -46,6 +47,8 @@ export interface BridgeContext {
   readonly notifier: BridgeNotifier;
   readonly hours: BusinessHoursCache;
   readonly settings: BridgeSettings;
+  /** Reads customers' texts when an NLU server is configured; never throws, answers within its time budget. */
+  readonly nlu?: NluParser;
   readonly health: BridgeHealthState;
   /** Canned responses of the account (menus name theirs), refreshed with the business hours. */
   cannedResponses(): readonly CannedResponse[];

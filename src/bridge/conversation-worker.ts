@@ -106,6 +106,8 @@ export class ConversationWorker {
       return;
     }
     const facts = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.facts(key, item.topicId) : { tags: [] };
+    // Only while the bot speaks: a person's conversation needs no reading.
+    const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
     const decision = runBrain(
       ctx,
       patch(conv),
@@ -116,6 +118,7 @@ export class ConversationWorker {
         clicked: p.clicked.map((b) => ({ ...b })),
         sentiment: p.sentiment ?? null,
         ...(p.language ? { language: p.language } : {}),
+        ...(nlu ? { nlu } : {}),
       },
       { name: p.name ?? conv.contactName, tags: facts.tags, ...(facts.attributes ? { attributes: facts.attributes } : {}) },
       'dialog' in batch ? batch.dialog : conv.dialog,

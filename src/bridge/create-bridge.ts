@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows } from '../bot/index.js';
 import { DEFAULT_CHANNEL_SERVICES } from '../engage/index.js';
@@ -28,6 +29,8 @@ export interface BridgeOptions {
   readonly metrics: BridgeMetrics;
   readonly notifier?: BridgeNotifier;
   readonly now?: () => number;
+  /** The NLU server's client, when BRIDGE_NLU_URL is set. */
+  readonly nlu?: NluParser;
 }
 
 export type Bridge = Awaited<ReturnType<typeof createBridge>>;
@@ -54,6 +57,7 @@ export async function createBridge(o: BridgeOptions) {
     notifier,
     hours,
     settings: o.settings,
+    ...(o.nlu ? { nlu: o.nlu } : {}),
     health: { pausedForAll: false, revoked: false },
     cannedResponses: () => hours.cannedResponses(),
     clean: new Set(),

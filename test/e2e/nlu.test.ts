@@ -1,0 +1,44 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { startHarness, botMessagesTo, callsOf, type Harness } from './harness.js';
+import { startFakeNlu, type FakeNlu } from '../nlu/fake-nlu-server.js';
+
+let h: Harness | undefined;
+let nlu: FakeNlu | undefined;
+afterEach(async () => {
+  await h?.stop();
+  await nlu?.stop();
+  h = undefined;
+  nlu = undefined;
+});
+
+describe('an NLU server in front of the keywords', () => {
+  it('understands an intent the keywords miss while the NLU server is up', async () => {
+    nlu = await startFakeNlu([{ word: 'cash', intent: 'request_refund', confidence: 0.95 }]);
+    // A generous budget: this test is about understanding, not speed (the machine may be busy).
+    h = await startHarness({ env: { BRIDGE_NLU_URL: nlu.url, BRIDGE_NLU_TIMEOUT_MS: '5000' } });
+    await h.say('32470000301', 'hello');
+    await h.settle();
+    await h.say('32470000301', 'I would like my cash returned');
+    await h.settle();
+    expect(nlu.asked).toContain('I would like my cash returned');
+    expect(callsOf(h, 'POST', '/inbox/handover/whatsapp/32470000301')).toHaveLength(1);
+    const [esc] = await h.running.store.listEscalations({ status: 'open' });
+    expect(esc?.reason).toBe('always_human');
+  });
+
+  it('answers every message with keywords while the NLU server hangs, and stops asking it after repeated failures', async () => {
+    nlu = await startFakeNlu();
+    nlu.behaviour = 'hang';
+    h = await startHarness({ env: { BRIDGE_NLU_URL: nlu.url, BRIDGE_NLU_TIMEOUT_MS: '50' } });
+    const texts = ['hello', 'what time do you open', 'blah blah', 'where is my parcel', 'thanks'];
+    for (const t of texts) {
+      await h.say('32470000302', t);
+      await h.settle();
+    }
+    const replies = botMessagesTo(h, '32470000302').map((m) => m.message);
+    expect(replies.length).toBeGreaterThanOrEqual(texts.length);
+    expect(replies.some((r) => r.includes('open until'))).toBe(true);
+    expect(replies.some((r) => r.includes('order number'))).toBe(true);
+    expect(nlu.asked).toHaveLength(3);
+  });
+});
