@@ -24,4 +24,21 @@ describe('a customer in their own language', () => {
     const [esc] = await h.running.store.listEscalations({ status: 'open' });
     expect(esc?.summary).toContain('language nl');
   });
+
+  it('switches language when the customer picks one from the language menu, and keeps it', async () => {
+    h = await startHarness();
+    const id = '32470000102';
+    await h.say(id, 'hello');
+    await h.settle();
+    await h.say(id, 'language');
+    await h.settle();
+    const menu = botMessagesTo(h, id).at(-1)?.message ?? '';
+    expect(menu).toContain('Which language do you prefer?\n1. English\n2. Nederlands\n3. Français');
+    await h.say(id, '3');
+    await h.settle();
+    expect(botMessagesTo(h, id).at(-1)?.message).toContain("D'accord, continuons en français.");
+    await h.say(id, 'what time do you open?');
+    await h.settle();
+    expect(botMessagesTo(h, id).at(-1)?.message).toMatch(/^Nous sommes ouverts jusqu'à 17:00\. Nos horaires sont lundi–vendredi/);
+  });
 });

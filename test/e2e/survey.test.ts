@@ -1,12 +1,38 @@
 import { describe, it, expect, afterEach } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runTerminalCommand } from '../../src/cli/run-terminal-command.js';
-import { startHarness, botMessagesTo, waitFor, type Harness } from './harness.js';
+import { startHarness, botMessagesTo, waitFor, REPO, type Harness } from './harness.js';
 
 let h: Harness | undefined;
+let tempDir: string | undefined;
 afterEach(async () => {
   await h?.stop();
   h = undefined;
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
 });
+
+/** The shipped flows with the survey asked `minutes` after the people are done. */
+function flowsWithDelay(minutes: number): string {
+  tempDir = mkdtempSync(join(tmpdir(), 'eb-survey-'));
+  const file = join(tempDir, 'flows.yaml');
+  const text = readFileSync(join(REPO, 'config/flows.yaml'), 'utf8').replace(/delay_minutes: 0\b/, `delay_minutes: ${minutes}`);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function resolvedStretch(h: Harness, id: string): Promise<void> {
+  await h.say(id, 'hello');
+  await h.settle();
+  await h.say(id, 'agent');
+  await h.settle();
+  await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: id, text: 'Sorted!' });
+  await h.settle();
+  await h.control('/_sim/agent/resolve', { channel: 'whatsapp', service_id: id });
+  await h.running.bridge.reconciler.run();
+}
 
 describe("the customer's verdict", () => {
   it('sends the CSAT canned response once after a resolved stretch, and the answer shows in csat', async () => {
@@ -37,5 +63,21 @@ describe("the customer's verdict", () => {
     expect(out.output).toContain('whatsapp: 1, average 5.00');
     expect(out.output).toContain('explicit_request: 1, average 5.00');
     expect(await h.running.metrics.text()).toMatch(/engage_bridge_survey_answers_total\{kind="csat",score="5",channel="whatsapp"\} 1/);
+  });
+
+  it('asks a delayed survey later without holding up the answers the customer gets meanwhile', async () => {
+    h = await startHarness({ env: { BRIDGE_FLOW_FILE: flowsWithDelay(10) } });
+    const id = '32470000202';
+    await resolvedStretch(h, id);
+    await waitFor('the back-with-the-assistant turn', () =>
+      botMessagesTo(h!, id).some((m) => m.message.includes('back with the assistant')),
+    );
+    await h.say(id, 'what time do you open?');
+    await h.settle();
+    await waitFor('the answer about hours', () => botMessagesTo(h!, id).some((m) => m.message.includes('open until')));
+    expect(botMessagesTo(h, id).filter((m) => m.canned_response_id === '503')).toHaveLength(0);
+    h.advance(11 * 60_000);
+    h.running.bridge.context.wake('whatsapp:' + id);
+    await waitFor('the survey', () => botMessagesTo(h!, id).some((m) => m.canned_response_id === '503'));
   });
 });
