@@ -98,7 +98,9 @@ export function takeSurveyAnswer(turn: Turn, text: string, clicked: Button | und
   const survey = state.survey;
   if (!survey) return false;
   const cfg = turn.flows.survey;
-  const inWindow = turn.nowMs >= survey.askedAt - 60_000 && turn.nowMs - survey.askedAt <= cfg.answer_minutes * 60_000;
+  // A delayed question not sent yet: the customer is not answering it, and it still awaits its answer.
+  if (turn.nowMs < survey.askedAt) return false;
+  const inWindow = turn.nowMs - survey.askedAt <= cfg.answer_minutes * 60_000;
   const score = inWindow ? readScore(survey.kind, text, clicked) : undefined;
   delete state.survey;
   if (score === undefined) return false;

@@ -79,6 +79,10 @@ describe('the customer verdict after a stretch with people', () => {
     const back = surveyReplies(afterPeople(chat));
     expect(back).toMatchObject([{ cannedResponseId: '504', text: 'Would you recommend us?' }]);
     expect((back[0] as { sendAt?: number }).sendAt).toBeGreaterThan(chat.now);
+    // Before the delayed question goes out, a "5" is no answer to it, and the question still awaits one.
+    expect(answers(chat.say('5'))).toEqual([]);
+    chat.now = (back[0] as { sendAt: number }).sendAt + 60_000;
+    expect(answers(chat.say('9'))[0]).toMatchObject({ kind: 'nps', score: 9, tags: ['nps-9'] });
     const web = new Chat({
       canned: [mainMenu, csat],
       channel: 'web',
