@@ -89,6 +89,11 @@ menus:
 });
 
 describe('choosing the conversation language', () => {
+  it('does not take the French "personne" (nobody) for a request for a person', () => {
+    const actions = new Talk().say('Personne ne répond au téléphone depuis hier');
+    expect(escalation(actions)).toBeUndefined();
+  });
+
   it('greets and escalates a customer who writes in Dutch in Dutch, and tells people the language', () => {
     const talk = new Talk();
     const first = replies(talk.say('Goedemiddag, waar is mijn pakket?'));
