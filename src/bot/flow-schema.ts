@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { outcomeTextsSchema } from './outcome-texts.js';
 import { stripAccents } from './fold-text.js';
-import { LANGUAGE_CODE, type Translations } from './localized-texts.js';
-import { CHANNELS } from './types.js';
+import type { Translations } from './localized-texts.js';
+import { idText, languageCode, name } from './flow-names.js';
+import { languagesSchema as languages, nluSchema as nlu, surveySchema as survey } from './reach-schemas.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const priority = z.enum(PRIORITIES);
 const reasonCode = z.string().regex(/^[a-z][a-z0-9_]*$/, 'a reason code is lower case letters, digits and _');
-const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name is letters, digits, _ and -, starting with a letter');
 
 const regex = z
   .string()
@@ -29,8 +29,6 @@ const escalateSpec = z
     note: z.string().optional(),
   })
   .strict();
-
-const languageCode = z.string().regex(LANGUAGE_CODE, 'a language code is like en, nl, fr or pt-BR');
 
 const STEP_KINDS = ['reply', 'menu', 'ask', 'escalate', 'intent', 'language'] as const;
 
@@ -72,9 +70,6 @@ const menuButton = z
   })
   .strict()
   .refine((b) => b.id !== undefined || b.title !== undefined, 'a menu button needs an id or a title');
-
-/** An id as people write it in YAML: `501` and `"501"` mean the same canned response or button. */
-const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
 
 const menu = z
   .object({
@@ -201,56 +196,6 @@ const conversation = z
     question_cancelled: z.string().min(1).default('OK, let us leave that. What else can I help with?'),
     note_max_bytes: z.number().int().min(512).max(65536).default(4096),
     transcript_max_lines: z.number().int().min(2).max(500).default(60),
-  })
-  .strict()
-  .prefault({});
-
-const languages = z
-  .object({
-    default: languageCode.default('en'),
-    /** The other languages every text is written in (the loader reports a text missing in one). */
-    supported: z.array(languageCode).default([]),
-    /** A contact custom attribute holding the contact's language (e.g. `language: nl`). */
-    contact_attribute: z.string().min(1).optional(),
-    /** The detector guesses the language only from a message at least this long (letters and spaces). */
-    detect_min_chars: z.number().int().min(1).default(20),
-    detect: z.boolean().default(true),
-    /** Said when the customer picks a language (a step `language: nl`), before the main menu. */
-    switched: z.string().min(1).default("OK, let's continue in English."),
-  })
-  .strict()
-  .prefault({});
-
-const survey = z
-  .object({
-    /** off, or the kind of canned response sent when a stretch with people ends. */
-    type: z.enum(['off', 'csat', 'nps']).default('csat'),
-    /** The canned response (name or id) of that type; unset: the account's first one of that type. */
-    canned_response: idText.optional(),
-    /** Wait this long after the people are done before asking (0: right after "back with the assistant"). */
-    delay_minutes: z.number().int().min(0).max(10080).default(0),
-    channels: z.array(z.enum(CHANNELS)).default([...CHANNELS]),
-    /** An answer counts while it comes within this time of the question. */
-    answer_minutes: z.number().int().min(1).default(1440),
-    /** The answer's tag on the mention and the contact is this prefix and the score: csat-5, nps-9. */
-    tag_prefix: z.string().min(1).optional(),
-    tag_contact: z.boolean().default(true),
-    /** The question where the canned response cannot be sent natively (SMS) or the account has none; {scale} is "1 to 5". */
-    text: z.string().min(1).default('How did we do? Reply with a number from {scale}.'),
-    /** "1 (bad) to 5 (great)" for CSAT, "0 (not at all) to 10 (certainly)" for NPS. */
-    csat_scale: z.string().min(1).default('1 (bad) to 5 (great)'),
-    nps_scale: z.string().min(1).default('0 (not at all likely to recommend us) to 10 (certainly)'),
-    thanks: z.string().min(1).default('Thank you for your feedback!'),
-  })
-  .strict()
-  .prefault({});
-
-const nlu = z
-  .object({
-    /** An NLU intent counts at or above this confidence; below it the bot's own matching decides. */
-    threshold: z.number().min(0).max(1).default(0.7),
-    /** NLU intent name → intent of this file (an NLU intent named like one of ours needs no entry). */
-    intents: z.record(z.string().min(1), name).default({}),
   })
   .strict()
   .prefault({});
