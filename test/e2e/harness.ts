@@ -74,6 +74,10 @@ export async function startHarness(options: { env?: Record<string, string>; nowM
     },
   });
   const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+  // The simulator's clock is fixed (setClock) while the bridge's runs on: a customer writes at the bridge's now.
+  // Otherwise, when starting took over a second (a busy machine), the first mentions are dated before the bridge's
+  // first-start baseline and are, rightly, never answered.
+  const syncSimClock = (): void => sim.setClock(Math.floor(clock() / 1000));
   const h: Harness = {
     sim,
     simUrl: server.url,
@@ -88,10 +92,12 @@ export async function startHarness(options: { env?: Record<string, string>; nowM
       h.setNow(clock() + ms);
     },
     async say(id, text, channel = 'whatsapp', name = 'Ann') {
+      syncSimClock();
       const m = (await h.control('/_sim/inbound', { channel, author: { id, name }, text })) as { id: string };
       return m.id;
     },
     async click(id, button, channel = 'whatsapp') {
+      syncSimClock();
       const m = (await h.control('/_sim/inbound', { channel, author: { id, name: 'Ann' }, clicked_button: button })) as { id: string };
       return m.id;
     },

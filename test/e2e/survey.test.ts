@@ -52,7 +52,7 @@ describe("the customer's verdict", () => {
     await h.settle();
     await h.control('/_sim/agent/resolve', { channel: 'whatsapp', service_id: id });
     await h.running.bridge.reconciler.run();
-    await waitFor('the survey', () => settled(h!, () => botMessagesTo(h!, id).some((m) => m.canned_response_id === '503')), 30_000);
+    await waitFor('the survey', () => settled(h!, () => botMessagesTo(h!, id).some((m) => m.canned_response_id === '503')), 20_000);
     // A second look at the resolved conversation asks nothing more.
     await h.running.bridge.reconciler.run();
     await h.settle();
@@ -60,7 +60,7 @@ describe("the customer's verdict", () => {
     const mentionId = await h.say(id, '5');
     await h.settle();
     expect(botMessagesTo(h, id).at(-1)?.message).toBe('Thank you for your feedback!');
-    await waitFor('the tags', () => settled(h!, () => h!.sim.state.mentions.get(mentionId)?.tags.includes('csat-5')), 30_000);
+    await waitFor('the tags', () => settled(h!, () => h!.sim.state.mentions.get(mentionId)?.tags.includes('csat-5')), 20_000);
     const contact = [...h.sim.state.contacts.values()].find((c) => JSON.stringify(c).includes(id));
     expect(contact?.tags).toContain('csat-5');
     const out = await runTerminalCommand('csat 7', h.running.commandDeps);
@@ -83,11 +83,11 @@ describe("the customer's verdict", () => {
     await waitFor(
       'the answer about hours',
       () => settled(h!, () => botMessagesTo(h!, id).some((m) => m.message.includes('open until'))),
-      30_000,
+      20_000,
     );
     expect(botMessagesTo(h, id).filter((m) => m.canned_response_id === '503')).toHaveLength(0);
     h.advance(11 * 60_000);
     h.running.bridge.context.wake(`whatsapp:${id}`);
-    await waitFor('the survey', () => settled(h!, () => botMessagesTo(h!, id).some((m) => m.canned_response_id === '503')), 30_000);
+    await waitFor('the survey', () => settled(h!, () => botMessagesTo(h!, id).some((m) => m.canned_response_id === '503')), 20_000);
   });
 });
