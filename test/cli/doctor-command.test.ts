@@ -65,6 +65,7 @@ describe('engage-bridge doctor against the simulator', () => {
     expect(line(out, 'scope accounts_write')).toMatch(/^✔/);
     for (const channel of ['web', 'whatsapp', 'viber', 'twilio']) expect(line(out, `handover on ${channel}`)).toMatch(/^✔/);
     expect(line(out, 'canned response "Main menu"')).toContain('3 buttons');
+    expect(line(out, 'CSAT canned response (survey)')).toMatch(/^✔ .*#503 "Satisfaction", the account's first of type csat/);
     expect(line(out, 'business hours schedule')).toContain('Support desk');
     expect(out).toMatch(/All \d+ checks passed/);
   });
@@ -113,6 +114,15 @@ describe('engage-bridge doctor against the simulator', () => {
     const { code, out } = await doctor({ BRIDGE_FLOW_FILE: await flowsNaming('Missing menu') });
     expect(code).toBe(1);
     expect(line(out, 'canned response "Missing menu" (menu main)')).toMatch(/^✘ .*no canned response named or with id "Missing menu"/);
+  });
+
+  it('fails a survey canned response the account does not have', async () => {
+    const text = (await readFile(DEFAULT_FLOWS, 'utf8')).replace('type: csat ', 'type: nps ');
+    const file = join(dir.path, 'flows-nps.yaml');
+    await writeFile(file, text);
+    const { code, out } = await doctor({ BRIDGE_FLOW_FILE: file });
+    expect(code).toBe(1);
+    expect(line(out, 'NPS canned response (survey)')).toMatch(/^✘ .*no canned response of type nps/);
   });
 
   it('finds a canned response by id, and fails one that is not of type buttons', async () => {
