@@ -14,7 +14,9 @@ export function handleAnswer(turn: Turn, text: string): AnswerResult {
     delete state.question;
     return 'not-an-answer';
   }
-  const value = extract(q.pattern, text);
+  const entity = q.entity !== undefined ? turn.nlu?.entities.find((e) => e.entity === q.entity)?.value : undefined;
+  // The NLU may find the value where the pattern does not ("it's ab 12345"); it still has to fit the pattern.
+  const value = extract(q.pattern, text) ?? (entity !== undefined ? extract(q.pattern, entity) : undefined);
   if (value !== undefined) {
     state.collected[q.save_as ?? pending.name] = q.uppercase ? value.toUpperCase() : value;
     delete state.question;

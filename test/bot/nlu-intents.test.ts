@@ -46,6 +46,14 @@ describe('intents read by an NLU server', () => {
     expect(replies(actions)).toEqual(['What is your order number? It looks like AB-12345.']);
   });
 
+  it("takes a pending question's answer from an entity where the pattern misses it", () => {
+    const chat = new Chat();
+    chat.say('hi');
+    chat.say('where is my order');
+    const actions = sayWith(chat, "it's ab 12345", reading('inform', 0.9, [{ entity: 'order_number', value: 'AB12345' }]));
+    expect(escalation(actions)?.packet.collected).toEqual({ order_number: 'AB12345' });
+  });
+
   it('refuses a mapping to an intent the flows do not have', () => {
     expect(() =>
       parseFlows('greeting: { text: Hi }\nfallback: { text: Sorry }\nnlu:\n  intents:\n    greet: hello\n', 'flows.yaml'),
