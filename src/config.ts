@@ -44,6 +44,12 @@ export interface Config {
     readonly archiveAfterDays: number;
     readonly shutdownDeadlineMs: number;
   };
+  readonly nlu: {
+    readonly url: string | undefined;
+    readonly timeoutMs: number;
+    readonly breakerFailures: number;
+    readonly breakerOpenMs: number;
+  };
   readonly slack: {
     readonly botToken: string | undefined;
     readonly signingSecret: string | undefined;
@@ -180,6 +186,12 @@ function toConfig(s: RawSettings): Config {
       auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
       archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
       shutdownDeadlineMs: s.BRIDGE_SHUTDOWN_DEADLINE_MS,
+    },
+    nlu: {
+      url: s.BRIDGE_NLU_URL,
+      timeoutMs: s.BRIDGE_NLU_TIMEOUT_MS,
+      breakerFailures: s.BRIDGE_NLU_BREAKER_FAILURES,
+      breakerOpenMs: s.BRIDGE_NLU_BREAKER_OPEN_MS,
     },
     slack: {
       botToken: s.SLACK_BOT_TOKEN,

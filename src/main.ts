@@ -12,6 +12,7 @@ import { commandSocketPath, startCommandSocket } from './http/command-socket.js'
 import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
 import { createCommandRunner, runCliCommand, type CommandDeps } from './commands/index.js';
 import { createSlackApp, originOf, type SlackApp } from './slack/index.js';
+import { createNluClient, type NluParser } from './nlu/index.js';
 
 export interface StartDeps {
   readonly log: Logger;
@@ -66,6 +67,23 @@ export function bridgeSettingsOf(config: Config): BridgeSettings {
 }
 
 /** The client-side token bucket for ENGAGE_RATE_LIMIT_PER_HOUR (0: only the service's own headers). */
+/** The NLU client; its failures are logged without the server's address (it may carry credentials). */
+export function nluClientOf(config: Config, now: () => number, log: Logger): NluParser {
+  const nluLog = log.child({ component: 'nlu' });
+  return createNluClient({
+    url: config.nlu.url ?? '',
+    timeoutMs: config.nlu.timeoutMs,
+    breakerFailures: config.nlu.breakerFailures,
+    breakerOpenMs: config.nlu.breakerOpenMs,
+    now,
+    onFailure: (why) => nluLog.warn({ why }, 'NLU gave no answer; matching keywords instead'),
+    onBreaker: (state) =>
+      state === 'open'
+        ? nluLog.error({ forMs: config.nlu.breakerOpenMs }, 'NLU failed repeatedly: not asking it for a while')
+        : nluLog.info({}, 'NLU answers again'),
+  });
+}
+
 export function bucketOf(perHour: number) {
   // 0: no client-side budget beyond the service's own headers.
   if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
@@ -182,6 +200,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       metrics,
       now,
       settings: bridgeSettingsOf(config),
+      ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
     });
     const commandDeps: CommandDeps = {
       engage,

@@ -6,7 +6,17 @@ import type { BusinessHoursSchedule, Button, CannedResponse, Channel, ContactInf
 
 export type BotEvent =
   /** A customer's message (the mention), with the quick replies it clicked and the service's sentiment. */
-  | { kind: 'message'; mentionId: string; text: string; clicked?: Button[]; sentiment?: string | number | null }
+  | {
+      kind: 'message';
+      mentionId: string;
+      text: string;
+      clicked?: Button[];
+      sentiment?: string | number | null;
+      /** The mention's own language field, when the service sends one. */
+      language?: string | null | undefined;
+      /** The NLU server's reading of the text, when one is configured and answered in time. */
+      nlu?: NluReading | undefined;
+    }
   /** Agents gave the conversation back (resolved, idle, a manager's command, ...). */
   | { kind: 'returned-to-bot'; reason: string }
   /** A person took the conversation (reply seen, or the service reports agents as owner). */
@@ -15,6 +25,12 @@ export type BotEvent =
   | { kind: 'opening-time' }
   /** The bridge could not hand over (the handover call failed): the bot owns the conversation again. */
   | { kind: 'escalation-failed'; error?: string };
+
+export interface NluReading {
+  intent: string;
+  confidence: number;
+  entities: Array<{ entity: string; value: string }>;
+}
 
 export interface HoursInput {
   schedule?: BusinessHoursSchedule | undefined;

@@ -54,6 +54,7 @@ export interface PacketInput {
   state: DialogState;
   channel: string;
   contactName?: string | undefined;
+  language?: string | undefined;
   transcript: readonly TranscriptLine[];
   maxLines: number;
 }
@@ -71,6 +72,7 @@ export function buildContextPacket(input: PacketInput): ContextPacket {
     ...(input.intent ? [`topic ${input.intent}`] : []),
     ...(collected.length > 0 ? [`collected ${collected.join(', ')}`] : []),
     ...(sentimentTrend !== 'unknown' ? [`mood ${sentimentTrend}`] : []),
+    ...(input.language ? [`language ${input.language}`] : []),
   ].join('; ');
   return {
     reason: input.reason,
@@ -82,6 +84,7 @@ export function buildContextPacket(input: PacketInput): ContextPacket {
     summary: `${summary}.`,
     channel: input.channel,
     ...(input.contactName ? { contactName: input.contactName } : {}),
+    ...(input.language ? { language: input.language } : {}),
     stretchStartedAt: state.stretchStartedAt,
     ...transcriptWindow(input.transcript, state.stretchStartedAt, input.maxLines),
   };

@@ -5,18 +5,23 @@ import { dialogStateSchema, freshState, newStretch, type DialogState } from './d
 import { Turn } from './turn.js';
 import { releaseQueued, sayOutcome } from './escalate.js';
 import { handleCancel, handleMessage, isCancel, readSentiment } from './handle-message.js';
+import { chooseLanguage } from './choose-language.js';
+import { offerSurvey, takeSurveyAnswer } from './survey.js';
 
 const RECENT_IDS = 20;
 const SENTIMENTS_KEPT = 10;
 
-function returnToBot(turn: Turn, reason: string): void {
+function returnToBot(turn: Turn, reason: string, survey = false): void {
+  // People answered (a person took it), or they resolved it: that stretch gets the customer's verdict.
+  const peopleStretch = turn.state.mode === 'agents' || reason === 'resolved' ? turn.state.stretchStartedAt : undefined;
   turn.state = newStretch(turn.state, turn.nowMs);
   sayOutcome(turn, 'returned', reason, turn.mainMenu);
+  if (survey && peopleStretch !== undefined) offerSurvey(turn, peopleStretch);
 }
 
 /** After a long silence the customer starts over: greeted again, nothing collected, a vip escalated again. */
 function newConversation(state: DialogState, nowMs: number): DialogState {
-  const { lastIntent: _l, ...rest } = newStretch(state, nowMs);
+  const { lastIntent: _l, language: _lang, languageSource: _src, ...rest } = newStretch(state, nowMs);
   return { ...rest, collected: {}, contactTagEscalated: false };
 }
 
@@ -55,6 +60,7 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
     fresh = true;
   }
   const state = turn.state;
+  if (state.mode === 'bot') chooseLanguage(turn.input.flows, state, { contact: input.contact, mentionLanguage: event.language, text });
   const sentiment = readSentiment(event.sentiment);
   if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
   state.lastActivityAt = nowMs;
@@ -68,6 +74,7 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
     return;
   }
   state.turn += 1;
+  if (state.survey && takeSurveyAnswer(turn, text, event.clicked?.[0])) return;
   const greeting = turn.flows.greeting;
   const before = turn.actions.length;
   const result = handleMessage(turn, text, event.clicked?.[0], fresh);
@@ -92,7 +99,7 @@ function decideSafely(input: DecideInput, nowMs: number): Decision {
     case 'returned-to-bot':
       // After a cancellation the bot already speaks; a second "back with the assistant" would be a duplicate.
       if (!isNew && turn.state.mode === 'bot') turn.actions.push({ type: 'nothing', why: 'the bot already has the conversation' });
-      else returnToBot(turn, event.reason);
+      else returnToBot(turn, event.reason, true);
       break;
     case 'agent-took-over':
       takenByAgents(turn.state);

@@ -17,6 +17,8 @@ export const contextPacketSchema = z.object({
   summary: z.string().min(1),
   channel: z.string(),
   contactName: z.string().optional(),
+  /** The conversation's language (a code such as `nl`), so people answer in it. */
+  language: z.string().optional(),
   /** Start of the conversation's current stretch (epoch ms): where the transcript window begins. */
   stretchStartedAt: z.number(),
   transcript: z.array(transcriptLine),
@@ -31,6 +33,21 @@ export const actionSchema = z.discriminatedUnion('type', [
     text: z.string().min(1),
     /** Native quick replies (web, WhatsApp, Viber): publish with this canned response id; the buttons it carries. */
     quickReplies: z.object({ cannedResponseId: z.string().min(1), buttons: z.array(button).min(1) }).optional(),
+    /** Publish with this canned response (a CSAT or NPS question) and no buttons of ours. */
+    cannedResponseId: z.string().min(1).optional(),
+    /** Not before this moment (epoch ms): a survey asked a while after the people are done. */
+    sendAt: z.number().optional(),
+  }),
+  z.object({
+    type: z.literal('survey-answer'),
+    kind: z.enum(['csat', 'nps']),
+    score: z.number().int().min(0).max(10),
+    /** The escalation reason of the stretch it rates. */
+    reason: z.string().min(1),
+    channel: z.string(),
+    /** Tags for the mention (and the contact when `tagContact`). */
+    tags: z.array(z.string().min(1)),
+    tagContact: z.boolean(),
   }),
   z.object({
     type: z.literal('escalate'),

@@ -18,10 +18,21 @@ function weekdayName(weekday: number, locale: string): string {
   return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2023, 0, 1 + weekday)));
 }
 
+function clockTime(hour: number, minute: number, locale: string): string {
+  try {
+    // 24-hour clock in every language (the schedule's own notation), with the language's separator.
+    return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(2023, 0, 1, hour, minute)),
+    );
+  } catch {
+    return `${pad(hour)}:${pad(minute)}`;
+  }
+}
+
 /** Local clock time of an instant, "17:00". */
-export function describeTime(instantMs: number, timeZone: string): string {
+export function describeTime(instantMs: number, timeZone: string, locale = 'en'): string {
   const w = wallClock(instantMs, timeZone);
-  return `${pad(w.hour)}:${pad(w.minute)}`;
+  return clockTime(w.hour, w.minute, locale);
 }
 
 /** An instant relative to now, in the schedule's zone: "today at 13:00", "tomorrow at 09:00", "Monday at 09:00". */
@@ -29,7 +40,7 @@ export function describeMoment(instantMs: number, nowMs: number, timeZone: strin
   const then = wallClock(instantMs, timeZone);
   const now = wallClock(nowMs, timeZone);
   const days = Math.round((Date.UTC(then.year, then.month - 1, then.day) - Date.UTC(now.year, now.month - 1, now.day)) / 86_400_000);
-  const time = `${pad(then.hour)}:${pad(then.minute)}`;
+  const time = clockTime(then.hour, then.minute, words.locale);
   if (days <= 0) return `${words.today} ${words.at} ${time}`;
   if (days === 1) return `${words.tomorrow} ${words.at} ${time}`;
   const day = weekdayName(then.weekday, words.locale);

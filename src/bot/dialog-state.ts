@@ -49,6 +49,17 @@ export const dialogStateSchema = z.object({
   awaySentInStretch: z.boolean(),
   contactTagEscalated: z.boolean(),
   recentMentionIds: z.array(z.string()),
+  /** The conversation's language, and what chose it (a defaulted one is chosen again from the next long message). */
+  language: z.string().optional(),
+  languageSource: z.enum(['choice', 'contact', 'mention', 'detected', 'default']).optional(),
+  /** The reason of the last hand-over to people, for the survey after their stretch. */
+  lastEscalationReason: z.string().optional(),
+  /** A satisfaction question sent and not yet answered. */
+  survey: z.object({ kind: z.enum(['csat', 'nps']), askedAt: z.number(), reason: z.string(), stretchStartedAt: z.number() }).optional(),
+  /** Start of the last stretch with people that got a survey: never two for one stretch. */
+  surveyedStretch: z.number().optional(),
+  /** The language the customer picked from a language menu: kept for the contact, across conversations. */
+  chosenLanguage: z.string().optional(),
 });
 export type DialogState = z.infer<typeof dialogStateSchema>;
 

@@ -48,6 +48,8 @@ export function handOver(turn: Turn, req: EscalationRequest): void {
     state,
     channel: input.channel,
     contactName: input.contact.name,
+    // Only worth saying when the flows speak more than one.
+    language: turn.input.flows.languages.supported.some((l) => l !== turn.language) ? turn.language : undefined,
     transcript,
     maxLines: turn.flows.conversation.transcript_max_lines,
   });
@@ -55,6 +57,7 @@ export function handOver(turn: Turn, req: EscalationRequest): void {
   const note = renderNote(packet, turn.flows.conversation.note_max_bytes);
   turn.actions.push({ type: 'escalate', reason: req.reason, priority: req.priority, tags: req.tags, note, packet });
   state.mode = 'escalated';
+  state.lastEscalationReason = req.reason;
   state.pendingEscalation = { ...req, since: turn.nowMs, status: 'handed-over' };
   delete state.question;
   delete state.takingMessage;

@@ -8,7 +8,7 @@ export interface ReferenceProblem {
   message: string;
 }
 
-export const BUILTIN_VARIABLES = ['name', 'back', 'until', 'hours_status', 'hours_week'] as const;
+export const BUILTIN_VARIABLES = ['name', 'back', 'until', 'hours_status', 'hours_week', 'scale'] as const;
 
 function checkStep(flows: Flows, step: Step, path: FlowPath, out: ReferenceProblem[]): void {
   if (step.menu !== undefined && !flows.menus[step.menu]) {
@@ -16,6 +16,10 @@ function checkStep(flows: Flows, step: Step, path: FlowPath, out: ReferenceProbl
   }
   if (step.ask !== undefined && !flows.questions[step.ask]) {
     out.push({ path: [...path, 'ask'], message: `no question named "${step.ask}" under questions` });
+  }
+  const languages = [flows.languages.default, ...flows.languages.supported];
+  if (step.language !== undefined && !languages.includes(step.language)) {
+    out.push({ path: [...path, 'language'], message: `language "${step.language}" is not declared (languages: ${languages.join(', ')})` });
   }
   if (step.intent !== undefined && !flows.intents[step.intent]) {
     out.push({ path: [...path, 'intent'], message: `no intent named "${step.intent}" under intents` });
@@ -40,7 +44,19 @@ function checkIntentLoops(flows: Flows, out: ReferenceProblem[]): void {
   }
 }
 
-const NOT_TEXT = new Set(['keywords', 'phrases', 'patterns', 'pattern', 'canned_response', 'id', 'title', 'tags']);
+const NOT_TEXT = new Set([
+  'language',
+  'supported',
+  'default',
+  'keywords',
+  'phrases',
+  'patterns',
+  'pattern',
+  'canned_response',
+  'id',
+  'title',
+  'tags',
+]);
 
 function checkVariables(value: unknown, path: FlowPath, known: Set<string>, out: ReferenceProblem[]): void {
   if (typeof value === 'string') {
@@ -77,6 +93,9 @@ export function checkReferences(flows: Flows): ReferenceProblem[] {
   for (const [qName, q] of Object.entries(flows.questions)) {
     checkStep(flows, q.then, ['questions', qName, 'then'], out);
     if (q.on_fail) checkStep(flows, q.on_fail, ['questions', qName, 'on_fail'], out);
+  }
+  for (const [nluName, ours] of Object.entries(flows.nlu.intents)) {
+    if (!flows.intents[ours]) out.push({ path: ['nlu', 'intents', nluName], message: `no intent named "${ours}" under intents` });
   }
   checkIntentLoops(flows, out);
   const known = new Set<string>(BUILTIN_VARIABLES);

@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { outcomeTextsSchema } from './outcome-texts.js';
 import { stripAccents } from './fold-text.js';
+import type { Translations } from './localized-texts.js';
+import { idText, languageCode, name } from './flow-names.js';
+import { languagesSchema as languages, nluSchema as nlu, surveySchema as survey } from './reach-schemas.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 const priority = z.enum(PRIORITIES);
 const reasonCode = z.string().regex(/^[a-z][a-z0-9_]*$/, 'a reason code is lower case letters, digits and _');
-const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name is letters, digits, _ and -, starting with a letter');
 
 const regex = z
   .string()
@@ -28,7 +30,7 @@ const escalateSpec = z
   })
   .strict();
 
-const STEP_KINDS = ['reply', 'menu', 'ask', 'escalate', 'intent'] as const;
+const STEP_KINDS = ['reply', 'menu', 'ask', 'escalate', 'intent', 'language'] as const;
 
 /** What a button, an intent or an answered question leads to. */
 export const stepSchema = z
@@ -38,6 +40,8 @@ export const stepSchema = z
     ask: name.optional(),
     escalate: z.union([z.literal(true), escalateSpec]).optional(),
     intent: name.optional(),
+    /** The customer chose a language (a language menu's button): kept for the contact. */
+    language: languageCode.optional(),
   })
   .strict()
   .superRefine((step, ctx) => {
@@ -66,9 +70,6 @@ const menuButton = z
   })
   .strict()
   .refine((b) => b.id !== undefined || b.title !== undefined, 'a menu button needs an id or a title');
-
-/** An id as people write it in YAML: `501` and `"501"` mean the same canned response or button. */
-const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
 
 const menu = z
   .object({
@@ -100,6 +101,8 @@ const question = z
     reask: z.string().min(1),
     max_attempts: z.number().int().min(1).max(10).default(3),
     save_as: name.optional(),
+    /** An NLU entity whose value answers the question at once (when it fits the pattern). */
+    entity: z.string().min(1).optional(),
     uppercase: z.boolean().default(false),
     // biome-ignore lint/suspicious/noThenProperty: `then` is the flow file's own key (what a button or intent leads to)
     then: stepSchema,
@@ -160,10 +163,12 @@ const escalation = z
 
 const businessHours = z
   .object({
+    // Unset: the conversation's language is the locale of dates, weekdays and times.
     locale: z
       .string()
-      .default('en')
+      .optional()
       .refine((l) => {
+        if (l === undefined) return true;
         try {
           return Intl.DateTimeFormat.supportedLocalesOf([l]).length > 0;
         } catch {
@@ -198,6 +203,9 @@ const conversation = z
 export const flowFileSchema = z
   .object({
     version: z.literal(1).default(1),
+    languages,
+    survey,
+    nlu,
     greeting: textWithMenu,
     fallback: textWithMenu,
     menus: z.record(name, menu).default({}),
@@ -208,4 +216,7 @@ export const flowFileSchema = z
     conversation,
   })
   .strict();
-export type Flows = z.infer<typeof flowFileSchema>;
+export type Flows = z.infer<typeof flowFileSchema> & {
+  /** The texts of the languages other than the default, set by the loader (see localized-texts.ts). */
+  readonly translations?: Translations | undefined;
+};

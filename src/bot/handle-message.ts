@@ -2,7 +2,7 @@
 import type { Turn } from './turn.js';
 import type { Button, Sentiment } from './types.js';
 import { foldText, containsPhrase } from './fold-text.js';
-import { findWords, matchIntent } from './match-intent.js';
+import { findWords, matchIntent, nluIntent } from './match-intent.js';
 import { selectByText } from './quick-replies.js';
 import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
 import { handleClick } from './handle-click.js';
@@ -125,7 +125,8 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
   }
   if (textTriggered(turn, said)) return 'handled';
   if (state.question && handleAnswer(turn, said) === 'handled') return 'handled';
-  const intent = matchIntent(turn.flows, said);
+  // The NLU server reads typed text only (a click's title is ours, the keywords know it).
+  const intent = (click ? undefined : nluIntent(turn.flows, turn.nlu, said)) ?? matchIntent(turn.flows, said);
   if (intent && runIntent(turn, intent.name, intent.words)) {
     state.fallbacks = 0;
     return 'handled';

@@ -1,17 +1,10 @@
 // A pending question: validate the answer, collect it, re-ask, or give up.
 import type { Turn } from './turn.js';
-import { stripAccents } from './fold-text.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
-import { runStep } from './run-step.js';
+import { extractAnswer as extract, runStep } from './run-step.js';
 import { matchIntent } from './match-intent.js';
 
 export type AnswerResult = 'handled' | 'not-an-answer';
-
-function extract(pattern: string, text: string): string | undefined {
-  const m = new RegExp(stripAccents(pattern), 'iu').exec(stripAccents(text));
-  if (!m) return undefined;
-  return (m[1] ?? m[0]).trim() || undefined;
-}
 
 export function handleAnswer(turn: Turn, text: string): AnswerResult {
   const { state, flows } = turn;
@@ -21,7 +14,9 @@ export function handleAnswer(turn: Turn, text: string): AnswerResult {
     delete state.question;
     return 'not-an-answer';
   }
-  const value = extract(q.pattern, text);
+  const entity = q.entity !== undefined ? turn.nlu?.entities.find((e) => e.entity === q.entity)?.value : undefined;
+  // The NLU may find the value where the pattern does not ("it's ab 12345"); it still has to fit the pattern.
+  const value = extract(q.pattern, text) ?? (entity !== undefined ? extract(q.pattern, entity) : undefined);
   if (value !== undefined) {
     state.collected[q.save_as ?? pending.name] = q.uppercase ? value.toUpperCase() : value;
     delete state.question;

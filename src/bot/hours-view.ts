@@ -27,9 +27,10 @@ function agentsFrom(hours: HoursInput | undefined): boolean {
 }
 
 /** Never throws: a schedule the calculator cannot read (unknown time zone) counts as no schedule. */
-export function hoursView(flows: Flows, hours: HoursInput | undefined, nowMs: number): HoursView {
+export function hoursView(flows: Flows, hours: HoursInput | undefined, nowMs: number, language = flows.languages.default): HoursView {
   const bh = flows.business_hours;
-  const words = { locale: bh.locale, today: bh.today, tomorrow: bh.tomorrow, at: bh.at };
+  const locale = bh.locale ?? language;
+  const words = { locale, today: bh.today, tomorrow: bh.tomorrow, at: bh.at };
   const schedule = hours?.schedule;
   const agents = agentsFrom(hours);
   if (!schedule) {
@@ -40,10 +41,10 @@ export function hoursView(flows: Flows, hours: HoursInput | undefined, nowMs: nu
     const calc = hoursStatus(schedule, nowMs);
     const open = hours?.isActive ?? calc.open;
     const tz = schedule.timezone;
-    const week = describeWeek(schedule, bh.locale);
+    const week = describeWeek(schedule, locale);
     const reopensAt = calc.open ? nextOpening(schedule, nowMs) : calc.nextOpening;
     const back = reopensAt !== undefined ? describeMoment(reopensAt, nowMs, tz, words) : undefined;
-    const until = calc.open && calc.until !== undefined ? describeTime(calc.until, tz) : undefined;
+    const until = calc.open && calc.until !== undefined ? describeTime(calc.until, tz, locale) : undefined;
     let status: string;
     if (open && calc.open) status = until !== undefined ? bh.open : bh.open_around_the_clock;
     else if (!open && back !== undefined) status = bh.closed;

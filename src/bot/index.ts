@@ -25,7 +25,7 @@
 // reads a clock or does I/O (the flow file is read by `src/settings/flow-file.ts`).
 
 export { decide } from './decide.js';
-export type { BotEvent, DecideInput, HoursInput } from './bot-event.js';
+export type { BotEvent, DecideInput, HoursInput, NluReading } from './bot-event.js';
 export { decisionSchema, actionSchema, contextPacketSchema } from './decision.js';
 export type { Action, ContextPacket, Decision, EscalateAction, ReplyAction } from './decision.js';
 export { dialogStateSchema, freshState } from './dialog-state.js';

@@ -47,3 +47,14 @@ export function matchIntent(flows: Flows, text: string): IntentMatch | undefined
   }
   return best && { name: best.name, words: best.words };
 }
+
+/** The intent the NLU reading names (mapped by the flows, or by the same name), when confident enough. */
+export function nluIntent(
+  flows: Flows,
+  reading: { intent: string; confidence: number } | undefined,
+  text: string,
+): IntentMatch | undefined {
+  if (!reading || !(reading.confidence >= flows.nlu.threshold)) return undefined;
+  const name = flows.nlu.intents[reading.intent] ?? (Object.hasOwn(flows.intents, reading.intent) ? reading.intent : undefined);
+  return name !== undefined && flows.intents[name] ? { name, words: text } : undefined;
+}

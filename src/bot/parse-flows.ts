@@ -2,6 +2,7 @@
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import { flowFileSchema, type Flows } from './flow-schema.js';
 import { checkReferences, type FlowPath } from './flow-references.js';
+import { extractTranslations } from './localized-texts.js';
 
 export interface FlowProblem {
   /** Dotted path inside the file, e.g. `intents.refund.then`; empty for the whole file. */
@@ -53,28 +54,28 @@ export function parseFlows(text: string, fileName: string): Flows {
       doc.errors.map((e) => ({ path: '', line: counter.linePos(e.pos[0]).line, message: e.message.split('\n')[0] ?? e.message })),
     );
   }
-  const parsed = flowFileSchema.safeParse(doc.toJS());
+  const { flat, translations, problems: languageProblems } = extractTranslations(doc.toJS());
+  const parsed = flowFileSchema.safeParse(flat);
+  const located = (ps: typeof languageProblems): FlowProblem[] =>
+    ps.map((p) => {
+      const line = lineOf(doc, counter, p.path);
+      return { path: dotted(p.path), message: p.message, ...(line !== undefined ? { line } : {}) };
+    });
   if (!parsed.success) {
-    throw new FlowFileError(
-      fileName,
-      parsed.error.issues.map((issue) => {
+    throw new FlowFileError(fileName, [
+      ...located(languageProblems),
+      ...parsed.error.issues.map((issue) => {
         const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
         const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
         const at = keys.length > 0 && keys[0] !== undefined ? [...path, keys[0]] : path;
         const line = lineOf(doc, counter, at);
         return { path: dotted(at), message: issue.message, ...(line !== undefined ? { line } : {}) };
       }),
-    );
+    ]);
   }
-  const problems = checkReferences(parsed.data);
+  const problems = [...languageProblems, ...checkReferences(parsed.data)];
   if (problems.length > 0) {
-    throw new FlowFileError(
-      fileName,
-      problems.map((p) => {
-        const line = lineOf(doc, counter, p.path);
-        return { path: dotted(p.path), message: p.message, ...(line !== undefined ? { line } : {}) };
-      }),
-    );
+    throw new FlowFileError(fileName, located(problems));
   }
-  return parsed.data;
+  return Object.keys(translations).length > 0 ? { ...parsed.data, translations } : parsed.data;
 }

@@ -2,6 +2,14 @@
 import type { Flows, Step } from './flow-schema.js';
 import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
+import { stripAccents } from './fold-text.js';
+
+/** The value a question's pattern finds in a text (its first group, if any). */
+export function extractAnswer(pattern: string, text: string): string | undefined {
+  const m = new RegExp(stripAccents(pattern), 'iu').exec(stripAccents(text));
+  if (!m) return undefined;
+  return (m[1] ?? m[0]).trim() || undefined;
+}
 
 export interface StepOrigin {
   /** Reason code for an escalate step that names none. */
@@ -15,9 +23,24 @@ export interface StepOrigin {
 
 const MAX_DEPTH = 8;
 
-export function askQuestion(turn: Turn, name: string): void {
+export function askQuestion(turn: Turn, name: string, depth = 0): void {
   const q = turn.flows.questions[name];
   if (!q) return;
+  // The NLU already found the answer in the message ("where is order AB-12345"): no need to ask.
+  const found = q.entity !== undefined ? turn.nlu?.entities.find((e) => e.entity === q.entity)?.value : undefined;
+  const value = found !== undefined ? extractAnswer(q.pattern, found) : undefined;
+  if (value !== undefined) {
+    turn.state.collected[q.save_as ?? name] = q.uppercase ? value.toUpperCase() : value;
+    if (
+      runStep(
+        turn,
+        q.then,
+        { reason: name, words: found ?? '', ...(turn.state.lastIntent ? { intent: turn.state.lastIntent } : {}) },
+        depth + 1,
+      )
+    )
+      return;
+  }
   turn.state.question = { name, attempts: 0, askedAt: turn.nowMs };
   // Typed numbers now answer the question, not the menu shown before it.
   delete turn.state.offer;
@@ -53,10 +76,18 @@ export function runStep(turn: Turn, step: Step, origin: StepOrigin, depth = 0): 
   }
   if (step.ask !== undefined) {
     if (!turn.flows.questions[step.ask]) return false;
-    askQuestion(turn, step.ask);
+    askQuestion(turn, step.ask, depth);
     return true;
   }
   if (step.intent !== undefined) return runIntent(turn, step.intent, origin.words, depth);
+  if (step.language !== undefined) {
+    // The customer's own choice wins over every clue, now and in later conversations of this contact.
+    turn.state.chosenLanguage = step.language;
+    turn.state.language = step.language;
+    turn.state.languageSource = 'choice';
+    turn.reply(turn.flows.languages.switched, turn.mainMenu);
+    return true;
+  }
   if (step.escalate !== undefined) {
     const spec = step.escalate === true ? {} : step.escalate;
     requestEscalation(

@@ -1,15 +1,16 @@
 // One turn of the brain: the input, the state being changed, and the actions collected so far.
-import type { DecideInput } from './bot-event.js';
+import type { DecideInput, NluReading } from './bot-event.js';
 import type { DialogState } from './dialog-state.js';
 import type { Action } from './decision.js';
 import type { HoursView } from './hours-view.js';
 import { hoursView } from './hours-view.js';
 import { fillTemplate } from './fill-template.js';
 import { menuOffer, replyWithOffer } from './quick-replies.js';
+import { localizeFlows } from './localized-texts.js';
 
 export class Turn {
   readonly actions: Action[] = [];
-  private hoursCache: HoursView | undefined;
+  private hoursCache: { language: string; view: HoursView } | undefined;
 
   constructor(
     readonly input: DecideInput,
@@ -17,13 +18,27 @@ export class Turn {
     readonly nowMs: number,
   ) {}
 
+  /** The NLU reading of this turn's message, if any. */
+  get nlu(): NluReading | undefined {
+    const e = this.input.event;
+    return e.kind === 'message' ? e.nlu : undefined;
+  }
+
+  /** The conversation's language (chosen at the start of the turn). */
+  get language(): string {
+    return this.state.language ?? this.input.flows.languages.default;
+  }
+
+  /** The flows in the conversation's language. */
   get flows(): DecideInput['flows'] {
-    return this.input.flows;
+    return localizeFlows(this.input.flows, this.language);
   }
 
   hours(): HoursView {
-    this.hoursCache ??= hoursView(this.flows, this.input.hours, this.nowMs);
-    return this.hoursCache;
+    if (this.hoursCache?.language !== this.language) {
+      this.hoursCache = { language: this.language, view: hoursView(this.flows, this.input.hours, this.nowMs, this.language) };
+    }
+    return this.hoursCache.view;
   }
 
   /** Fills a text's variables; the hours ones are only computed when the text uses them. */

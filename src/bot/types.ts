@@ -49,4 +49,6 @@ export interface TranscriptLine {
 export interface ContactInfo {
   name?: string | undefined;
   tags: string[];
+  /** The contact's custom attributes; the flows may name one holding the contact's language. */
+  attributes?: Readonly<Record<string, unknown>> | undefined;
 }

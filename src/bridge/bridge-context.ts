@@ -1,6 +1,7 @@
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { ChannelServices } from '../engage/index.js';
+import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows, CannedResponse } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
@@ -50,6 +51,8 @@ export interface BridgeContext {
   readonly notifier: BridgeNotifier;
   readonly hours: BusinessHoursCache;
   readonly settings: BridgeSettings;
+  /** Reads customers' texts when an NLU server is configured; never throws, answers within its time budget. */
+  readonly nlu?: NluParser;
   readonly health: BridgeHealthState;
   /** Canned responses of the account (menus name theirs), refreshed with the business hours. */
   cannedResponses(): readonly CannedResponse[];

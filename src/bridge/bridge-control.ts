@@ -4,6 +4,7 @@ import type { BridgeContext } from './bridge-context.js';
 import type { ConversationEvents } from './conversation-events.js';
 import { keyFromSlashForm, slashForm } from './contact-key.js';
 import { deadEffects } from './effect-dead.js';
+import { listSurveyAnswers, type SurveyAnswer } from './survey-answers.js';
 
 /** Who acts, as commands and Slack name them. */
 export type ControlActor = Pick<Actor, 'id' | 'transport'>;
@@ -52,6 +53,10 @@ export class BridgeControlService {
     if (target === 'all') return this.setPausedForAll(false, actor);
     const change = await this.events.resume(keyOf(target), actorName(actor));
     return { changed: change.changed, from: change.from, to: change.to };
+  }
+
+  surveyAnswers(sinceMs: number): Promise<SurveyAnswer[]> {
+    return listSurveyAnswers(this.ctx.store, sinceMs);
   }
 
   async openEscalations(): Promise<Array<{ contactKey: string; name?: string; channel: string; reason: string; sinceMs: number }>> {

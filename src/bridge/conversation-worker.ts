@@ -110,7 +110,9 @@ export class ConversationWorker {
       );
       return;
     }
-    const tags = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.of(key, item.topicId) : [];
+    const facts = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.facts(key, item.topicId) : { tags: [] };
+    // Only while the bot speaks: a person's conversation needs no reading.
+    const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
     const decision = runBrain(
       ctx,
       patch(conv),
@@ -120,8 +122,10 @@ export class ConversationWorker {
         text: p.text,
         clicked: p.clicked.map((b) => ({ ...b })),
         sentiment: p.sentiment ?? null,
+        ...(p.language ? { language: p.language } : {}),
+        ...(nlu ? { nlu } : {}),
       },
-      { name: p.name ?? conv.contactName, tags },
+      { name: p.name ?? conv.contactName, tags: facts.tags, ...(facts.attributes ? { attributes: facts.attributes } : {}) },
       'dialog' in batch ? batch.dialog : conv.dialog,
     );
     batch.dialog = decision.state;

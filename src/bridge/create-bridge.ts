@@ -1,5 +1,6 @@
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
+import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
 import type { Flows } from '../bot/index.js';
 import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf } from '../engage/index.js';
@@ -30,6 +31,8 @@ export interface BridgeOptions {
   readonly metrics: BridgeMetrics;
   readonly notifier?: BridgeNotifier;
   readonly now?: () => number;
+  /** The NLU server's client, when BRIDGE_NLU_URL is set. */
+  readonly nlu?: NluParser;
 }
 
 export type Bridge = Awaited<ReturnType<typeof createBridge>>;
@@ -57,6 +60,7 @@ export async function createBridge(o: BridgeOptions) {
     notifier,
     hours,
     settings: o.settings,
+    ...(o.nlu ? { nlu: o.nlu } : {}),
     health: { pausedForAll: false, revoked: false },
     cannedResponses: () => hours.cannedResponses(),
     clean: new Set(),

@@ -26,6 +26,15 @@ export type EffectPayload =
       readonly text: string;
       readonly cannedResponseId?: string;
       readonly buttons?: ReadonlyArray<{ id: string; title: string }>;
+      /** Not before this moment (epoch ms): the outbox leaves it waiting without holding up later effects. */
+      readonly notBefore?: number;
+    }
+  /** A CSAT/NPS answer: `record` keeps it (store, metrics); `tags` tags the mention and the contact. */
+  | {
+      readonly kind: 'survey-answer';
+      readonly part: 'record' | 'tags';
+      readonly target: ReplyTarget;
+      readonly answer: Omit<Extract<Action, { type: 'survey-answer' }>, 'type'>;
     }
   | {
       readonly kind: 'escalate';
@@ -69,9 +78,18 @@ export function planEffects(
             target,
             text: a.text,
             ...(a.quickReplies ? { cannedResponseId: a.quickReplies.cannedResponseId, buttons: a.quickReplies.buttons } : {}),
+            ...(a.cannedResponseId && !a.quickReplies ? { cannedResponseId: a.cannedResponseId } : {}),
+            ...(a.sendAt !== undefined ? { notBefore: a.sendAt } : {}),
           },
         });
         return;
+      case 'survey-answer': {
+        if (!target) return;
+        const { type: _t, ...answer } = a;
+        planned.push({ key, payload: { kind: 'survey-answer', part: 'record', target, answer } });
+        planned.push({ key: `${key}:tags`, payload: { kind: 'survey-answer', part: 'tags', target, answer } });
+        return;
+      }
       case 'escalate':
         if (!target) return;
         planned.push({ key, payload: { kind: 'escalate', target, action: a, ...more } });

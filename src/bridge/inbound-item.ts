@@ -9,6 +9,8 @@ export type InboundPayload =
       readonly text: string;
       readonly clicked: ReadonlyArray<{ id: string; title: string; payload?: string }>;
       readonly sentiment?: string | number | null;
+      /** The mention's language, when the service reports one (the brain prefers it to guessing). */
+      readonly language?: string;
       readonly name?: string;
       readonly permalink?: string;
     }
@@ -30,6 +32,14 @@ export interface InboundItem {
 export interface ClassifyOptions {
   /** Served channels by the `source.service` value that names them. */
   readonly channelBySource: ReadonlyMap<string, string>;
+}
+
+/** The language field of a mention (on the mention or its message), when the service sends one. */
+function mentionLanguage(m: Mention): string | undefined {
+  const own = (m as { language?: unknown }).language;
+  const msg = (m.message as { language?: unknown } | undefined)?.language;
+  const v = typeof own === 'string' && own ? own : msg;
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
 /**
@@ -71,6 +81,7 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
         text,
         clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
         sentiment: m.message?.sentiment ?? null,
+        ...(mentionLanguage(m) ? { language: mentionLanguage(m) as string } : {}),
         ...(m.author?.name ? { name: m.author.name } : {}),
         ...(m.permalink ? { permalink: m.permalink } : {}),
       },

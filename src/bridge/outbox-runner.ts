@@ -15,11 +15,19 @@ import type { EffectPayload } from './effect-payload.js';
 export async function runPendingEffects(ctx: BridgeContext, key: string): Promise<boolean> {
   // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
   for (let round = 0; round < 100; round++) {
-    const pending = await ctx.store.pendingEffects(key);
+    const pending = (await ctx.store.pendingEffects(key)).filter((e) => !deferred(ctx, key, e));
     if (pending.length === 0) return true;
     lookAtContact(ctx, key, pending, ctx.now());
     if (!(await runRound(ctx, key, pending))) return false;
   }
+  return true;
+}
+
+/** An effect asked for later (a survey a while after the people are done) waits without holding up the others. */
+function deferred(ctx: BridgeContext, key: string, effect: Effect): boolean {
+  const notBefore = (effect.payload as { notBefore?: unknown } | null)?.notBefore;
+  if (typeof notBefore !== 'number' || notBefore <= ctx.now()) return false;
+  ctx.wake(key, notBefore);
   return true;
 }
 

@@ -6,6 +6,7 @@ import { performReply } from './perform-reply.js';
 import { applyDecision } from './run-brain.js';
 import { splitKey, slashForm } from './contact-key.js';
 import type { EscalationNotice } from './notifier.js';
+import { SURVEY_ANSWER_ACTION } from './survey-answers.js';
 
 /** Performs one outbox effect against the service; throws to let the outbox retry or give up. */
 export async function performEffect(ctx: BridgeContext, effect: Effect, suspect: boolean): Promise<unknown> {
@@ -22,7 +23,41 @@ export async function performEffect(ctx: BridgeContext, effect: Effect, suspect:
       return performQueue(ctx, effect, payload);
     case 'cancel-escalation':
       return performCancel(ctx, effect, payload);
+    case 'survey-answer':
+      return payload.part === 'record'
+        ? recordSurveyAnswer(ctx, effect.contactKey, payload)
+        : tagSurveyAnswer(ctx, effect.contactKey, payload);
   }
+}
+
+/** Keeps the answer (an audit entry the `csat` command reads) and counts it; no API call, so nothing to retry. */
+async function recordSurveyAnswer(ctx: BridgeContext, key: string, p: Extract<EffectPayload, { kind: 'survey-answer' }>) {
+  const { kind, score, reason, channel } = p.answer;
+  await ctx.store.audit({
+    at: ctx.now(),
+    actor: 'customer',
+    action: SURVEY_ANSWER_ACTION,
+    subject: key,
+    result: JSON.stringify({ kind, score, reason, channel }),
+  });
+  ctx.metrics.surveyAnswers.inc({ kind, score: String(score), channel });
+  return { recorded: true };
+}
+
+/** Tags the answered mention and the contact (adding, so nothing else is lost; a repeat adds nothing new). */
+async function tagSurveyAnswer(ctx: BridgeContext, key: string, p: Extract<EffectPayload, { kind: 'survey-answer' }>) {
+  const tags = [...p.answer.tags];
+  if (tags.length === 0) return { tagged: false };
+  await ctx.engage.mentions.update({ topicId: p.target.topicId, id: p.target.mentionId }, { tags }, { options: { tags_edit_mode: 'add' } });
+  if (p.answer.tagContact) {
+    const { service, serviceId } = splitKey(key);
+    await ctx.engage.contacts.update(
+      { service, serviceId },
+      { tags },
+      { options: { tags_edit_mode: 'add' }, topicIds: [p.target.topicId] },
+    );
+  }
+  return { tagged: true };
 }
 
 async function performEscalate(ctx: BridgeContext, effect: Effect, p: Extract<EffectPayload, { kind: 'escalate' }>, suspect: boolean) {

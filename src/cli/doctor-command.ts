@@ -9,6 +9,7 @@ import { engageAccountChecks } from './doctor-engage-probes.js';
 import { accountContentChecks } from './doctor-flow-probes.js';
 import { offlineChecks } from './doctor-offline.js';
 import { slackChecks } from './doctor-slack-checks.js';
+import { nluCheck } from './doctor-nlu-check.js';
 
 export { renderChecklist, type Check } from './doctor-checklist.js';
 export { offlineChecks } from './doctor-offline.js';
@@ -76,6 +77,10 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
   } else {
     checks.push(...(await engageChecks(config, offline.flows)));
     checks.push(...(await slackChecks(config.slack)));
+  }
+  if (args.values.offline !== true) {
+    const nlu = await nluCheck(config.nlu);
+    if (nlu) checks.push(nlu);
   }
   io.stdout(renderChecklist(checks));
   const failed = failures(checks);

@@ -41,18 +41,45 @@ function cannedCheck(ref: string, menus: readonly string[], all: readonly Canned
   return pass(name, `${label}, ${buttons.length} buttons: ${buttons.map((b) => b.title).join(', ')}`);
 }
 
+// The brain's own rule (survey.ts): the named one of the survey's type, else the account's first of that type.
+function surveyCheck(survey: Flows['survey'], all: readonly CannedResponse[]): Check | undefined {
+  if (survey.type === 'off') return undefined;
+  const kind = survey.type;
+  const ref = survey.canned_response;
+  const name = `${kind.toUpperCase()} canned response${ref !== undefined ? ` "${ref}"` : ''} (survey)`;
+  const ofKind = all.filter((c) => c.type === kind);
+  const found =
+    ref === undefined
+      ? ofKind[0]
+      : (ofKind.find((c) => String(c.id) === ref) ?? ofKind.find((c) => c.name !== undefined && foldText(c.name) === foldText(ref)));
+  const fallback = `the bot asks with the flows' survey text instead; or set survey.type: off`;
+  if (!found) {
+    return fail(
+      name,
+      ref !== undefined
+        ? `Engage has no canned response of type ${kind} named or with id "${ref}": fix survey.canned_response (${fallback})`
+        : `the account has no canned response of type ${kind}: create one in Engage (${fallback})`,
+    );
+  }
+  return pass(
+    name,
+    `#${found.id}${found.name ? ` "${found.name}"` : ''}${ref === undefined ? `, the account's first of type ${kind}` : ''}`,
+  );
+}
+
 async function cannedChecks(engage: DoctorEngage, flows: Flows | undefined): Promise<Check[]> {
   const title = 'canned responses the flows name';
   if (flows === undefined) return [skip(title, 'skipped: the flow file is not valid')];
   const named = namedCannedResponses(flows);
-  if (named.size === 0) return [pass(title, 'the flows name none')];
+  if (named.size === 0 && flows.survey.type === 'off') return [pass(title, 'the flows name none')];
   const listed = await attempt(async () => {
     const all: CannedResponse[] = [];
     for await (const page of engage.cannedResponses.listPages()) all.push(...page.data);
     return all;
   });
   if (!listed.ok) return [fail(title, `cannot list them: ${why(listed.error)}`)];
-  return [...named].map(([ref, menus]) => cannedCheck(ref, menus, listed.value));
+  const survey = surveyCheck(flows.survey, listed.value);
+  return [...[...named].map(([ref, menus]) => cannedCheck(ref, menus, listed.value)), ...(survey ? [survey] : [])];
 }
 
 function describeSchedule(s: BusinessHoursSchedule): string {

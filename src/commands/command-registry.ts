@@ -1,6 +1,7 @@
 import { botCommand } from './bot-command.js';
 import type { CommandName, CommandSpec, CommandTable } from './command-types.js';
 import { contactCommand } from './contact-command.js';
+import { csatCommand } from './csat-command.js';
 import { escalationsCommand } from './escalations-command.js';
 import { handoverCommand } from './handover-command.js';
 import { hoursCommand } from './hours-command.js';
@@ -37,6 +38,7 @@ export const COMMANDS: CommandTable = {
   handover: handoverCommand,
   bot: botCommand,
   escalations: escalationsCommand,
+  csat: csatCommand,
   status: statusCommand,
 };
 

@@ -24,6 +24,7 @@ export type ParsedCommand =
   | { readonly name: 'handover'; readonly contact: ContactKey; readonly action: 'status' | 'bot' | 'agents' }
   | { readonly name: 'bot'; readonly action: 'pause' | 'resume'; readonly contact?: ContactKey }
   | { readonly name: 'escalations' }
+  | { readonly name: 'csat'; readonly days: number }
   | { readonly name: 'status' };
 
 export type CommandName = ParsedCommand['name'];

@@ -91,6 +91,17 @@ export interface OpenEscalation {
   readonly sinceMs: number;
 }
 
+/** A customer's CSAT (1–5) or NPS (0–10) answer, as the bridge keeps it. */
+export interface SurveyAnswerView {
+  readonly at: number;
+  readonly contactKey: string;
+  readonly kind: 'csat' | 'nps';
+  readonly score: number;
+  readonly channel: string;
+  /** The escalation reason of the stretch the answer rates. */
+  readonly reason: string;
+}
+
 export interface BridgeHealth {
   /** How far ingestion is behind the newest mention, ms; null when unknown. */
   readonly ingestionLagMs: number | null;
@@ -118,6 +129,8 @@ export interface BridgeControl {
   pauseBot(target: string | 'all', actor: Actor): Promise<PauseChange>;
   resumeBot(target: string | 'all', actor: Actor): Promise<PauseChange>;
   openEscalations(): Promise<OpenEscalation[]>;
+  /** CSAT/NPS answers recorded at or after `sinceMs`, oldest first. */
+  surveyAnswers(sinceMs: number): Promise<SurveyAnswerView[]>;
   health(): Promise<BridgeHealth>;
   /** The topics the bridge watches; contact calls of chat channels need them. */
   watchedTopicIds(): Promise<readonly string[]>;

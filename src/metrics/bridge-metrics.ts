@@ -7,6 +7,7 @@ export interface BridgeMetrics {
   readonly replies: Counter<'channel'>;
   readonly escalations: Counter<'reason'>;
   readonly returnsToBot: Counter<'reason'>;
+  readonly surveyAnswers: Counter<'kind' | 'score' | 'channel'>;
   readonly apiCalls: Counter<'endpoint' | 'method' | 'status'>;
   /** Escalation tags or notes the service did not take on the mention (the handover stood). */
   readonly annotationsRefused: Counter<'kind'>;
@@ -48,6 +49,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_returns_to_bot_total',
       help: 'Contacts returned to the bot',
       labelNames: ['reason'],
+      registers,
+    }),
+    surveyAnswers: new Counter({
+      name: 'engage_bridge_survey_answers_total',
+      help: 'CSAT and NPS answers recorded, by score',
+      labelNames: ['kind', 'score', 'channel'],
       registers,
     }),
     apiCalls: new Counter({

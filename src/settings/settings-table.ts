@@ -145,6 +145,17 @@ export const SETTINGS = [
   setting('BRIDGE_SEEN_RETENTION_DAYS', int(1, 3650).default(14), '`14`', 'how long handled mention ids are remembered'),
   setting('BRIDGE_AUDIT_RETENTION_DAYS', int(1, 3650).default(90), '`90`', 'how long audit entries are kept'),
   setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),
+  setting(
+    'BRIDGE_NLU_URL',
+    z.url({ protocol: /^https?$/ }).optional(),
+    'none (keywords only)',
+    'NLU server with the Rasa HTTP API (`POST /model/parse`); the flows map its intents',
+    // It may carry credentials (user:password@ or Rasa's ?token=).
+    true,
+  ),
+  setting('BRIDGE_NLU_TIMEOUT_MS', int(20, 10_000).default(300), '`300`', 'time budget of one NLU request; slower answers are ignored'),
+  setting('BRIDGE_NLU_BREAKER_FAILURES', int(1, 100).default(3), '`3`', 'NLU failures in a row that stop asking it for a while'),
+  setting('BRIDGE_NLU_BREAKER_OPEN_MS', int(1_000, 3_600_000).default(30_000), '`30000`', 'how long the NLU is not asked after that'),
   setting('SLACK_BOT_TOKEN', optionalText, 'none → Slack disabled', 'Slack bot token', true),
   setting('SLACK_SIGNING_SECRET', optionalText, '', 'verifies Slack requests (HTTP mode)', true),
   setting('SLACK_APP_TOKEN', optionalText, 'none', 'when set, Socket Mode instead of HTTP', true),

@@ -23,12 +23,13 @@ const RULES: Record<string, Rule> = {
   engage: { areas: [], packages: ['undici', 'zod'] },
   simulator: { areas: ['engage'], packages: ['zod'] },
   storage: { areas: [], packages: ['lowdb', 'zod'] },
-  bot: { areas: [], packages: ['zod', 'yaml'], pure: true },
-  bridge: { areas: ['engage', 'storage', 'bot'], packages: ['node-cron', 'zod'] },
+  bot: { areas: [], packages: ['zod', 'yaml', 'tinyld'], pure: true },
+  bridge: { areas: ['engage', 'storage', 'bot', 'nlu'], packages: ['node-cron', 'zod'] },
   commands: { areas: ['engage', 'storage', 'bridge', 'bot'], packages: ['zod'] },
   slack: { areas: ['commands', 'bridge'], packages: ['@slack/bolt'] },
   http: { areas: [], packages: [] },
   metrics: { areas: [], packages: ['prom-client'] },
+  nlu: { areas: [], packages: ['zod'] },
   shared: { areas: [], packages: [], pure: true },
 };
 /** The project's words (src/shared/): every folder may use them. */

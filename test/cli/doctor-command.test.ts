@@ -47,7 +47,7 @@ function line(out: string, name: string): string {
 
 /** The default flows with the main menu's canned response renamed. */
 async function flowsNaming(canned: string): Promise<string> {
-  const text = (await readFile(DEFAULT_FLOWS, 'utf8')).replace('canned_response: Main menu', `canned_response: ${canned}`);
+  const text = (await readFile(DEFAULT_FLOWS, 'utf8')).replace(/canned_response: .*Main menu.*$/m, `canned_response: ${canned}`);
   const file = join(dir.path, 'flows.yaml');
   await writeFile(file, text);
   return file;
@@ -65,6 +65,7 @@ describe('engage-bridge doctor against the simulator', () => {
     expect(line(out, 'scope accounts_write')).toMatch(/^✔/);
     for (const channel of ['web', 'whatsapp', 'viber', 'twilio']) expect(line(out, `handover on ${channel}`)).toMatch(/^✔/);
     expect(line(out, 'canned response "Main menu"')).toContain('3 buttons');
+    expect(line(out, 'CSAT canned response (survey)')).toMatch(/^✔ .*#503 "Satisfaction", the account's first of type csat/);
     expect(line(out, 'business hours schedule')).toContain('Support desk');
     expect(out).toMatch(/All \d+ checks passed/);
   });
@@ -113,6 +114,15 @@ describe('engage-bridge doctor against the simulator', () => {
     const { code, out } = await doctor({ BRIDGE_FLOW_FILE: await flowsNaming('Missing menu') });
     expect(code).toBe(1);
     expect(line(out, 'canned response "Missing menu" (menu main)')).toMatch(/^✘ .*no canned response named or with id "Missing menu"/);
+  });
+
+  it('fails a survey canned response the account does not have', async () => {
+    const text = (await readFile(DEFAULT_FLOWS, 'utf8')).replace('type: csat ', 'type: nps ');
+    const file = join(dir.path, 'flows-nps.yaml');
+    await writeFile(file, text);
+    const { code, out } = await doctor({ BRIDGE_FLOW_FILE: file });
+    expect(code).toBe(1);
+    expect(line(out, 'NPS canned response (survey)')).toMatch(/^✘ .*no canned response of type nps/);
   });
 
   it('finds a canned response by id, and fails one that is not of type buttons', async () => {
@@ -168,7 +178,7 @@ describe('engage-bridge doctor without the network', () => {
     const io = fakeIo(demo, dir.path);
     expect(await runCli(['doctor'], io)).toBe(0);
     expect(line(io.out(), 'settings are valid')).toContain('demo mode');
-    expect(line(io.out(), 'flow file is valid')).toMatch(/^✔ .*1 menu, 4 intents/);
+    expect(line(io.out(), 'flow file is valid')).toMatch(/^✔ .*2 menus, 5 intents/);
     expect(line(io.out(), 'online probes')).toMatch(/^– online probes — skipped: demo mode/);
   });
 

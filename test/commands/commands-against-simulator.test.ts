@@ -42,6 +42,7 @@ function bridgeOver(engage: EngageClient): BridgeControl {
     pauseBot: async () => ({ changed: true }),
     resumeBot: async () => ({ changed: true }),
     openEscalations: async () => [],
+    surveyAnswers: async () => [],
     health: async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false }),
     watchedTopicIds: async () => ['2001'],
   };

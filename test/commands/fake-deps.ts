@@ -69,6 +69,7 @@ export function fakeDeps(o: Overrides = {}): FakeDeps {
     pauseBot: rec('bridge.pauseBot', b.pauseBot ?? (async () => ({ changed: true }))),
     resumeBot: rec('bridge.resumeBot', b.resumeBot ?? (async () => ({ changed: true }))),
     openEscalations: rec('bridge.openEscalations', b.openEscalations ?? (async () => [])),
+    surveyAnswers: rec('bridge.surveyAnswers', b.surveyAnswers ?? (async () => [])),
     health: rec(
       'bridge.health',
       b.health ?? (async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false })),

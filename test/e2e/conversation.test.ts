@@ -114,12 +114,13 @@ describe('a conversation with the bot', () => {
     await h.control('/_sim/agent/resolve', { channel: 'whatsapp', service_id: '32470000008' });
     const report = await h.running.bridge.reconciler.run();
     expect(report.resolved).toBe(1);
-    await waitFor('the back-with-the-assistant reply', () => botMessagesTo(h!, '32470000008').length === 3);
+    // "Back with the assistant", then the satisfaction question (on by default).
+    await waitFor('the back-with-the-assistant reply', () => botMessagesTo(h!, '32470000008').length === 4);
     expect(callsOf(h, 'DELETE', '/inbox/handover/whatsapp/32470000008')).toHaveLength(2);
     expect((await h.running.store.getConversation('whatsapp:32470000008'))?.owner).toBe('bot');
     await h.say('32470000008', 'one more question');
     await h.settle();
-    expect(botMessagesTo(h, '32470000008').length).toBe(4);
+    expect(botMessagesTo(h, '32470000008').length).toBe(5);
   });
 
   it('returns an idle contact to the bot after the configured time', async () => {

@@ -11,10 +11,10 @@ describe('the very first start', () => {
   it('keeps what the inbox showed as history, and answers a customer who writes right after, with the service 3 s behind our clock (#10.1)', async () => {
     h = await startHarness({ firstRead: false });
     // History: written before the bridge ever ran, on the service's clock.
-    h.sim.setClock(Math.floor(h.now() / 1000) - 60);
+    h.setServiceOffset(-60);
     await h.say('32470000041', 'an old question');
     // The service's clock runs 3 s behind ours from now on.
-    h.sim.setClock(Math.floor(h.now() / 1000) - 3);
+    h.setServiceOffset(-3);
     await h.settle(); // the first read: history
     expect(botMessagesTo(h, '32470000041')).toHaveLength(0);
     await h.say('32470000042', 'hello');
@@ -26,9 +26,9 @@ describe('the very first start', () => {
   it('answers a message that becomes visible late, after the first read, even though its timestamp is older (#10.1)', async () => {
     h = await startHarness(); // its first read: an empty inbox
     // Indexed late: the service dates it 4 s before the first read, but only lists it now.
-    h.sim.setClock(Math.floor(h.now() / 1000) - 4);
+    h.setServiceOffset(-4);
     await h.say('32470000043', 'hello');
-    h.sim.setClock(Math.floor(h.now() / 1000));
+    h.setServiceOffset(0);
     await h.settle();
     await waitFor('the greeting of the late-indexed message', () => botMessagesTo(h!, '32470000043').length > 0);
   });

@@ -23,6 +23,8 @@ export interface Harness {
   readonly dataDir: string;
   now(): number;
   setNow(ms: number): void;
+  /** The service's clock runs this many seconds ahead of the bridge's (negative: behind) for what customers write next. */
+  setServiceOffset(seconds: number): void;
   advance(ms: number): void;
   /** A customer writes; returns the mention id. */
   say(id: string, text: string, channel?: string, name?: string): Promise<string>;
@@ -66,6 +68,11 @@ export async function startHarness(
   const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
   // As the running bridge does at once: its first poll reads the inbox (on a first start, as history).
   if (options.firstRead ?? true) await running.bridge.poller.tick();
+  // The simulator's clock is fixed (setClock) while the bridge's runs on: a customer writes at the bridge's now
+  // (plus the offset a test gives the service's clock). Otherwise, when starting took over a second (a busy
+  // machine), the first mentions would be dated well before the bridge's first read.
+  let serviceOffsetSeconds = 0;
+  const syncSimClock = (): void => sim.setClock(Math.floor(clock() / 1000) + serviceOffsetSeconds);
   const h: Harness = {
     sim,
     simUrl: server.url,
@@ -76,14 +83,20 @@ export async function startHarness(
       offsetMs = ms - Date.now();
       sim.setClock(Math.floor(ms / 1000));
     },
+    setServiceOffset(seconds) {
+      serviceOffsetSeconds = seconds;
+      syncSimClock();
+    },
     advance(ms) {
       h.setNow(clock() + ms);
     },
     async say(id, text, channel = 'whatsapp', name = 'Ann') {
+      syncSimClock();
       const m = (await h.control('/_sim/inbound', { channel, author: { id, name }, text })) as { id: string };
       return m.id;
     },
     async click(id, button, channel = 'whatsapp') {
+      syncSimClock();
       const m = (await h.control('/_sim/inbound', { channel, author: { id, name: 'Ann' }, clicked_button: button })) as { id: string };
       return m.id;
     },

@@ -1,0 +1,76 @@
+// The conversation's language: the customer's own choice, the contact's attribute, the mention's language,
+// a guess from a long enough message, then the flows' default. Once chosen (other than by default) it is kept.
+import { detectAll } from 'tinyld';
+import type { Flows } from './flow-schema.js';
+import type { DialogState } from './dialog-state.js';
+import type { ContactInfo } from './types.js';
+
+export type LanguageSource = NonNullable<DialogState['languageSource']>;
+
+/** The default first, then the other declared languages. */
+export function flowLanguages(flows: Flows): string[] {
+  return [...new Set([flows.languages.default, ...flows.languages.supported])];
+}
+
+/** A declared language matching a code as services and people write it: `nl`, `NL`, `nl-BE`, `nl_BE`. */
+export function normalizeLanguage(value: unknown, declared: readonly string[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim().replace('_', '-').toLowerCase();
+  if (!v) return undefined;
+  return declared.find((l) => l.toLowerCase() === v) ?? declared.find((l) => l.toLowerCase() === v.split('-')[0]);
+}
+
+/** Letters and spaces only: digits, order numbers and emoji say nothing about the language. */
+const letterCount = (text: string): number =>
+  text
+    .replace(/[^\p{L} ]+/gu, '')
+    .replace(/ {2,}/g, ' ')
+    .trim().length;
+
+// The detector's scores are not probabilities; on short mixed English ("Order 42 arrived broken") it guesses
+// French at 0.06. A guess counts only when it is clear on its own and well ahead of the runner-up.
+const MIN_ACCURACY = 0.15;
+const MIN_LEAD = 3;
+
+/** The detector's guess among the declared languages, or undefined when the text is too short or unclear to tell. */
+export function detectLanguage(text: string, declared: readonly string[], minChars: number): string | undefined {
+  if (declared.length < 2 || letterCount(text) < minChars) return undefined;
+  try {
+    const [best, next] = detectAll(text, { only: declared.map((l) => l.split('-')[0] ?? l) });
+    if (!best || best.accuracy < MIN_ACCURACY || (next && best.accuracy < MIN_LEAD * next.accuracy)) return undefined;
+    return normalizeLanguage(best.lang, declared);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface LanguageClues {
+  contact: ContactInfo;
+  /** The mention's language field. */
+  mentionLanguage?: unknown;
+  /** The customer's message, for the detector. */
+  text?: string;
+}
+
+/** Sets the state's language for this turn; keeps one already chosen by anything but the default. */
+export function chooseLanguage(flows: Flows, state: DialogState, clues: LanguageClues): string {
+  const declared = flowLanguages(flows);
+  const set = (language: string, source: LanguageSource): string => {
+    state.language = language;
+    state.languageSource = source;
+    return language;
+  };
+  const chosen = normalizeLanguage(state.chosenLanguage, declared);
+  if (chosen) return set(chosen, 'choice');
+  const kept = normalizeLanguage(state.language, declared);
+  if (kept && state.languageSource !== undefined && state.languageSource !== 'default') return kept;
+  const attribute = flows.languages.contact_attribute;
+  const fromContact = attribute !== undefined ? normalizeLanguage(clues.contact.attributes?.[attribute], declared) : undefined;
+  if (fromContact) return set(fromContact, 'contact');
+  const fromMention = normalizeLanguage(clues.mentionLanguage, declared);
+  if (fromMention) return set(fromMention, 'mention');
+  const detected =
+    flows.languages.detect && clues.text ? detectLanguage(clues.text, declared, flows.languages.detect_min_chars) : undefined;
+  if (detected) return set(detected, 'detected');
+  return set(kept ?? flows.languages.default, 'default');
+}
