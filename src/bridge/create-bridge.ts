@@ -81,11 +81,9 @@ export async function createBridge(o: BridgeOptions) {
     topics = page.data.map((t) => String(t.id));
     return topics;
   };
-  let baselineAtSeconds = 0;
   const poller = new Poller(ctx, {
     channelBySource,
     topicIds,
-    baselineAt: () => baselineAtSeconds,
     schedule: (k) => dispatcher.schedule(k),
   });
   const reconciler = new Reconciler(ctx, events);
@@ -106,16 +104,19 @@ export async function createBridge(o: BridgeOptions) {
     const meta = await o.store.getMeta();
     ctx.health.pausedForAll = meta.values['pausedForAll'] === true;
     if (meta.baselineAt === undefined) {
-      const baselineMs = now() - o.settings.backfillMinutes * 60_000;
-      await o.store.setMeta({ baselineAt: baselineMs });
-      baselineAtSeconds = Math.floor(baselineMs / 1000);
-      o.log.info({ backfillMinutes: o.settings.backfillMinutes }, 'first start: earlier messages are taken as a baseline, not answered');
-    } else baselineAtSeconds = Math.floor(meta.baselineAt / 1000);
+      // Informational only: each topic's first read records what it shows as history (see poll-window.ts).
+      await o.store.setMeta({ baselineAt: now() });
+      o.log.info(
+        { backfillMinutes: o.settings.backfillMinutes },
+        'first start: what each topic shows at its first read is history, not answered',
+      );
+    }
     try {
       await hours.refresh();
     } catch (err) {
       o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
     }
+    await poller.readBaselines();
     const keys = new Set<string>();
     for (const m of await o.store.pendingInbound()) keys.add(m.key);
     for (const e of await o.store.pendingEffects()) keys.add(e.contactKey);
@@ -147,7 +148,6 @@ export async function createBridge(o: BridgeOptions) {
       // anything a crash in the next ~55 ms could lose.
       const r = await ingestMentions(o.store, parsed.mentions, {
         channelBySource,
-        baselineAt: baselineAtSeconds,
         schedule: (k) => dispatcher.schedule(k),
         waitDurable: false,
       });

@@ -9,19 +9,23 @@ export interface IngestResult {
   readonly repeated: number;
   /** Items that are not ours to act on (other channels, public posts). */
   readonly ignored: number;
+  /** Items recorded as history by a baseline read: seen, never answered. */
+  readonly history: number;
   /** Newest `date.added` (UNIX seconds) among the mentions, for the poll cursor. */
   readonly newestAddedAt: number | undefined;
 }
 
 /**
  * Records mentions by id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
- * each touched contact's worker. `baselineAt` keeps history from before the first start unanswered.
+ * each touched contact's worker. A topic's baseline read passes `historyBefore`: what it shows is recorded as seen
+ * and processed, so it is never answered; no timestamp is compared with our clock here.
  */
 export async function ingestMentions(
   store: Store,
   mentions: readonly Mention[],
   o: ClassifyOptions & {
-    baselineAt: number;
+    /** Items added before this (UNIX seconds; `Infinity`: all) are history, recorded but never answered. */
+    historyBefore?: number;
     schedule: (key: string) => void;
     /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
     waitDurable?: boolean;
@@ -29,6 +33,7 @@ export async function ingestMentions(
 ): Promise<IngestResult> {
   let ignored = 0;
   let repeated = 0;
+  let history = 0;
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
   for (const m of mentions) {
@@ -37,12 +42,19 @@ export async function ingestMentions(
     const items = classifyMention(m, o);
     if (items.length === 0) ignored++;
     for (const item of items) {
-      if (item.addedAt < o.baselineAt) {
-        ignored++;
-        continue;
-      }
       if (await store.hasSeen(item.id)) {
         repeated++;
+        continue;
+      }
+      if (o.historyBefore !== undefined && item.addedAt < o.historyBefore) {
+        // Recorded and marked processed in the same turn (both apply in memory at once): no worker can pick it up.
+        records.push(
+          store
+            .recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload })
+            .then(() => false),
+        );
+        await store.markInboundProcessed(item.id);
+        history++;
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.
@@ -56,12 +68,12 @@ export async function ingestMentions(
   const durable = Promise.all(records);
   if (o.waitDurable === false) {
     durable.catch(() => undefined); // a failed write is retried by the store; the poller re-reads the mention
-    return { recorded: records.length, repeated, ignored, newestAddedAt: newest };
+    return { recorded: records.length - history, repeated, ignored, history, newestAddedAt: newest };
   }
   const outcomes = await durable;
   const recorded = outcomes.filter(Boolean).length;
-  repeated += outcomes.length - recorded;
-  return { recorded, repeated, ignored, newestAddedAt: newest };
+  repeated += outcomes.length - history - recorded;
+  return { recorded, repeated, ignored, history, newestAddedAt: newest };
 }
 
 /** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */

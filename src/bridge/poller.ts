@@ -18,7 +18,6 @@ export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: n
 
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
-  readonly baselineAt: () => number;
   readonly schedule: (key: string) => void;
 }
 
@@ -38,34 +37,53 @@ export class Poller {
   ) {}
 
   async tick(): Promise<{ recorded: number }> {
+    let recorded = 0;
+    for (const topicId of await this.o.topicIds()) recorded += await this.pollTopic(topicId);
+    this.ctx.health.lastPollOkAt = this.ctx.now();
+    this.ctx.health.lastApiOkAt = this.ctx.now();
+    return { recorded };
+  }
+
+  /**
+   * Reads every topic that has no cursor yet, once, so what is visible at the first start is history and whatever
+   * a customer writes after it is new. Failures are logged; the topic's next poll is its baseline read then.
+   */
+  async readBaselines(): Promise<void> {
+    try {
+      for (const topicId of await this.o.topicIds()) {
+        if (parseCursor(await this.ctx.store.getCursor(topicId)) === undefined) await this.pollTopic(topicId);
+      }
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error)?.message ?? String(err) }, 'could not read the baseline yet; the next poll reads it');
+    }
+  }
+
+  /** One topic: its baseline read when it has no cursor, else a read from a little before its cursor. */
+  private async pollTopic(topicId: string): Promise<number> {
     const { ctx } = this;
     let recorded = 0;
-    for (const topicId of await this.o.topicIds()) {
-      const baselineAt = this.o.baselineAt();
-      const cursor = parseCursor(await ctx.store.getCursor(topicId));
-      const window = nextWindow(cursor, ctx.now(), {
-        shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS,
-        lookbackSeconds: ctx.settings.lookbackSeconds,
-        deepScanEveryMs: DEEP_SCAN_EVERY_MS,
-        baselineAt,
-      });
-      let newest: number | undefined;
-      for await (const page of ctx.engage.mentions.listPages({
-        topicIds: [topicId],
-        dateFrom: new Date(window.fromSeconds * 1000),
-        sort: 'dateadd:asc',
-        limit: PAGE_LIMIT,
-      })) {
-        const r = await ingestMentions(ctx.store, page.data, { ...this.o, baselineAt, schedule: this.o.schedule });
-        recorded += r.recorded;
-        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
-      }
-      await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window.deep, baselineAt));
-      if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
+    const cursor = parseCursor(await ctx.store.getCursor(topicId));
+    const window = nextWindow(cursor, ctx.now(), {
+      shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS,
+      lookbackSeconds: ctx.settings.lookbackSeconds,
+      deepScanEveryMs: DEEP_SCAN_EVERY_MS,
+      backfillSeconds: ctx.settings.backfillMinutes * 60,
+    });
+    const historyBefore = window.baseline ? window.answerFromSeconds : undefined;
+    let newest: number | undefined;
+    for await (const page of ctx.engage.mentions.listPages({
+      topicIds: [topicId],
+      dateFrom: new Date(window.fromSeconds * 1000),
+      sort: 'dateadd:asc',
+      limit: PAGE_LIMIT,
+    })) {
+      const r = await ingestMentions(ctx.store, page.data, { ...this.o, historyBefore, schedule: this.o.schedule });
+      recorded += r.recorded;
+      if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
     }
-    ctx.health.lastPollOkAt = ctx.now();
-    ctx.health.lastApiOkAt = ctx.now();
-    return { recorded };
+    await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window));
+    if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
+    return recorded;
   }
 
   start(): void {
