@@ -12,6 +12,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { ConversationWorker } from './conversation-worker.js';
 import { ConversationEvents } from './conversation-events.js';
 import { createContactDispatcher } from './contact-dispatcher.js';
+import { watchedTopics } from './poller-topics.js';
 import { Poller } from './poller.js';
 import { Reconciler } from './reconcile.js';
 import { Scheduler } from './scheduler.js';
@@ -74,13 +75,12 @@ export async function createBridge(o: BridgeOptions) {
   dispatcherRef = dispatcher;
 
   const channelBySource = new Map(o.settings.channels.map((c) => [DEFAULT_CHANNEL_SERVICES[c]?.sourceService ?? c, c]));
-  let topics: readonly string[] | undefined = o.settings.topicIds;
-  const topicIds = async (): Promise<readonly string[]> => {
-    if (topics) return topics;
-    const page = await o.engage.topics.list({ limit: 200 });
-    topics = page.data.map((t) => String(t.id));
-    return topics;
-  };
+  const topicIds = watchedTopics({
+    configured: o.settings.topicIds,
+    list: async () => (await o.engage.topics.list({ limit: 200 })).data.map((t) => String(t.id)),
+    now,
+    onRefreshError: (err) => o.log.warn({ err: (err as Error)?.message }, 'could not list the topics again; keeping the last list'),
+  });
   const poller = new Poller(ctx, {
     channelBySource,
     topicIds,

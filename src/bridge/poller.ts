@@ -1,4 +1,4 @@
-import { AuthError } from '../engage/index.js';
+import { AuthError, type InvalidMentionItem } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { TOKEN_REFUSED } from './notifier.js';
 import { ingestMentions } from './ingest.js';
@@ -9,6 +9,7 @@ const SHALLOW_OVERLAP_SECONDS = 5;
 const DEEP_SCAN_EVERY_MS = 60_000;
 const PAGE_LIMIT = 100;
 const MAX_BACKOFF_MS = 60_000;
+const MAX_LOGGED_INVALID = 10_000;
 
 /** Polls never take more than half of a configured hourly budget, so replies always have room. */
 export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: number, topics: number): number {
@@ -30,18 +31,69 @@ export class Poller {
   private running: Promise<void> | undefined;
   private stopped = true;
   private failures = 0;
+  /** Topics whose last read failed. */
+  private readonly topics = new Map<string, { failures: number; error: string; retryAtMs: number }>();
+  /** Invalid items already counted and logged. */
+  private readonly loggedInvalid = new Set<string>();
 
   constructor(
     private readonly ctx: BridgeContext,
     private readonly o: PollerOptions,
   ) {}
 
+  /**
+   * One pass over the topics. Each topic fails alone: its error and backoff are its own and the others are read
+   * on. The pass throws only when no topic could be read (or the token is refused), so the loop backs off.
+   */
   async tick(): Promise<{ recorded: number }> {
     let recorded = 0;
-    for (const topicId of await this.o.topicIds()) recorded += await this.pollTopic(topicId);
+    let failed: unknown;
+    let read = 0;
+    for (const topicId of await this.o.topicIds()) {
+      const state = this.topics.get(topicId);
+      if (state && this.ctx.now() < state.retryAtMs) continue;
+      try {
+        recorded += await this.pollTopic(topicId);
+        read++;
+        if (state) {
+          this.topics.delete(topicId);
+          this.ctx.log.info({ topicId }, 'topic read again');
+        }
+      } catch (err) {
+        if (err instanceof AuthError) throw err;
+        failed = err;
+        this.topicFailed(topicId, err);
+      }
+    }
+    if (read === 0 && failed !== undefined) throw failed;
     this.ctx.health.lastPollOkAt = this.ctx.now();
     this.ctx.health.lastApiOkAt = this.ctx.now();
     return { recorded };
+  }
+
+  /** Topics whose last read failed, with their error and when they are tried again. */
+  failingTopics(): ReadonlyArray<{ topicId: string; failures: number; error: string; retryAtMs: number }> {
+    return [...this.topics].map(([topicId, s]) => ({ topicId, ...s }));
+  }
+
+  private topicFailed(topicId: string, err: unknown): void {
+    const failures = (this.topics.get(topicId)?.failures ?? 0) + 1;
+    const error = (err as Error)?.message ?? String(err);
+    const delay = Math.min(MAX_BACKOFF_MS, this.ctx.settings.pollIntervalMs * 2 ** Math.min(failures - 1, 6));
+    this.topics.set(topicId, { failures, error, retryAtMs: this.ctx.now() + delay });
+    this.ctx.log.warn({ topicId, err: error, failures }, 'reading a topic failed; it backs off, the other topics go on');
+  }
+
+  private skipInvalid(topicId: string, invalid: readonly InvalidMentionItem[]): void {
+    for (const item of invalid) {
+      // Counted and logged once per item, though every overlapping poll reads it again.
+      const id = `${topicId}/${item.id ?? '?'}`;
+      if (this.loggedInvalid.has(id)) continue;
+      if (this.loggedInvalid.size >= MAX_LOGGED_INVALID) this.loggedInvalid.clear();
+      this.loggedInvalid.add(id);
+      this.ctx.metrics.skippedItems.inc({ source: 'poll', reason: 'invalid-mention' });
+      this.ctx.log.warn({ topicId, mentionId: item.id, problem: item.problem }, 'skipped a mention that cannot be read');
+    }
   }
 
   /**
@@ -49,12 +101,23 @@ export class Poller {
    * a customer writes after it is new. Failures are logged; the topic's next poll is its baseline read then.
    */
   async readBaselines(): Promise<void> {
+    let topicIds: readonly string[];
     try {
-      for (const topicId of await this.o.topicIds()) {
-        if (parseCursor(await this.ctx.store.getCursor(topicId)) === undefined) await this.pollTopic(topicId);
-      }
+      topicIds = await this.o.topicIds();
     } catch (err) {
-      this.ctx.log.warn({ err: (err as Error)?.message ?? String(err) }, 'could not read the baseline yet; the next poll reads it');
+      this.ctx.log.warn(
+        { err: (err as Error)?.message ?? String(err) },
+        'could not list the topics yet; the next poll reads the baselines',
+      );
+      return;
+    }
+    for (const topicId of topicIds) {
+      if (parseCursor(await this.ctx.store.getCursor(topicId)) !== undefined) continue;
+      try {
+        await this.pollTopic(topicId);
+      } catch (err) {
+        this.topicFailed(topicId, err);
+      }
     }
   }
 
@@ -77,6 +140,7 @@ export class Poller {
       sort: 'dateadd:asc',
       limit: PAGE_LIMIT,
     })) {
+      this.skipInvalid(topicId, page.invalid);
       const r = await ingestMentions(ctx.store, page.data, { ...this.o, historyBefore, schedule: this.o.schedule });
       recorded += r.recorded;
       if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);

@@ -13,6 +13,7 @@ export interface BridgeMetrics {
   readonly pollLagSeconds: Gauge;
   readonly outboxPending: Gauge;
   readonly storeWrites: Gauge;
+  readonly skippedItems: Counter<'source' | 'reason'>;
   text(): Promise<string>;
 }
 
@@ -67,6 +68,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
     }),
     outboxPending: new Gauge({ name: 'engage_bridge_outbox_pending', help: 'Effects not yet performed', registers }),
     storeWrites: new Gauge({ name: 'engage_bridge_store_writes', help: 'Store file writes since start (coalesced)', registers }),
+    skippedItems: new Counter({
+      name: 'engage_bridge_skipped_items_total',
+      help: 'External items skipped, one by one, because they could not be read',
+      labelNames: ['source', 'reason'],
+      registers,
+    }),
     text: () => registry.metrics(),
   };
 }
