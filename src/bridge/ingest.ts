@@ -1,6 +1,15 @@
 import { mentionSchema, type Mention } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
-import { classifyMention, type ClassifyOptions } from './inbound-item.js';
+import { classifyMention, type ClassifyOptions, type InboundPayload } from './inbound-item.js';
+
+/** What is kept of an inbound text: the store's transcript line limit (its default), applied at arrival. */
+export const INBOUND_TEXT_MAX_CHARS = 2000;
+
+/** Cuts a long text at arrival, so a multi-megabyte message never sits in the store while it waits. */
+export function capPayload(payload: InboundPayload, maxChars = INBOUND_TEXT_MAX_CHARS): InboundPayload {
+  if (payload.kind === 'agent-action' || payload.text.length <= maxChars) return payload;
+  return { ...payload, text: `${payload.text.slice(0, maxChars - 1)}…` };
+}
 
 export interface IngestResult {
   /** Mentions never seen before, now recorded. */
@@ -27,6 +36,8 @@ export async function ingestMentions(
     /** Items added before this (UNIX seconds; `Infinity`: all) are history, recorded but never answered. */
     historyBefore?: number;
     schedule: (key: string) => void;
+    /** Longest inbound text kept (characters); default INBOUND_TEXT_MAX_CHARS. */
+    maxTextChars?: number;
     /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
     waitDurable?: boolean;
   },
@@ -50,7 +61,13 @@ export async function ingestMentions(
         // Recorded and marked processed in the same turn (both apply in memory at once): no worker can pick it up.
         records.push(
           store
-            .recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload })
+            .recordInbound({
+              id: item.id,
+              topicId: item.topicId,
+              key: item.key,
+              addedAt: item.addedAt,
+              payload: capPayload(item.payload, o.maxTextChars),
+            })
             .then(() => false),
         );
         await store.markInboundProcessed(item.id);
@@ -59,7 +76,13 @@ export async function ingestMentions(
       }
       // Recorded in memory at once; every record of the page shares one durable write.
       records.push(
-        store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload }),
+        store.recordInbound({
+          id: item.id,
+          topicId: item.topicId,
+          key: item.key,
+          addedAt: item.addedAt,
+          payload: capPayload(item.payload, o.maxTextChars),
+        }),
       );
       // Safe before the write is done: nothing is performed before a later (or the same) write that holds it.
       o.schedule(item.key);
