@@ -13,11 +13,11 @@ import { ConversationWorker } from './conversation-worker.js';
 import { ConversationEvents } from './conversation-events.js';
 import { createContactDispatcher } from './contact-dispatcher.js';
 import { watchedTopics } from './poller-topics.js';
+import { takeWebhookPush, type WebhookOutcome } from './webhook-intake.js';
 import { Poller } from './poller.js';
 import { Reconciler } from './reconcile.js';
 import { Scheduler } from './scheduler.js';
 import { BridgeControlService } from './bridge-control.js';
-import { ingestMentions, parseWebhookBody } from './ingest.js';
 import { WakeTimers } from './wake-timers.js';
 
 export interface BridgeOptions {
@@ -140,18 +140,15 @@ export async function createBridge(o: BridgeOptions) {
       if (options.poll ?? true) poller.start();
       if (options.schedule ?? true) scheduler.start();
     },
-    /** The webhook: records the pushed mentions (durably) and answers; the workers run after. */
-    async acceptWebhook(body: unknown): Promise<{ accepted: number } | { error: string }> {
-      const parsed = parseWebhookBody(body);
-      if ('error' in parsed) return parsed;
-      // Answered once recorded in memory: the service's push is not held up by the disk, and the poller re-reads
-      // anything a crash in the next ~55 ms could lose.
-      const r = await ingestMentions(o.store, parsed.mentions, {
+    /** The webhook: records the pushed mentions it may take (in memory) and answers; the workers run after. */
+    acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
+      return takeWebhookPush(body, {
+        store: o.store,
+        metrics: ctx.metrics,
         channelBySource,
+        topicIds,
         schedule: (k) => dispatcher.schedule(k),
-        waitDurable: false,
       });
-      return { accepted: r.recorded + r.repeated };
     },
     readiness(): { ready: boolean; reason?: string } {
       if (ctx.health.revoked) return { ready: false, reason: TOKEN_REFUSED };

@@ -106,7 +106,8 @@ export function parseWebhookBody(body: unknown): { mentions: Mention[]; invalid:
   let invalid = 0;
   for (const item of body) {
     const parsed = mentionSchema.safeParse(item);
-    if (parsed.success) mentions.push(parsed.data);
+    // An empty id could never be recorded or answered: it is invalid, not "accepted".
+    if (parsed.success && parsed.data.id !== '' && parsed.data.topic_id !== '') mentions.push(parsed.data);
     else invalid++;
   }
   if (mentions.length === 0 && invalid > 0) return { error: `none of the ${invalid} items is a mention (each needs id and topic_id)` };

@@ -8,7 +8,10 @@ export interface HttpServerDeps {
   metricsText(): Promise<string>;
   readonly metricsContentType: string;
   /** Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off. */
-  readonly webhook?: { readonly secret: string; accept(body: unknown): Promise<{ accepted: number } | { error: string }> };
+  readonly webhook?: {
+    readonly secret: string;
+    accept(body: unknown): Promise<{ accepted: number; skipped?: Record<string, number> } | { error: string }>;
+  };
   readonly maxBodyBytes?: number;
   /** Manager commands from `engage-bridge cmd` on this machine (loopback callers only). */
   readonly commands?: { run(text: string): Promise<{ exitCode: number; output: string }> };
@@ -84,7 +87,7 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     }
     const result = await deps.webhook.accept(body);
     if ('error' in result) return send(res, 400, { error: result.error });
-    return send(res, 202, { accepted: result.accepted });
+    return send(res, 202, { accepted: result.accepted, ...(result.skipped ? { skipped: result.skipped } : {}) });
   }
   return send(res, 404, { error: 'not found' });
 }
