@@ -34,6 +34,14 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
   res.end(text);
 }
 
+/** `X-Webhook-Secret: <secret>` or `Authorization: Bearer <secret>`. */
+function headerSecret(req: IncomingMessage): string {
+  const direct = req.headers['x-webhook-secret'];
+  if (typeof direct === 'string') return direct;
+  const auth = req.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : '';
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -73,9 +81,10 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     if (typeof command !== 'string') return send(res, 400, { error: 'body must be {"text": "<command>"}' });
     return send(res, 200, await deps.commands.run(command));
   }
-  if (path.startsWith('/webhooks/engage/')) {
+  if (path === '/webhooks/engage' || path.startsWith('/webhooks/engage/')) {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
-    const given = decodeURIComponent(path.slice('/webhooks/engage/'.length));
+    // The header keeps the secret out of proxy logs; the path form stays for services that cannot set headers.
+    const given = path === '/webhooks/engage' ? headerSecret(req) : decodeURIComponent(path.slice('/webhooks/engage/'.length));
     if (!deps.webhook || !sameSecret(given, deps.webhook.secret)) return send(res, 401, { error: 'wrong secret' });
     const text = await readBody(req, deps.maxBodyBytes ?? 5_000_000);
     if (text === undefined) return send(res, 413, { error: 'body too large' });
