@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import { FailedAttempts } from './webhook-attempts.js';
 
 /** What the bridge's HTTP server asks of the running bridge. */
 export interface HttpServerDeps {
@@ -59,7 +60,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(deps: HttpServerDeps, failedAttempts: FailedAttempts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
   if (req.method === 'GET' && path === '/readyz') {
@@ -85,7 +86,16 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     // The header keeps the secret out of proxy logs; the path form stays for services that cannot set headers.
     const given = path === '/webhooks/engage' ? headerSecret(req) : decodeURIComponent(path.slice('/webhooks/engage/'.length));
-    if (!deps.webhook || !sameSecret(given, deps.webhook.secret)) return send(res, 401, { error: 'wrong secret' });
+    const caller = req.socket.remoteAddress ?? '';
+    const waitMs = failedAttempts.blockedForMs(caller);
+    if (waitMs > 0) {
+      res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
+      return send(res, 429, { error: 'too many failed attempts; try again later' });
+    }
+    if (!deps.webhook || !sameSecret(given, deps.webhook.secret)) {
+      failedAttempts.fail(caller);
+      return send(res, 401, { error: 'wrong secret' });
+    }
     const text = await readBody(req, deps.maxBodyBytes ?? 5_000_000);
     if (text === undefined) return send(res, 413, { error: 'body too large' });
     let body: unknown;
@@ -103,8 +113,9 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
 
 /** Health, readiness, metrics and the webhook, on node:http. */
 export async function startHttpServer(deps: HttpServerDeps, options: { host: string; port: number }): Promise<RunningHttpServer> {
+  const failedAttempts = new FailedAttempts();
   const server: Server = createServer((req, res) => {
-    handle(deps, req, res).catch((err: unknown) => {
+    handle(deps, failedAttempts, req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, { error: (err as Error).message });
       else res.destroy();
     });

@@ -76,6 +76,19 @@ describe('bridge HTTP server', () => {
     expect(d.accepted).toEqual([{ id: '2' }, { id: '2' }]);
   });
 
+  it('refuses a caller for a while after too many wrong secrets, even with the right one', async () => {
+    const d = deps();
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await fetch(`${server.url}/webhooks/engage/guess-${i}`, { method: 'POST', body: '[]' });
+      expect(wrong.status).toBe(401);
+    }
+    const right = await fetch(`${server.url}/webhooks/engage/hook-secret`, { method: 'POST', body: JSON.stringify([{ id: '3' }]) });
+    expect(right.status).toBe(429);
+    expect(right.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(d.accepted).toEqual([]);
+  });
+
   it('refuses the webhook when none is configured', async () => {
     server = await startHttpServer(deps({ webhook: undefined }), { host: '127.0.0.1', port: 0 });
     const res = await fetch(`${server.url}/webhooks/engage/anything`, { method: 'POST', body: '[]' });
