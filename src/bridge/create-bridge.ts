@@ -15,11 +15,12 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { ConversationWorker } from './conversation-worker.js';
 import { ConversationEvents } from './conversation-events.js';
 import { createContactDispatcher } from './contact-dispatcher.js';
+import { watchedTopics } from './poller-topics.js';
+import { takeWebhookPush, type WebhookOutcome } from './webhook-intake.js';
 import { Poller } from './poller.js';
 import { Reconciler } from './reconcile.js';
 import { Scheduler } from './scheduler.js';
 import { BridgeControlService } from './bridge-control.js';
-import { ingestMentions, parseWebhookBody } from './ingest.js';
 import { WakeTimers } from './wake-timers.js';
 
 export interface BridgeOptions {
@@ -82,24 +83,15 @@ export async function createBridge(o: BridgeOptions) {
 
   const channelServices = o.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES;
   const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
-  let topics: readonly string[] | undefined = o.settings.topicIds;
-  const topicIds = async (): Promise<readonly string[]> => {
-    if (topics) return topics;
-    const page = await o.engage.topics.list({ limit: 200 });
-    topics = page.data.map((t) => String(t.id));
-    return topics;
-  };
-  /** Where reading starts (the service's UNIX seconds), set by the first start's read; undefined before it. */
-  let baselineAtSeconds: number | undefined;
+  const topicIds = watchedTopics({
+    configured: o.settings.topicIds,
+    list: async () => (await o.engage.topics.list({ limit: 200 })).data.map((t) => String(t.id)),
+    now,
+    onRefreshError: (err) => o.log.warn({ err: (err as Error)?.message }, 'could not list the topics again; keeping the last list'),
+  });
   const poller = new Poller(ctx, {
     channelBySource,
     topicIds,
-    baselineAt: () => baselineAtSeconds,
-    recordBaseline: async (seconds) => {
-      await o.store.setMeta({ baselineAt: seconds * 1000 });
-      baselineAtSeconds = seconds;
-      o.log.info({ backfillMinutes: o.settings.backfillMinutes }, 'first start: what the inbox showed is kept as history, not answered');
-    },
     schedule: (k) => dispatcher.schedule(k),
   });
   const reconciler = new Reconciler(ctx, events);
@@ -119,13 +111,20 @@ export async function createBridge(o: BridgeOptions) {
   async function prepare(): Promise<void> {
     const meta = await o.store.getMeta();
     ctx.health.pausedForAll = meta.values['pausedForAll'] === true;
-    // Without a baseline, the first poll reads what the inbox shows now and keeps it as history.
-    if (meta.baselineAt !== undefined) baselineAtSeconds = Math.floor(meta.baselineAt / 1000);
+    if (meta.baselineAt === undefined) {
+      // Informational only: each topic's first read records what it shows as history (see poll-window.ts).
+      await o.store.setMeta({ baselineAt: now() });
+      o.log.info(
+        { backfillMinutes: o.settings.backfillMinutes },
+        'first start: what each topic shows at its first read is history, not answered',
+      );
+    }
     try {
       await hours.refresh();
     } catch (err) {
       o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
     }
+    await poller.readBaselines();
     const keys = new Set<string>();
     for (const m of await o.store.pendingInbound()) keys.add(m.key);
     for (const e of await o.store.pendingEffects()) keys.add(e.contactKey);
@@ -149,18 +148,15 @@ export async function createBridge(o: BridgeOptions) {
       if (options.poll ?? true) poller.start();
       if (options.schedule ?? true) scheduler.start();
     },
-    /** The webhook: records the pushed mentions (durably) and answers; the workers run after. */
-    async acceptWebhook(body: unknown): Promise<{ accepted: number } | { error: string }> {
-      const parsed = parseWebhookBody(body);
-      if ('error' in parsed) return parsed;
-      // Answered once recorded in memory: the service's push is not held up by the disk, and the poller re-reads
-      // anything a crash in the next ~55 ms could lose.
-      const r = await ingestMentions(o.store, parsed.mentions, {
+    /** The webhook: records the pushed mentions it may take (in memory) and answers; the workers run after. */
+    acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
+      return takeWebhookPush(body, {
+        store: o.store,
+        metrics: ctx.metrics,
         channelBySource,
+        topicIds,
         schedule: (k) => dispatcher.schedule(k),
-        waitDurable: false,
       });
-      return { accepted: r.recorded + r.repeated };
     },
     /** `code` is what `/readyz` answers; `detail` goes to the log only (it may carry API error text). */
     readiness(): { ready: boolean; code?: string; detail?: string } {

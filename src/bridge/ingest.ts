@@ -1,6 +1,15 @@
 import { mentionSchema, type Mention } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
-import { classifyMention, type ClassifyOptions } from './inbound-item.js';
+import { classifyMention, type ClassifyOptions, type InboundPayload } from './inbound-item.js';
+
+/** What is kept of an inbound text: the store's transcript line limit (its default), applied at arrival. */
+export const INBOUND_TEXT_MAX_CHARS = 2000;
+
+/** Cuts a long text at arrival, so a multi-megabyte message never sits in the store while it waits. */
+export function capPayload(payload: InboundPayload, maxChars = INBOUND_TEXT_MAX_CHARS): InboundPayload {
+  if (payload.kind === 'agent-action' || payload.text.length <= maxChars) return payload;
+  return { ...payload, text: `${payload.text.slice(0, maxChars - 1)}…` };
+}
 
 export interface IngestResult {
   /** Mentions never seen before, now recorded. */
@@ -9,29 +18,33 @@ export interface IngestResult {
   readonly repeated: number;
   /** Items that are not ours to act on (other channels, public posts). */
   readonly ignored: number;
+  /** Items recorded as history by a baseline read: seen, never answered. */
+  readonly history: number;
   /** Newest `date.added` (UNIX seconds) among the mentions, for the poll cursor. */
   readonly newestAddedAt: number | undefined;
 }
 
 /**
  * Records mentions by id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
- * each touched contact's worker. With `history`, what it says is history (the first start's read) is recorded
- * as seen and already processed: never answered, never read as new again. Nothing here compares the service's
- * timestamps with our clock.
+ * each touched contact's worker. A topic's baseline read passes `historyBefore`: what it shows is recorded as seen
+ * and processed, so it is never answered; no timestamp is compared with our clock here.
  */
 export async function ingestMentions(
   store: Store,
   mentions: readonly Mention[],
   o: ClassifyOptions & {
+    /** Items added before this (UNIX seconds; `Infinity`: all) are history, recorded but never answered. */
+    historyBefore?: number;
     schedule: (key: string) => void;
-    /** The first start's read: true for an item to keep as history (seen, not answered). */
-    history?: (addedAt: number) => boolean;
+    /** Longest inbound text kept (characters); default INBOUND_TEXT_MAX_CHARS. */
+    maxTextChars?: number;
     /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
     waitDurable?: boolean;
   },
 ): Promise<IngestResult> {
   let ignored = 0;
   let repeated = 0;
+  let history = 0;
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
   for (const m of mentions) {
@@ -44,21 +57,32 @@ export async function ingestMentions(
         repeated++;
         continue;
       }
-      if (o.history?.(item.addedAt)) {
-        ignored++;
+      if (o.historyBefore !== undefined && item.addedAt < o.historyBefore) {
+        // Recorded and marked processed in the same turn (both apply in memory at once): no worker can pick it up.
         records.push(
           store
-            .recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload })
-            .then(async (fresh) => {
-              if (fresh) await store.markInboundProcessed(item.id);
-              return false;
-            }),
+            .recordInbound({
+              id: item.id,
+              topicId: item.topicId,
+              key: item.key,
+              addedAt: item.addedAt,
+              payload: capPayload(item.payload, o.maxTextChars),
+            })
+            .then(() => false),
         );
+        await store.markInboundProcessed(item.id);
+        history++;
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.
       records.push(
-        store.recordInbound({ id: item.id, topicId: item.topicId, key: item.key, addedAt: item.addedAt, payload: item.payload }),
+        store.recordInbound({
+          id: item.id,
+          topicId: item.topicId,
+          key: item.key,
+          addedAt: item.addedAt,
+          payload: capPayload(item.payload, o.maxTextChars),
+        }),
       );
       // Safe before the write is done: nothing is performed before a later (or the same) write that holds it.
       o.schedule(item.key);
@@ -67,12 +91,12 @@ export async function ingestMentions(
   const durable = Promise.all(records);
   if (o.waitDurable === false) {
     durable.catch(() => undefined); // a failed write is retried by the store; the poller re-reads the mention
-    return { recorded: records.length, repeated, ignored, newestAddedAt: newest };
+    return { recorded: records.length - history, repeated, ignored, history, newestAddedAt: newest };
   }
   const outcomes = await durable;
   const recorded = outcomes.filter(Boolean).length;
-  repeated += outcomes.length - recorded;
-  return { recorded, repeated, ignored, newestAddedAt: newest };
+  repeated += outcomes.length - history - recorded;
+  return { recorded, repeated, ignored, history, newestAddedAt: newest };
 }
 
 /** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */
@@ -82,7 +106,8 @@ export function parseWebhookBody(body: unknown): { mentions: Mention[]; invalid:
   let invalid = 0;
   for (const item of body) {
     const parsed = mentionSchema.safeParse(item);
-    if (parsed.success) mentions.push(parsed.data);
+    // An empty id could never be recorded or answered: it is invalid, not "accepted".
+    if (parsed.success && parsed.data.id !== '' && parsed.data.topic_id !== '') mentions.push(parsed.data);
     else invalid++;
   }
   if (mentions.length === 0 && invalid > 0) return { error: `none of the ${invalid} items is a mention (each needs id and topic_id)` };

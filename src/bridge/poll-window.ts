@@ -2,11 +2,15 @@
  * Where each poll of a topic starts reading. Mentions can share a second and can become visible after their
  * `date.added`, so every poll re-reads a short overlap before the newest mention seen, and every few polls a deep
  * re-scan reaches back the whole look-back window. Ids de-duplicate what is read twice.
+ *
+ * A topic with no cursor yet gets a *baseline* read: everything it shows is recorded as history (by id), and
+ * whatever becomes visible later is new. Nothing is ever decided by comparing the service's `date.added` with
+ * our clock; our clock only picks how far back the baseline read reaches.
  */
 export interface PollCursor {
-  /** Newest `date.added` (UNIX seconds) read so far. */
+  /** Newest `date.added` (UNIX seconds, the service's clock) read so far. */
   readonly newestAddedAt: number;
-  /** When the last deep re-scan ran (epoch ms). */
+  /** When the last deep re-scan ran (epoch ms, our clock: only ever compared with our clock). */
   readonly lastDeepScanAt: number;
 }
 
@@ -17,8 +21,18 @@ export interface PollWindowOptions {
   readonly lookbackSeconds: number;
   /** How often the deep re-scan runs, ms. */
   readonly deepScanEveryMs: number;
-  /** Nothing older than this (UNIX seconds) is ever answered: the first start's baseline. */
-  readonly baselineAt: number;
+  /** How far before the look-back window the baseline read reaches (the first start's backfill), seconds. */
+  readonly backfillSeconds: number;
+}
+
+export interface PollWindow {
+  /** `date_from` (UNIX seconds). */
+  readonly fromSeconds: number;
+  readonly deep: boolean;
+  /** The topic's first read: what it shows is history, except the backfill (`answerFromSeconds`). */
+  readonly baseline: boolean;
+  /** Baseline reads only: mentions added at or after this are answered (`Infinity`: none). */
+  readonly answerFromSeconds: number;
 }
 
 export function parseCursor(value: unknown): PollCursor | undefined {
@@ -28,25 +42,35 @@ export function parseCursor(value: unknown): PollCursor | undefined {
   return { newestAddedAt: v.newestAddedAt, lastDeepScanAt: v.lastDeepScanAt };
 }
 
-/** The `date_from` (UNIX seconds) of the next poll and whether it is a deep one. */
-export function nextWindow(cursor: PollCursor | undefined, nowMs: number, o: PollWindowOptions): { fromSeconds: number; deep: boolean } {
-  const newest = cursor?.newestAddedAt ?? o.baselineAt;
-  const deep = cursor === undefined || nowMs - cursor.lastDeepScanAt >= o.deepScanEveryMs;
+/** The next poll's window. */
+export function nextWindow(cursor: PollCursor | undefined, nowMs: number, o: PollWindowOptions): PollWindow {
+  if (cursor === undefined) {
+    // The reach is generous (look-back on top of the backfill) so a service clock a little behind ours, or a
+    // mention indexed late, is still inside the baseline read or found by id later.
+    const nowSeconds = Math.floor(nowMs / 1000);
+    return {
+      fromSeconds: nowSeconds - o.backfillSeconds - o.lookbackSeconds,
+      deep: true,
+      baseline: true,
+      // The backfill boundary lies minutes in the past, so a few seconds between the clocks do not matter there.
+      answerFromSeconds: o.backfillSeconds > 0 ? nowSeconds - o.backfillSeconds : Number.POSITIVE_INFINITY,
+    };
+  }
+  const deep = nowMs - cursor.lastDeepScanAt >= o.deepScanEveryMs;
   const reach = deep ? o.lookbackSeconds : Math.min(o.shallowOverlapSeconds, o.lookbackSeconds);
-  return { fromSeconds: Math.max(o.baselineAt, newest - reach), deep };
+  return { fromSeconds: cursor.newestAddedAt - reach, deep, baseline: false, answerFromSeconds: Number.NEGATIVE_INFINITY };
 }
 
-/** The cursor after a poll that read mentions up to `newestSeen` (UNIX seconds). */
+/** The cursor after a poll of `window` that read mentions up to `newestSeen` (UNIX seconds). */
 export function advanceCursor(
   cursor: PollCursor | undefined,
   newestSeen: number | undefined,
   nowMs: number,
-  deep: boolean,
-  baselineAt: number,
+  window: PollWindow,
 ): PollCursor {
-  const previous = cursor?.newestAddedAt ?? baselineAt;
+  const previous = cursor?.newestAddedAt ?? window.fromSeconds;
   return {
     newestAddedAt: Math.max(previous, newestSeen ?? previous),
-    lastDeepScanAt: deep ? nowMs : (cursor?.lastDeepScanAt ?? nowMs),
+    lastDeepScanAt: window.deep ? nowMs : (cursor?.lastDeepScanAt ?? nowMs),
   };
 }

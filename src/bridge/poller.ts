@@ -1,4 +1,4 @@
-import { AuthError } from '../engage/index.js';
+import { AuthError, type InvalidMentionItem } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { TOKEN_REFUSED } from './notifier.js';
 import { ingestMentions } from './ingest.js';
@@ -9,6 +9,7 @@ const SHALLOW_OVERLAP_SECONDS = 5;
 const DEEP_SCAN_EVERY_MS = 60_000;
 const PAGE_LIMIT = 100;
 const MAX_BACKOFF_MS = 60_000;
+const MAX_LOGGED_INVALID = 10_000;
 
 /** Polls never take more than half of a configured hourly budget, so replies always have room. */
 export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: number, topics: number): number {
@@ -18,9 +19,6 @@ export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: n
 
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
-  /** Where reading starts (the service's UNIX seconds); undefined until the first start's read. */
-  readonly baselineAt: () => number | undefined;
-  readonly recordBaseline: (seconds: number) => Promise<void>;
   readonly schedule: (key: string) => void;
 }
 
@@ -33,86 +31,123 @@ export class Poller {
   private running: Promise<void> | undefined;
   private stopped = true;
   private failures = 0;
+  /** Topics whose last read failed. */
+  private readonly topics = new Map<string, { failures: number; error: string; retryAtMs: number }>();
+  /** Invalid items already counted and logged. */
+  private readonly loggedInvalid = new Set<string>();
 
   constructor(
     private readonly ctx: BridgeContext,
     private readonly o: PollerOptions,
   ) {}
 
+  /**
+   * One pass over the topics. Each topic fails alone: its error and backoff are its own and the others are read
+   * on. The pass throws only when no topic could be read (or the token is refused), so the loop backs off.
+   */
   async tick(): Promise<{ recorded: number }> {
-    const { ctx } = this;
-    const baselineAt = this.o.baselineAt();
-    if (baselineAt === undefined) return this.firstRead();
     let recorded = 0;
+    let failed: unknown;
+    let read = 0;
     for (const topicId of await this.o.topicIds()) {
-      const cursor = parseCursor(await ctx.store.getCursor(topicId));
-      const window = nextWindow(cursor, ctx.now(), {
-        shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS,
-        lookbackSeconds: ctx.settings.lookbackSeconds,
-        deepScanEveryMs: DEEP_SCAN_EVERY_MS,
-        baselineAt,
-      });
-      let newest: number | undefined;
-      for await (const page of ctx.engage.mentions.listPages({
-        topicIds: [topicId],
-        dateFrom: new Date(window.fromSeconds * 1000),
-        sort: 'dateadd:asc',
-        limit: PAGE_LIMIT,
-      })) {
-        const r = await ingestMentions(ctx.store, page.data, { ...this.o, schedule: this.o.schedule });
-        recorded += r.recorded;
-        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+      const state = this.topics.get(topicId);
+      if (state && this.ctx.now() < state.retryAtMs) continue;
+      try {
+        recorded += await this.pollTopic(topicId);
+        read++;
+        if (state) {
+          this.topics.delete(topicId);
+          this.ctx.log.info({ topicId }, 'topic read again');
+        }
+      } catch (err) {
+        if (err instanceof AuthError) throw err;
+        failed = err;
+        this.topicFailed(topicId, err);
       }
-      await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window.deep, baselineAt));
-      if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
     }
-    ctx.health.lastPollOkAt = ctx.now();
-    ctx.health.lastApiOkAt = ctx.now();
+    if (read === 0 && failed !== undefined) throw failed;
+    this.ctx.health.lastPollOkAt = this.ctx.now();
+    this.ctx.health.lastApiOkAt = this.ctx.now();
     return { recorded };
   }
 
+  /** Topics whose last read failed, with their error and when they are tried again. */
+  failingTopics(): ReadonlyArray<{ topicId: string; failures: number; error: string; retryAtMs: number }> {
+    return [...this.topics].map(([topicId, s]) => ({ topicId, ...s }));
+  }
+
+  private topicFailed(topicId: string, err: unknown): void {
+    const failures = (this.topics.get(topicId)?.failures ?? 0) + 1;
+    const error = (err as Error)?.message ?? String(err);
+    const delay = Math.min(MAX_BACKOFF_MS, this.ctx.settings.pollIntervalMs * 2 ** Math.min(failures - 1, 6));
+    this.topics.set(topicId, { failures, error, retryAtMs: this.ctx.now() + delay });
+    this.ctx.log.warn({ topicId, err: error, failures }, 'reading a topic failed; it backs off, the other topics go on');
+  }
+
+  private skipInvalid(topicId: string, invalid: readonly InvalidMentionItem[]): void {
+    for (const item of invalid) {
+      // Counted and logged once per item, though every overlapping poll reads it again.
+      const id = `${topicId}/${item.id ?? '?'}`;
+      if (this.loggedInvalid.has(id)) continue;
+      if (this.loggedInvalid.size >= MAX_LOGGED_INVALID) this.loggedInvalid.clear();
+      this.loggedInvalid.add(id);
+      this.ctx.metrics.skippedItems.inc({ source: 'poll', reason: 'invalid-mention' });
+      this.ctx.log.warn({ topicId, mentionId: item.id, problem: item.problem }, 'skipped a mention that cannot be read');
+    }
+  }
+
   /**
-   * The very first poll: what the inbox shows now is history, by id, whatever its timestamps say (the
-   * service's clock and ours may disagree, and indexing may lag): it is recorded as seen and never answered,
-   * except the last BRIDGE_BACKFILL_MINUTES before the newest mention. Anything that appears later is new.
-   * Where reading starts is taken from the service's own newest mention, never from our clock.
+   * Reads every topic that has no cursor yet, once, so what is visible at the first start is history and whatever
+   * a customer writes after it is new. Failures are logged; the topic's next poll is its baseline read then.
    */
-  private async firstRead(): Promise<{ recorded: number }> {
-    const { ctx } = this;
-    const topics = await this.o.topicIds();
-    let newestVisible: number | undefined;
-    for (const topicId of topics) {
-      const page = await ctx.engage.mentions.list({ topicIds: [topicId], sort: 'dateadd:desc', limit: 1 });
-      const added = page.data[0]?.date?.added;
-      if (typeof added === 'number') newestVisible = Math.max(newestVisible ?? added, added);
+  async readBaselines(): Promise<void> {
+    let topicIds: readonly string[];
+    try {
+      topicIds = await this.o.topicIds();
+    } catch (err) {
+      this.ctx.log.warn(
+        { err: (err as Error)?.message ?? String(err) },
+        'could not list the topics yet; the next poll reads the baselines',
+      );
+      return;
     }
-    const backfillSeconds = ctx.settings.backfillMinutes * 60;
-    // An empty inbox: everything that ever appears is new, so reading starts at the beginning.
-    const from = newestVisible === undefined ? 0 : Math.max(0, newestVisible - ctx.settings.lookbackSeconds - backfillSeconds);
-    const answerFrom = newestVisible === undefined || backfillSeconds === 0 ? Number.POSITIVE_INFINITY : newestVisible - backfillSeconds;
-    let recorded = 0;
-    for (const topicId of topics) {
-      let newest: number | undefined;
-      for await (const page of ctx.engage.mentions.listPages({
-        topicIds: [topicId],
-        ...(from > 0 ? { dateFrom: new Date(from * 1000) } : {}),
-        sort: 'dateadd:asc',
-        limit: PAGE_LIMIT,
-      })) {
-        const r = await ingestMentions(ctx.store, page.data, {
-          ...this.o,
-          schedule: this.o.schedule,
-          history: (addedAt) => addedAt < answerFrom,
-        });
-        recorded += r.recorded;
-        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+    for (const topicId of topicIds) {
+      if (parseCursor(await this.ctx.store.getCursor(topicId)) !== undefined) continue;
+      try {
+        await this.pollTopic(topicId);
+      } catch (err) {
+        this.topicFailed(topicId, err);
       }
-      await ctx.store.setCursor(topicId, advanceCursor(undefined, newest, ctx.now(), true, from));
     }
-    await this.o.recordBaseline(from);
-    ctx.health.lastPollOkAt = ctx.now();
-    ctx.health.lastApiOkAt = ctx.now();
-    return { recorded };
+  }
+
+  /** One topic: its baseline read when it has no cursor, else a read from a little before its cursor. */
+  private async pollTopic(topicId: string): Promise<number> {
+    const { ctx } = this;
+    let recorded = 0;
+    const cursor = parseCursor(await ctx.store.getCursor(topicId));
+    const window = nextWindow(cursor, ctx.now(), {
+      shallowOverlapSeconds: SHALLOW_OVERLAP_SECONDS,
+      lookbackSeconds: ctx.settings.lookbackSeconds,
+      deepScanEveryMs: DEEP_SCAN_EVERY_MS,
+      backfillSeconds: ctx.settings.backfillMinutes * 60,
+    });
+    const historyBefore = window.baseline ? window.answerFromSeconds : undefined;
+    let newest: number | undefined;
+    for await (const page of ctx.engage.mentions.listPages({
+      topicIds: [topicId],
+      dateFrom: new Date(window.fromSeconds * 1000),
+      sort: 'dateadd:asc',
+      limit: PAGE_LIMIT,
+    })) {
+      this.skipInvalid(topicId, page.invalid);
+      const r = await ingestMentions(ctx.store, page.data, { ...this.o, historyBefore, schedule: this.o.schedule });
+      recorded += r.recorded;
+      if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+    }
+    await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window));
+    if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
+    return recorded;
   }
 
   start(): void {

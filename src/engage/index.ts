@@ -27,7 +27,15 @@ export { DEFAULT_CONCURRENCY, type ConcurrencyLimits, type RequestClass } from '
 export type { HandoverRef } from './resources/handover.js';
 export type { ContactRef, ContactUpdates, ContactListQuery } from './resources/contacts.js';
 export { countryNameForCode } from './resources/country-rule.js';
-export type { MentionRef, MentionUpdates, MentionListQuery, MentionUpdateOptions, MentionDeleteOptions } from './resources/mentions.js';
+export type {
+  MentionRef,
+  MentionUpdates,
+  MentionListQuery,
+  MentionUpdateOptions,
+  MentionDeleteOptions,
+  MentionPage,
+  InvalidMentionItem,
+} from './resources/mentions.js';
 export type { PublisherAddInput, PublisherServicesQuery } from './resources/publisher.js';
 export type {
   PublisherMentionListQuery,

@@ -7,6 +7,7 @@ import { readinessAnswer, type Readiness } from './readiness-answer.js';
 export interface HttpServerLog {
   warn(obj: object, msg: string): void;
 }
+import { FailedAttempts } from './webhook-attempts.js';
 
 /** What the bridge's HTTP server asks of the running bridge. */
 export interface HttpServerDeps {
@@ -16,7 +17,10 @@ export interface HttpServerDeps {
   metricsText(): Promise<string>;
   readonly metricsContentType: string;
   /** Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off. */
-  readonly webhook?: { readonly secret: string; accept(body: unknown): Promise<{ accepted: number } | { error: string }> };
+  readonly webhook?: {
+    readonly secret: string;
+    accept(body: unknown): Promise<{ accepted: number; skipped?: Record<string, number> } | { error: string }>;
+  };
   readonly maxBodyBytes?: number;
 }
 
@@ -30,6 +34,14 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
   const text = type === 'application/json' ? JSON.stringify(body) : String(body);
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** `X-Webhook-Secret: <secret>` or `Authorization: Bearer <secret>`. */
+function headerSecret(req: IncomingMessage): string {
+  const direct = req.headers['x-webhook-secret'];
+  if (typeof direct === 'string') return direct;
+  const auth = req.headers.authorization;
+  return auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : '';
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -59,7 +71,7 @@ function logNotReady(deps: HttpServerDeps, code: string, detail: string | undefi
   deps.log?.warn({ code, ...(detail ? { detail } : {}) }, 'not ready');
 }
 
-async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(deps: HttpServerDeps, failedAttempts: FailedAttempts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
   if (req.method === 'GET' && path === '/readyz') {
@@ -69,10 +81,20 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     return send(res, r.ready ? 200 : 503, answer);
   }
   if (req.method === 'GET' && path === '/metrics') return send(res, 200, await deps.metricsText(), deps.metricsContentType);
-  if (path.startsWith('/webhooks/engage/')) {
+  if (path === '/webhooks/engage' || path.startsWith('/webhooks/engage/')) {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
-    const given = decodeURIComponent(path.slice('/webhooks/engage/'.length));
-    if (!deps.webhook || !sameSecret(given, deps.webhook.secret)) return send(res, 401, { error: 'wrong secret' });
+    // The header keeps the secret out of proxy logs; the path form stays for services that cannot set headers.
+    const given = path === '/webhooks/engage' ? headerSecret(req) : decodeURIComponent(path.slice('/webhooks/engage/'.length));
+    const caller = req.socket.remoteAddress ?? '';
+    const waitMs = failedAttempts.blockedForMs(caller);
+    if (waitMs > 0) {
+      res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
+      return send(res, 429, { error: 'too many failed attempts; try again later' });
+    }
+    if (!deps.webhook || !sameSecret(given, deps.webhook.secret)) {
+      failedAttempts.fail(caller);
+      return send(res, 401, { error: 'wrong secret' });
+    }
     const text = await readBody(req, deps.maxBodyBytes ?? 5_000_000);
     if (text === undefined) return send(res, 413, { error: 'body too large' });
     let body: unknown;
@@ -83,15 +105,16 @@ async function handle(deps: HttpServerDeps, req: IncomingMessage, res: ServerRes
     }
     const result = await deps.webhook.accept(body);
     if ('error' in result) return send(res, 400, { error: result.error });
-    return send(res, 202, { accepted: result.accepted });
+    return send(res, 202, { accepted: result.accepted, ...(result.skipped ? { skipped: result.skipped } : {}) });
   }
   return send(res, 404, { error: 'not found' });
 }
 
 /** Health, readiness, metrics and the webhook, on node:http. Manager commands are never taken here (see command-socket). */
 export async function startHttpServer(deps: HttpServerDeps, options: { host: string; port: number }): Promise<RunningHttpServer> {
+  const failedAttempts = new FailedAttempts();
   const server: Server = createServer((req, res) => {
-    handle(deps, req, res).catch((err: unknown) => {
+    handle(deps, failedAttempts, req, res).catch((err: unknown) => {
       // The error's text may quote an API answer or a customer's data: it goes to the log, the caller gets none.
       deps.log?.warn({ path: (req.url ?? '').split('?')[0]?.slice(0, 100), err: (err as Error)?.message }, 'request failed');
       if (!res.headersSent) send(res, 500, { error: 'internal error (details in the log)' });

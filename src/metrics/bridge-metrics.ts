@@ -18,6 +18,7 @@ export interface BridgeMetrics {
   readonly pollLagSeconds: Gauge;
   readonly outboxPending: Gauge;
   readonly storeWrites: Gauge;
+  readonly skippedItems: Counter<'source' | 'reason'>;
   text(): Promise<string>;
 }
 
@@ -90,6 +91,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
     }),
     outboxPending: new Gauge({ name: 'engage_bridge_outbox_pending', help: 'Effects not yet performed', registers }),
     storeWrites: new Gauge({ name: 'engage_bridge_store_writes', help: 'Store file writes since start (coalesced)', registers }),
+    skippedItems: new Counter({
+      name: 'engage_bridge_skipped_items_total',
+      help: 'External items skipped, one by one, because they could not be read',
+      labelNames: ['source', 'reason'],
+      registers,
+    }),
     text: () => registry.metrics(),
   };
 }

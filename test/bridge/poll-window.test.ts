@@ -1,32 +1,45 @@
 import { describe, it, expect } from 'vitest';
 import { nextWindow, advanceCursor, parseCursor } from '../../src/bridge/poll-window.js';
 
-const o = { shallowOverlapSeconds: 5, lookbackSeconds: 120, deepScanEveryMs: 60_000, baselineAt: 1_000 };
+const o = { shallowOverlapSeconds: 5, lookbackSeconds: 120, deepScanEveryMs: 60_000, backfillSeconds: 0 };
+const NEG = Number.NEGATIVE_INFINITY;
 
 describe('poll window', () => {
-  it('starts a first poll at the baseline with a deep scan', () => {
-    expect(nextWindow(undefined, 0, o)).toEqual({ fromSeconds: 1_000, deep: true });
+  it("makes a topic's first read a deep baseline read whose mentions are all history", () => {
+    expect(nextWindow(undefined, 10_000_000, o)).toEqual({
+      fromSeconds: 10_000 - 120,
+      deep: true,
+      baseline: true,
+      answerFromSeconds: Number.POSITIVE_INFINITY,
+    });
+  });
+
+  it('reaches the backfill on a baseline read and answers only what is that recent', () => {
+    const w = nextWindow(undefined, 10_000_000, { ...o, backfillSeconds: 600 });
+    expect(w).toMatchObject({ fromSeconds: 10_000 - 600 - 120, baseline: true, answerFromSeconds: 10_000 - 600 });
   });
 
   it('overlaps every poll a little before the newest mention seen', () => {
     const cursor = { newestAddedAt: 5_000, lastDeepScanAt: 10_000 };
-    expect(nextWindow(cursor, 20_000, o)).toEqual({ fromSeconds: 4_995, deep: false });
+    expect(nextWindow(cursor, 20_000, o)).toEqual({ fromSeconds: 4_995, deep: false, baseline: false, answerFromSeconds: NEG });
   });
 
   it('reaches back the whole look-back window once a deep scan is due', () => {
     const cursor = { newestAddedAt: 5_000, lastDeepScanAt: 10_000 };
-    expect(nextWindow(cursor, 70_000, o)).toEqual({ fromSeconds: 4_880, deep: true });
+    expect(nextWindow(cursor, 70_000, o)).toEqual({ fromSeconds: 4_880, deep: true, baseline: false, answerFromSeconds: NEG });
   });
 
-  it('never reads before the baseline', () => {
-    const cursor = { newestAddedAt: 1_050, lastDeepScanAt: 0 };
-    expect(nextWindow(cursor, 70_000, o).fromSeconds).toBe(1_000);
+  it("reads after a baseline from the service's own newest timestamp, whatever our clock says", () => {
+    // Our clock is far ahead of the service's: the window still starts at the service's newest mention.
+    const cursor = { newestAddedAt: 1_050, lastDeepScanAt: 9_999_000 };
+    expect(nextWindow(cursor, 10_000_000, o).fromSeconds).toBe(1_045);
   });
 
   it('only moves the cursor forward', () => {
-    const c = advanceCursor({ newestAddedAt: 5_000, lastDeepScanAt: 1 }, 4_000, 9, false, 0);
+    const shallow = { fromSeconds: 0, deep: false, baseline: false, answerFromSeconds: NEG };
+    const c = advanceCursor({ newestAddedAt: 5_000, lastDeepScanAt: 1 }, 4_000, 9, shallow);
     expect(c).toEqual({ newestAddedAt: 5_000, lastDeepScanAt: 1 });
-    expect(advanceCursor(c, 6_000, 99, true, 0)).toEqual({ newestAddedAt: 6_000, lastDeepScanAt: 99 });
+    expect(advanceCursor(c, 6_000, 99, { ...shallow, deep: true })).toEqual({ newestAddedAt: 6_000, lastDeepScanAt: 99 });
   });
 
   it('treats a stored cursor of another shape as absent', () => {

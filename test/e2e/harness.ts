@@ -1,4 +1,4 @@
-import { tempDir } from '../support/temp-dir.js';
+import { testTempDir } from '../support/temp-dir.js';
 import { parseConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { start, type RunningBridge } from '../../src/main.js';
@@ -40,7 +40,13 @@ export interface Harness {
 export { waitFor } from '../support/wait-for.js';
 
 export async function startHarness(
-  options: { env?: Record<string, string>; nowMs?: number; dataDir?: string; firstRead?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    nowMs?: number;
+    dataDir?: string;
+    /** Customers who wrote before the bridge ever started (history), `secondsAgo` on the service's clock. */
+    history?: ReadonlyArray<{ id: string; text: string; secondsAgo: number }>;
+  } = {},
 ): Promise<Harness> {
   // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
   let offsetMs = (options.nowMs ?? OPEN_MS) - Date.now();
@@ -49,9 +55,17 @@ export async function startHarness(
   const sim = handle.sim;
   sim.setClock(Math.floor(clock() / 1000));
   const server: RunningSimulator = await handle.listen({ host: '127.0.0.1', port: 0 });
-  // A data directory the harness made is its own: stop() removes it. One passed in belongs to the caller.
-  const ownDir = options.dataDir === undefined ? await tempDir('eb-e2e-') : undefined;
-  const dataDir = options.dataDir ?? ownDir!.path;
+  for (const m of options.history ?? []) {
+    sim.setClock(Math.floor(clock() / 1000) - m.secondsAgo);
+    await fetch(`${server.url}/_sim/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'whatsapp', author: { id: m.id, name: 'Ann' }, text: m.text }),
+    });
+  }
+  sim.setClock(Math.floor(clock() / 1000));
+  // A data directory the harness made is removed when the test finishes (a test may read it after stop()).
+  const dataDir = options.dataDir ?? testTempDir('eb-e2e-');
   const config = parseConfig({
     env: {
       ENGAGE_BASE_URL: server.url,
@@ -66,8 +80,6 @@ export async function startHarness(
     },
   });
   const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
-  // As the running bridge does at once: its first poll reads the inbox (on a first start, as history).
-  if (options.firstRead ?? true) await running.bridge.poller.tick();
   // The simulator's clock is fixed (setClock) while the bridge's runs on: a customer writes at the bridge's now
   // (plus the offset a test gives the service's clock). Otherwise, when starting took over a second (a busy
   // machine), the first mentions would be dated well before the bridge's first read.
@@ -119,7 +131,6 @@ export async function startHarness(
     async stop() {
       await running.stop();
       await server.close();
-      await ownDir?.remove();
     },
   };
   return h;

@@ -81,6 +81,34 @@ describe('bridge HTTP server', () => {
     expect(d.accepted).toEqual([{ id: '1' }]);
   });
 
+  it('accepts the webhook secret in a header, keeping it out of the path', async () => {
+    const d = deps();
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    const body = JSON.stringify([{ id: '2' }]);
+    const header = await fetch(`${server.url}/webhooks/engage`, { method: 'POST', headers: { 'x-webhook-secret': 'hook-secret' }, body });
+    expect(header.status).toBe(202);
+    const bearer = await fetch(`${server.url}/webhooks/engage`, { method: 'POST', headers: { authorization: 'Bearer hook-secret' }, body });
+    expect(bearer.status).toBe(202);
+    const wrong = await fetch(`${server.url}/webhooks/engage`, { method: 'POST', headers: { 'x-webhook-secret': 'nope' }, body });
+    expect(wrong.status).toBe(401);
+    const none = await fetch(`${server.url}/webhooks/engage`, { method: 'POST', body });
+    expect(none.status).toBe(401);
+    expect(d.accepted).toEqual([{ id: '2' }, { id: '2' }]);
+  });
+
+  it('refuses a caller for a while after too many wrong secrets, even with the right one', async () => {
+    const d = deps();
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await fetch(`${server.url}/webhooks/engage/guess-${i}`, { method: 'POST', body: '[]' });
+      expect(wrong.status).toBe(401);
+    }
+    const right = await fetch(`${server.url}/webhooks/engage/hook-secret`, { method: 'POST', body: JSON.stringify([{ id: '3' }]) });
+    expect(right.status).toBe(429);
+    expect(right.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(d.accepted).toEqual([]);
+  });
+
   it('refuses the webhook when none is configured', async () => {
     server = await startHttpServer(deps({ webhook: undefined }), { host: '127.0.0.1', port: 0 });
     const res = await fetch(`${server.url}/webhooks/engage/anything`, { method: 'POST', body: '[]' });

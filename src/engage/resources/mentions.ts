@@ -46,7 +46,34 @@ export interface MentionListQuery {
   filter?: string;
 }
 
-const mentionPageSchema = pagedListSchema(mentionSchema);
+/** An item of a page that is not a mention we can read: skipped alone, the rest of the page is kept. */
+export interface InvalidMentionItem {
+  /** The item's id when it has one we can show. */
+  readonly id: string | undefined;
+  readonly problem: string;
+}
+
+/** A page of mentions, validated item by item: one odd item never fails the page (or stops the cursor). */
+export interface MentionPage extends PagedList<Mention> {
+  invalid: InvalidMentionItem[];
+}
+
+const mentionPageSchema = pagedListSchema(z.unknown()).transform((page): MentionPage => {
+  const data: Mention[] = [];
+  const invalid: InvalidMentionItem[] = [];
+  for (const item of page.data) {
+    const parsed = mentionSchema.safeParse(item);
+    if (parsed.success) data.push(parsed.data);
+    else invalid.push({ id: idOf(item), problem: z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ') });
+  }
+  return { ...page, data, invalid };
+});
+
+function idOf(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const id = (item as Record<string, unknown>).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
 
 export function mentionsResource(ctx: ResourceContext) {
   const pathOf = (method: string, ref: MentionRef) => {
@@ -78,10 +105,11 @@ export function mentionsResource(ctx: ResourceContext) {
       return ctx.executor.json(writeOp('DELETE', ONE, false, path, { options }), z.boolean());
     },
     /** One page of the inbox (`inbox/mentions`). */
-    list: async (query: MentionListQuery = {}): Promise<PagedList<Mention>> => ctx.executor.json(listOp(query), mentionPageSchema),
+    list: async (query: MentionListQuery = {}): Promise<MentionPage> => ctx.executor.json(listOp(query), mentionPageSchema),
     /** Every page, following `paging.next_url`. */
-    listPages: (query: MentionListQuery = {}): AsyncGenerator<PagedList<Mention>, void, undefined> =>
-      iteratePages(ctx.executor, () => listOp(query), mentionPageSchema, ctx.maxPages),
+    listPages: (query: MentionListQuery = {}): AsyncGenerator<MentionPage, void, undefined> =>
+      // iteratePages yields what the schema outputs: a MentionPage (its signature only names PagedList).
+      iteratePages(ctx.executor, () => listOp(query), mentionPageSchema, ctx.maxPages) as AsyncGenerator<MentionPage, void, undefined>,
   };
 }
 

@@ -127,9 +127,11 @@ describe('mentions', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('reports a mention without topic_id with the path of the field', async () => {
+  it('skips a mention without topic_id alone, naming the field, and keeps the rest of the page', async () => {
     const { client } = testClient(server);
     server.script(ok({ data: [{ id: 1, topic_id: 2 }, { id: 3 }], paging: { next_url: null } }));
-    await expect(client.mentions.list()).rejects.toThrow(/response\.data\.1\.topic_id/);
+    const page = await client.mentions.list();
+    expect(page.data.map((m) => m.id)).toEqual(['1']);
+    expect(page.invalid).toEqual([{ id: '3', problem: expect.stringMatching(/topic_id/) }]);
   });
 });

@@ -1,0 +1,37 @@
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+
+describe('the first-start baseline', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    if (!h) return;
+    await h.stop();
+    rmSync(h.dataDir, { recursive: true, force: true });
+    h = undefined;
+  });
+
+  it('answers a customer who writes right after the first start even when the service clock is behind ours', async () => {
+    h = await startHarness(); // the start reads each topic's baseline: nothing visible yet
+    // The service's clock runs 3 s behind the bridge's: the customer's mention is stamped before our start.
+    h.sim.setClock(Math.floor(h.now() / 1000) - 3);
+    await h.say('+3200000001', 'hello');
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000001').length).toBeGreaterThan(0);
+  });
+
+  it('takes what a topic shows at its first read as history, however recent its timestamps', async () => {
+    h = await startHarness();
+    // Stamped 5 s ahead of our clock, visible before the topic's first read: history, never answered.
+    h.sim.setClock(Math.floor(h.now() / 1000) + 5);
+    await h.say('+3200000002', 'an old question');
+    // A topic not read before (a new one, or a first start): no cursor.
+    const { context } = h.running.bridge;
+    for (const t of (await context.engage.topics.list({ limit: 200 })).data) await context.store.setCursor(String(t.id), null);
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000002')).toEqual([]);
+    await h.say('+3200000002', 'a new question');
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000002').length).toBeGreaterThan(0);
+  });
+});

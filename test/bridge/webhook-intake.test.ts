@@ -1,0 +1,33 @@
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../e2e/harness.js';
+
+describe('the webhook', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    if (!h) return;
+    await h.stop();
+    rmSync(h.dataDir, { recursive: true, force: true });
+    h = undefined;
+  });
+
+  it('takes only watched topics and well-formed items, and reports every item it did not take', async () => {
+    h = await startHarness({ env: { BRIDGE_WEBHOOK_SECRET: 'hook-secret-1' } });
+    const mentionId = await h.say('32470000031', 'hello');
+    const answer = (await fetch(`${h.simUrl}/1001/inbox/mention/2001/${mentionId}?access_token=sim-token`).then((r) => r.json())) as {
+      response: Record<string, unknown>;
+    };
+    const mention = answer.response;
+    const otherTopic = { ...mention, id: `${String(mention.id)}9`, topic_id: '9999' };
+    const emptyId = { ...mention, id: '' };
+    const res = await fetch(`${h.running.http.url}/webhooks/engage/hook-secret-1`, {
+      method: 'POST',
+      body: JSON.stringify([mention, otherTopic, emptyId]),
+    });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ accepted: 1, skipped: { invalid: 1, otherTopic: 1, notServed: 0 } });
+    expect(await h.running.store.hasSeen(String(otherTopic.id))).toBe(false);
+    const metrics = await h.running.metrics.text();
+    expect(metrics).toMatch(/engage_bridge_skipped_items_total\{source="webhook",reason="other-topic"\} 1\b/);
+  });
+});
