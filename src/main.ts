@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
+import { openPostgresStore } from './storage/postgres/open-postgres-store.js';
 import { loadFlowFile } from './bot/index.js';
 import { describeFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
@@ -111,8 +112,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const flowFile = locateFlowFile(config.bridge.flowFile, deps.cwd);
     const flows = await loadFlowFile(flowFile.path);
     log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
-    const store = await openFileStore({
-      dataDir: resolve(deps.cwd, config.bridge.dataDir),
+    const storeOptions = {
       clock: now,
       logger: log.child({ component: 'store' }),
       transcriptMaxLines: config.bridge.transcriptLines,
@@ -121,7 +121,10 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         auditDays: config.bridge.auditRetentionDays,
         archiveAfterDays: config.bridge.archiveAfterDays,
       },
-    });
+    };
+    const store = config.bridge.databaseUrl
+      ? await openPostgresStore({ ...storeOptions, databaseUrl: config.bridge.databaseUrl, leaseTtlMs: config.bridge.leaseTtlMs })
+      : await openFileStore({ ...storeOptions, dataDir: resolve(deps.cwd, config.bridge.dataDir) });
     cleanups.push(() => store.close());
     const metrics = createBridgeMetrics();
     const engage = createEngageClient({
