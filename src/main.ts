@@ -24,6 +24,8 @@ export interface StartDeps {
   readonly loops?: boolean;
   /** Demo mode: the simulator's port (default 4010, or any free port when taken). */
   readonly demoPort?: number;
+  /** Ends a PostgreSQL standby's wait for the lease (the process was asked to stop). */
+  readonly stopSignal?: AbortSignal;
 }
 
 export interface RunningBridge {
@@ -123,7 +125,13 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       },
     };
     const store = config.bridge.databaseUrl
-      ? await openPostgresStore({ ...storeOptions, databaseUrl: config.bridge.databaseUrl, leaseTtlMs: config.bridge.leaseTtlMs })
+      ? await openPostgresStore({
+          ...storeOptions,
+          databaseUrl: config.bridge.databaseUrl,
+          leaseTtlMs: config.bridge.leaseTtlMs,
+          // Another instance is active: wait as its standby and take over when it stops renewing the lease.
+          standby: { ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
+        })
       : await openFileStore({ ...storeOptions, dataDir: resolve(deps.cwd, config.bridge.dataDir) });
     cleanups.push(() => store.close());
     const metrics = createBridgeMetrics();

@@ -9,7 +9,10 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
   log.debug({ config: redactedConfig(config) }, 'settings');
-  const running = await start(config, { log, cwd: io.cwd });
+  // A PostgreSQL standby waits inside `start` for the lease: a stop request must end that wait.
+  const stopWaiting = new AbortController();
+  void io.stopSignal.then(() => stopWaiting.abort());
+  const running = await start(config, { log, cwd: io.cwd, stopSignal: stopWaiting.signal });
   const lines = [
     `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
     `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,

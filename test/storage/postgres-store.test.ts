@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError } from '../../src/storage/index.js';
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres-store.js';
@@ -54,5 +55,40 @@ describe('the PostgreSQL store', () => {
     expect(await reader.hasSeen('7001')).toBe(false);
     expect(await reader.hasSeen('7002')).toBe(true);
     await reader.close();
+  });
+
+  it('keeps a standby waiting while the lease is held, and has it take over and pick up pending work once the holder dies', async () => {
+    const databaseUrl = await server.createDatabase();
+    const before = await openPostgresStore({ databaseUrl, instanceName: 'a', writeIntervalMs: 0 });
+    await before.recordInbound(mention('8001'));
+    await before.close();
+    // An active instance killed with -9 (or cut off from the database): it holds the lease and renews no more.
+    const sql = new pg.Client({ connectionString: databaseUrl });
+    await sql.connect();
+    await sql.query("UPDATE bridge_lease SET holder = 'killed', token = token + 1, expires_at = now() + interval '2 seconds'");
+    await sql.end();
+    let waiting = false;
+    const successor = await openPostgresStore({
+      databaseUrl,
+      instanceName: 'b',
+      leaseTtlMs: 1000,
+      writeIntervalMs: 0,
+      standby: { onStandby: () => (waiting = true) },
+    });
+    expect(waiting).toBe(true);
+    expect((await successor.pendingInbound()).map((m) => m.id)).toEqual(['8001']);
+    await successor.markInboundProcessed('8001');
+    await successor.flush();
+    await successor.close();
+  }, 60_000);
+
+  it('gives up waiting as a standby when told to stop', async () => {
+    const databaseUrl = await server.createDatabase();
+    const active = await openPostgresStore({ databaseUrl, instanceName: 'a', leaseTtlMs: 60_000 });
+    const stop = new AbortController();
+    const standby = openPostgresStore({ databaseUrl, instanceName: 'b', standby: { signal: stop.signal, onStandby: () => stop.abort() } });
+    const outcome = await standby.catch((error: unknown) => error);
+    expect(isStoreError(outcome) && outcome.code).toBe('closed');
+    await active.close();
   });
 });

@@ -17,6 +17,11 @@ export interface PostgresStoreOptions extends StoreOptions {
   /** Names this instance in the lease row (default host and pid). */
   instanceName?: string;
   poolSize?: number;
+  /**
+   * Standby: when a live instance holds the lease, wait (trying every third of the TTL) and take over once
+   * it stops renewing, instead of refusing with `locked`. `onStandby` is told once, when the wait begins.
+   */
+  standby?: { signal?: AbortSignal; onStandby?: () => void };
 }
 
 const DEFAULT_LEASE_TTL_MS = 15_000;
@@ -52,7 +57,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       client.release();
     }
     if (!(await lease.tryAcquire())) {
-      throw new StoreError('locked', 'Another engage-bridge instance holds the PostgreSQL lease.');
+      if (!options.standby) throw new StoreError('locked', 'Another engage-bridge instance holds the PostgreSQL lease.');
+      options.standby.onStandby?.();
+      resolved.logger.info({ leaseTtlMs: ttlMs }, 'standby: another instance holds the PostgreSQL lease');
+      await waitForLease(lease, Math.max(100, Math.floor(ttlMs / 3)), options.standby.signal);
+      resolved.logger.info({ token: lease.fencingToken }, 'took over the PostgreSQL lease: now active');
     }
     const persistence = new PostgresPersistence(pool, lease.fence, resolved.logger, release);
     const state = await persistence.load(resolved.clock());
@@ -72,5 +81,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   } catch (error) {
     await release();
     throw error;
+  }
+}
+
+async function waitForLease(lease: Lease, everyMs: number, signal: AbortSignal | undefined): Promise<void> {
+  for (;;) {
+    if (signal?.aborted) throw new StoreError('closed', 'Stopped while waiting as a standby for the PostgreSQL lease.');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, everyMs);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    // A failed try (the database briefly unreachable) is tried again: the standby has nothing else to do.
+    if (!signal?.aborted && (await lease.tryAcquire().catch(() => false))) return;
   }
 }
