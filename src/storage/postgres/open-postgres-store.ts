@@ -88,11 +88,13 @@ async function waitForLease(lease: Lease, everyMs: number, signal: AbortSignal |
   for (;;) {
     if (signal?.aborted) throw new StoreError('closed', 'Stopped while waiting as a standby for the PostgreSQL lease.');
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, everyMs);
-      signal?.addEventListener('abort', () => {
+      const wake = (): void => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', wake);
         resolve();
-      });
+      };
+      const timer = setTimeout(wake, everyMs);
+      signal?.addEventListener('abort', wake);
     });
     // A failed try (the database briefly unreachable) is tried again: the standby has nothing else to do.
     if (!signal?.aborted && (await lease.tryAcquire().catch(() => false))) return;
