@@ -25,6 +25,8 @@ export interface Config {
   };
   readonly bridge: {
     readonly dataDir: string;
+    readonly databaseUrl: string | undefined;
+    readonly leaseTtlMs: number;
     readonly pollIntervalMs: number;
     readonly lookbackSeconds: number;
     readonly backfillMinutes: number;
@@ -169,6 +171,8 @@ function toConfig(s: RawSettings): Config {
     },
     bridge: {
       dataDir: s.BRIDGE_DATA_DIR,
+      databaseUrl: s.BRIDGE_DATABASE_URL,
+      leaseTtlMs: s.BRIDGE_LEASE_TTL_MS,
       pollIntervalMs: s.BRIDGE_POLL_INTERVAL_MS,
       lookbackSeconds: s.BRIDGE_LOOKBACK_SECONDS,
       backfillMinutes: s.BRIDGE_BACKFILL_MINUTES,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
+import { openPostgresStore } from './storage/postgres/open-postgres-store.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
@@ -23,6 +24,8 @@ export interface StartDeps {
   readonly loops?: boolean;
   /** Demo mode: the simulator's port (default 4010, or any free port when taken). */
   readonly demoPort?: number;
+  /** Ends a PostgreSQL standby's wait for the lease (the process was asked to stop). */
+  readonly stopSignal?: AbortSignal;
 }
 
 export interface RunningBridge {
@@ -164,8 +167,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const flows = await loadFlowFile(flowFile.path);
     log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
     const dataDir = resolve(deps.cwd, config.bridge.dataDir);
-    const store = await openFileStore({
-      dataDir,
+    const storeOptions = {
       clock: now,
       logger: log.child({ component: 'store' }),
       transcriptMaxLines: config.bridge.transcriptLines,
@@ -174,7 +176,16 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         auditDays: config.bridge.auditRetentionDays,
         archiveAfterDays: config.bridge.archiveAfterDays,
       },
-    });
+    };
+    const store = config.bridge.databaseUrl
+      ? await openPostgresStore({
+          ...storeOptions,
+          databaseUrl: config.bridge.databaseUrl,
+          leaseTtlMs: config.bridge.leaseTtlMs,
+          // Another instance is active: wait as its standby and take over when it stops renewing the lease.
+          standby: { ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
+        })
+      : await openFileStore({ ...storeOptions, dataDir });
     cleanups.push(() => store.close());
     const metrics = createBridgeMetrics();
     const engage = createEngageClient({

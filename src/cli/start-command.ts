@@ -11,7 +11,10 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   const exit = io.exit;
   const stopCrashWatch = exit ? io.onCrash?.(crashReporter(log, exit)) : undefined;
   log.debug({ config: redactedConfig(config) }, 'settings');
-  const running = await start(config, { log, cwd: io.cwd });
+  // A PostgreSQL standby waits inside `start` for the lease: a stop request must end that wait.
+  const stopWaiting = new AbortController();
+  void io.stopSignal.then(() => stopWaiting.abort());
+  const running = await start(config, { log, cwd: io.cwd, stopSignal: stopWaiting.signal });
   const lines = [
     `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
     `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,

@@ -88,6 +88,23 @@ export const SETTINGS = [
     'client-side API call budget per hour; calls beyond it wait (queued, never dropped) and polling slows to use at most half of it',
   ),
   setting('BRIDGE_DATA_DIR', z.string().min(1).default('./data'), '`./data`', 'where the embedded store keeps its file'),
+  setting(
+    'BRIDGE_DATABASE_URL',
+    z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
+      .optional(),
+    'none (the embedded file store)',
+    'puts the store on PostgreSQL (`postgres://user:pass@host/db`, `?sslmode=require` for TLS); several instances may share it, one active',
+    true,
+  ),
+  setting(
+    'BRIDGE_LEASE_TTL_MS',
+    int(1000, 600_000).default(15_000),
+    '`15000`',
+    "with PostgreSQL: how long the active instance's lease lasts unrenewed (renewed every third of it)",
+  ),
   setting('BRIDGE_POLL_INTERVAL_MS', int(100, 3_600_000).default(2000), '`2000`', 'mention polling period'),
   setting(
     'BRIDGE_LOOKBACK_SECONDS',

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,8 @@ export default function setup(): () => void {
   if (process.env.ENGAGE_BRIDGE_TEST_TMPDIR !== undefined) return () => undefined;
   const root = mkdtempSync(join(tmpdir(), 'engage-bridge-tests-'));
   process.env.ENGAGE_BRIDGE_TEST_TMPDIR = root;
+  // Traversable like /tmp itself: the PostgreSQL tests run initdb as another user, which reads a file in here.
+  chmodSync(root, 0o755);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = root;
   return () => {

@@ -1,0 +1,94 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStoreError } from '../../src/storage/index.js';
+import { openPostgresStore } from '../../src/storage/postgres/open-postgres-store.js';
+import { startTestPostgres } from './postgres-server.js';
+import type { TestPostgres } from './postgres-server.js';
+import { mention } from './store-contract.js';
+
+describe('the PostgreSQL store', () => {
+  let server: TestPostgres;
+  beforeAll(async () => {
+    server = await startTestPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await server.stop();
+  }, 60_000);
+
+  it('keeps its state across a close and a reopen, migrating the schema once', async () => {
+    const databaseUrl = await server.createDatabase();
+    const first = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    await first.recordInbound(mention('9001'));
+    await first.close();
+    const second = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    expect(await second.hasSeen('9001')).toBe(true);
+    expect((await second.pendingInbound()).map((m) => m.id)).toEqual(['9001']);
+    await second.close();
+  });
+
+  it('lets one instance hold the lease and refuses a second while it lives', async () => {
+    const databaseUrl = await server.createDatabase();
+    const active = await openPostgresStore({ databaseUrl, instanceName: 'a', leaseTtlMs: 60_000 });
+    const refusal = await openPostgresStore({ databaseUrl, instanceName: 'b', leaseTtlMs: 60_000 }).catch((error: unknown) => error);
+    expect(isStoreError(refusal) && refusal.code).toBe('locked');
+    await active.close();
+    // A graceful close gives the lease up: the standby takes it at once.
+    const next = await openPostgresStore({ databaseUrl, instanceName: 'b', leaseTtlMs: 60_000 });
+    await next.close();
+  });
+
+  it('refuses in the database every write of an instance whose lease was taken over', async () => {
+    const databaseUrl = await server.createDatabase();
+    // A lease that expires at once: the process stays up but stops renewing in time, as after a network cut.
+    const deposed = await openPostgresStore({ databaseUrl, instanceName: 'a', leaseTtlMs: 1, writeIntervalMs: 0 });
+    const successor = await openPostgresStore({ databaseUrl, instanceName: 'b', leaseTtlMs: 60_000, writeIntervalMs: 0 });
+    const write = await deposed
+      .recordInbound(mention('7001'))
+      .then(() => deposed.flush())
+      .catch((error: unknown) => error);
+    expect(isStoreError(write) && write.code).toBe('locked');
+    await successor.recordInbound(mention('7002'));
+    await successor.flush();
+    await successor.close();
+    await deposed.close().catch(() => {});
+    const reader = await openPostgresStore({ databaseUrl, instanceName: 'c' });
+    expect(await reader.hasSeen('7001')).toBe(false);
+    expect(await reader.hasSeen('7002')).toBe(true);
+    await reader.close();
+  });
+
+  it('keeps a standby waiting while the lease is held, and has it take over and pick up pending work once the holder dies', async () => {
+    const databaseUrl = await server.createDatabase();
+    const before = await openPostgresStore({ databaseUrl, instanceName: 'a', writeIntervalMs: 0 });
+    await before.recordInbound(mention('8001'));
+    await before.close();
+    // An active instance killed with -9 (or cut off from the database): it holds the lease and renews no more.
+    const sql = new pg.Client({ connectionString: databaseUrl });
+    await sql.connect();
+    await sql.query("UPDATE bridge_lease SET holder = 'killed', token = token + 1, expires_at = now() + interval '2 seconds'");
+    await sql.end();
+    let waiting = false;
+    const successor = await openPostgresStore({
+      databaseUrl,
+      instanceName: 'b',
+      leaseTtlMs: 1000,
+      writeIntervalMs: 0,
+      standby: { onStandby: () => (waiting = true) },
+    });
+    expect(waiting).toBe(true);
+    expect((await successor.pendingInbound()).map((m) => m.id)).toEqual(['8001']);
+    await successor.markInboundProcessed('8001');
+    await successor.flush();
+    await successor.close();
+  }, 60_000);
+
+  it('gives up waiting as a standby when told to stop', async () => {
+    const databaseUrl = await server.createDatabase();
+    const active = await openPostgresStore({ databaseUrl, instanceName: 'a', leaseTtlMs: 60_000 });
+    const stop = new AbortController();
+    const standby = openPostgresStore({ databaseUrl, instanceName: 'b', standby: { signal: stop.signal, onStandby: () => stop.abort() } });
+    const outcome = await standby.catch((error: unknown) => error);
+    expect(isStoreError(outcome) && outcome.code).toBe('closed');
+    await active.close();
+  });
+});
