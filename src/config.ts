@@ -37,6 +37,7 @@ export interface Config {
     readonly flowFile: string | undefined;
     readonly businessHoursSchedule: string | undefined;
     readonly ownerConfirmAgeMs: number;
+    readonly agentsReconfirmAgeMs: number;
     readonly idleReturnMinutes: number;
     readonly stuckEscalationMinutes: number;
     readonly maxConcurrentContacts: number;
@@ -182,6 +183,7 @@ function toConfig(s: RawSettings): Config {
       flowFile: s.BRIDGE_FLOW_FILE,
       businessHoursSchedule: s.BRIDGE_BUSINESS_HOURS_SCHEDULE,
       ownerConfirmAgeMs: s.BRIDGE_OWNER_CONFIRM_AGE_MS,
+      agentsReconfirmAgeMs: s.BRIDGE_AGENTS_RECONFIRM_AGE_MS,
       idleReturnMinutes: s.BRIDGE_IDLE_RETURN_MINUTES,
       stuckEscalationMinutes: s.BRIDGE_STUCK_ESCALATION_MINUTES,
       maxConcurrentContacts: s.BRIDGE_MAX_CONCURRENT_CONTACTS,

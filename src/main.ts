@@ -61,6 +61,7 @@ export function bridgeSettingsOf(config: Config): BridgeSettings {
     lookbackSeconds: b.lookbackSeconds,
     backfillMinutes: b.backfillMinutes,
     ownerConfirmAgeMs: b.ownerConfirmAgeMs,
+    agentsReconfirmAgeMs: b.agentsReconfirmAgeMs,
     idleReturnMinutes: b.idleReturnMinutes,
     stuckEscalationMinutes: b.stuckEscalationMinutes,
     maxConcurrentContacts: b.maxConcurrentContacts,

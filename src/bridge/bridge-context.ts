@@ -21,6 +21,8 @@ export interface BridgeSettings {
   readonly lookbackSeconds: number;
   readonly backfillMinutes: number;
   readonly ownerConfirmAgeMs: number;
+  /** How long the belief that people hold a contact is trusted when its customer writes (a hand-back in the tool is not announced). */
+  readonly agentsReconfirmAgeMs?: number;
   readonly idleReturnMinutes: number;
   readonly stuckEscalationMinutes: number;
   readonly maxConcurrentContacts: number;

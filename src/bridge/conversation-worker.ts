@@ -86,7 +86,9 @@ export class ConversationWorker {
     if (await ctx.store.getEffect(`${item.id}:decision`)) return; // decided before a restart: only effects remain
     ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
     let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
-    const stale = ctx.now() - (conv.ownerConfirmedAt ?? 0) > ctx.settings.ownerConfirmAgeMs;
+    // People may hand the contact back in the service tool without a word to us: that belief is trusted only briefly.
+    const trustMs = conv.owner === 'agents' ? (ctx.settings.agentsReconfirmAgeMs ?? 5_000) : ctx.settings.ownerConfirmAgeMs;
+    const stale = ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs;
     if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
       conv = (await ctx.store.getConversation(key)) ?? conv;

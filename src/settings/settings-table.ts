@@ -135,6 +135,12 @@ export const SETTINGS = [
     'a cached owner older than this is re-confirmed with GET handover before the bot speaks',
   ),
   setting(
+    'BRIDGE_AGENTS_RECONFIRM_AGE_MS',
+    int(0, 86_400_000).default(5_000),
+    '`5000`',
+    'a customer message on a contact believed held by people re-confirms the owner with GET handover when that belief is older than this, so a hand-back in the service tool is answered at once (one GET per such message)',
+  ),
+  setting(
     'BRIDGE_IDLE_RETURN_MINUTES',
     int(0, 43_200).default(60),
     '`60`',
