@@ -46,7 +46,14 @@ export async function createBridge(o: BridgeOptions) {
   const mutex = new KeyedMutex();
   const engage = withMappedHandover(o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
-  const ownership = new Ownership({ store: o.store, engage, now, confirmAgeMs: o.settings.ownerConfirmAgeMs });
+  const health = { pausedForAll: false, revoked: false };
+  const ownership = new Ownership({
+    store: o.store,
+    engage,
+    now,
+    confirmAgeMs: o.settings.ownerConfirmAgeMs,
+    pausedForAll: () => health.pausedForAll,
+  });
   let events!: ConversationEvents;
   let dispatcherRef!: ReturnType<typeof createContactDispatcher>;
   const timers = new WakeTimers(now, (key) => dispatcherRef.schedule(key));
@@ -62,7 +69,7 @@ export async function createBridge(o: BridgeOptions) {
     hours,
     settings: o.settings,
     ...(o.nlu ? { nlu: o.nlu } : {}),
-    health: { pausedForAll: false, revoked: false },
+    health,
     cannedResponses: () => hours.cannedResponses(),
     clean: new Set(),
     wake: (key, atMs) => (atMs === undefined || atMs <= now() ? dispatcherRef.schedule(key) : timers.at(key, atMs)),

@@ -19,6 +19,8 @@ export interface OwnershipDeps {
   /** A cached owner older than this is re-confirmed with the service before the bot speaks. */
   readonly confirmAgeMs: number;
   readonly onChange?: (change: OwnershipChange & { actor: string; reason: string }) => void;
+  /** `bot pause all`: the bridge claims no contact, takes none back by itself, and the bot says nothing. */
+  readonly pausedForAll?: () => boolean;
 }
 
 function blankConversation(key: string, now: number): ConversationRecord {
@@ -43,6 +45,10 @@ export class Ownership {
     const existing = await store.getConversation(key);
     const from: OwnerState = existing?.owner ?? 'unknown';
     const t = ownerTransition(from, event);
+    if (t?.call === 'toApplication' && this.deps.pausedForAll?.() && !(event.type === 'return' && event.by === 'manager')) {
+      // Paused for everyone: no claim and no return; only a manager's explicit return still goes through.
+      return { key, from, to: from, changed: false };
+    }
     if (!t) {
       if (event.type === 'observed') await this.touchConfirmed(key);
       return { key, from, to: from, changed: false };
@@ -76,6 +82,7 @@ export class Ownership {
    * was lost in a crash) or older than the configured age is re-confirmed with the service first.
    */
   async botMaySpeak(key: string): Promise<boolean> {
+    if (this.deps.pausedForAll?.()) return false;
     const c = await this.deps.store.getConversation(key);
     if (c?.owner === 'paused') return false;
     const fresh = c !== undefined && c.owner !== 'unknown' && this.deps.now() - (c.ownerConfirmedAt ?? 0) <= this.deps.confirmAgeMs;

@@ -97,6 +97,39 @@ describe('running the bridge', () => {
   });
 });
 
+describe('the bot paused for everyone', () => {
+  it('claims no contact, sends no bot message and returns nothing, while a decided escalation still goes to people (#11.3)', async () => {
+    h = await startHarness();
+    const actor = { id: 'UMANAGER1', transport: 'cli' as const };
+    // A contact the bot serves, with an escalation decided before the pause (queued out of hours would also do).
+    await h.say('32470000061', 'hello');
+    await h.settle();
+    expect((await h.running.bridge.control.pauseBot('all', actor)).changed).toBe(true);
+    const deletes = () => h!.requests().filter((r) => r.method === 'DELETE' && r.path.includes('/inbox/handover/')).length;
+    const deletesBefore = deletes();
+    const repliesBefore = h.outbound().length;
+    // A new customer writes: not claimed, not answered.
+    await h.say('32470000062', 'hello');
+    await h.settle();
+    expect(deletes()).toBe(deletesBefore);
+    expect(h.outbound().length).toBe(repliesBefore);
+    // People hand a contact back (resolved in the tool): the bot does not take it back while paused.
+    await h.control('/_sim/handover', { channel: 'whatsapp', service_id: '32470000061', owner: 'agents' });
+    await h.running.bridge.control.setOwner('whatsapp/32470000061', 'agents', actor);
+    await h.settle();
+    const report = await h.running.bridge.reconciler.run();
+    await h.settle();
+    expect(deletes()).toBe(deletesBefore);
+    expect(h.outbound().length).toBe(repliesBefore);
+    expect(report).toBeDefined();
+    // Resumed: the waiting customer is answered.
+    await h.running.bridge.control.resumeBot('all', actor);
+    await h.say('32470000062', 'anyone?');
+    await h.settle();
+    await waitFor('an answer after the resume', () => botMessagesTo(h!, '32470000062').length > 0);
+  });
+});
+
 describe('a manager moving a contact', () => {
   it('gives the "back with the assistant" turn after a quick hand-to-agents-then-return (#10.8)', async () => {
     h = await startHarness();
