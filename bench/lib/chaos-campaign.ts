@@ -53,7 +53,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const dir = await mkdtemp(join(tmpdir(), 'engage-chaos-'));
   const token = `chaos-${randomBytes(12).toString('hex')}`;
-  const webhookSecret = `whsec-${randomBytes(12).toString('hex')}`;
+  const webhookSecret = `whsec-${randomBytes(16).toString('hex')}`;
   let sim: RunningSim | undefined;
   let keeper: BridgeKeeper | undefined;
   const log = o.log ?? (() => undefined);

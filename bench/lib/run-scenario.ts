@@ -14,7 +14,7 @@ import { summarize } from './percentiles.js';
 import type { ScenarioResult, ScenarioSpec } from './scenario-types.js';
 import { budgetCheck } from './budget-check.js';
 
-const WEBHOOK_SECRET = 'bench-webhook-secret';
+const WEBHOOK_SECRET = 'bench-webhook-secret-32-characters-or-more';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const round1 = (v: number) => Math.round(v * 10) / 10;
 

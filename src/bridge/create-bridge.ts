@@ -163,6 +163,7 @@ export async function createBridge(o: BridgeOptions) {
         channelBySource,
         topicIds,
         schedule: (k) => dispatcher.schedule(k),
+        fetchMention: (m) => o.engage.mentions.get({ topicId: m.topic_id, id: m.id }),
       });
     },
     /** `code` is what `/readyz` answers; `detail` goes to the log only (it may carry API error text). */

@@ -1,3 +1,4 @@
+import type { Mention } from '../engage/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { Store } from '../storage/index.js';
 import type { ClassifyOptions } from './inbound-item.js';
@@ -6,7 +7,7 @@ import { ingestMentions, parseWebhookBody } from './ingest.js';
 /** What a webhook push did: `accepted` counts only items taken; every other item is counted by reason. */
 export interface WebhookOutcome {
   readonly accepted: number;
-  readonly skipped: { readonly invalid: number; readonly otherTopic: number; readonly notServed: number };
+  readonly skipped: { readonly invalid: number; readonly otherTopic: number; readonly notServed: number; readonly unconfirmed: number };
 }
 
 /**
@@ -21,6 +22,8 @@ export async function takeWebhookPush(
     metrics: BridgeMetrics;
     topicIds: () => Promise<readonly string[]>;
     schedule: (key: string) => void;
+    /** The service's own copy of a mention (GET by topic and id); undefined when it has none. */
+    fetchMention: (m: Mention) => Promise<Mention | undefined>;
   },
 ): Promise<WebhookOutcome | { error: string }> {
   const parsed = parseWebhookBody(body);
@@ -28,16 +31,34 @@ export async function takeWebhookPush(
   const watched = new Set(await o.topicIds());
   const mine = parsed.mentions.filter((m) => watched.has(String(m.topic_id)));
   const otherTopic = parsed.mentions.length - mine.length;
+  // A push that claims a person's act (a reply action, an account-written message) could hand a contact to
+  // people: it is taken only as the service itself shows it. Plain customer messages are taken as pushed.
+  const taken: Mention[] = [];
+  let unconfirmed = 0;
+  for (const m of mine) {
+    if (!claimsHumanActivity(m)) {
+      taken.push(m);
+      continue;
+    }
+    const own = await o.fetchMention(m).catch(() => undefined);
+    if (own === undefined) unconfirmed++;
+    else taken.push(own);
+  }
   // Answered once recorded in memory: the service's push is not held up by the disk, and the poller re-reads
   // anything a crash in the next ~55 ms could lose.
-  const r = await ingestMentions(o.store, mine, {
+  const r = await ingestMentions(o.store, taken, {
     channelBySource: o.channelBySource,
     schedule: o.schedule,
     waitDurable: false,
   });
-  const skipped = { invalid: parsed.invalid, otherTopic, notServed: r.ignored };
+  const skipped = { invalid: parsed.invalid, otherTopic, notServed: r.ignored, unconfirmed };
   if (skipped.invalid) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'invalid-mention' }, skipped.invalid);
   if (skipped.otherTopic) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'other-topic' }, skipped.otherTopic);
+  if (skipped.unconfirmed) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'unconfirmed' }, skipped.unconfirmed);
   if (skipped.notServed) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'not-served' }, skipped.notServed);
   return { accepted: r.recorded + r.repeated, skipped };
+}
+
+function claimsHumanActivity(m: Mention): boolean {
+  return m.author?.managed === true || (m.actions ?? []).some((a) => a.type === 'reply');
 }

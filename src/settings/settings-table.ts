@@ -120,7 +120,13 @@ export const SETTINGS = [
   ),
   setting('BRIDGE_HTTP_HOST', z.string().min(1).default('0.0.0.0'), '`0.0.0.0`', "address the bridge's HTTP server binds"),
   setting('BRIDGE_HTTP_PORT', int(0, 65_535).default(3000), '`3000`', 'health, metrics and webhook server (`0` = any free port)'),
-  setting('BRIDGE_WEBHOOK_SECRET', optionalText, 'none (webhook disabled)', 'secret required on the webhook', true),
+  setting(
+    'BRIDGE_WEBHOOK_SECRET',
+    z.string().trim().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+    'none (webhook disabled)',
+    'secret required on the webhook, at least 32 characters; send it in an `X-Webhook-Secret` header (or in the path)',
+    true,
+  ),
   setting(
     'BRIDGE_FLOW_FILE',
     optionalText,

@@ -138,13 +138,16 @@ describe('a conversation with the bot', () => {
   });
 
   it('accepts the same mention from the webhook and the poller and answers it once', async () => {
-    h = await startHarness({ env: { BRIDGE_WEBHOOK_SECRET: 'hook-secret-1' } });
+    h = await startHarness({ env: { BRIDGE_WEBHOOK_SECRET: 'hook-secret-of-at-least-32-characters' } });
     const mentionId = await h.say('32470000010', 'hello');
     const answer = (await fetch(`${h.simUrl}/1001/inbox/mention/2001/${mentionId}?access_token=sim-token`).then((r) => r.json())) as {
       response: unknown;
     };
     const mention = answer.response;
-    const res = await fetch(`${h.running.http.url}/webhooks/engage/hook-secret-1`, { method: 'POST', body: JSON.stringify([mention]) });
+    const res = await fetch(`${h.running.http.url}/webhooks/engage/hook-secret-of-at-least-32-characters`, {
+      method: 'POST',
+      body: JSON.stringify([mention]),
+    });
     expect(res.status).toBe(202);
     await h.running.bridge.idle();
     await h.settle();

@@ -97,14 +97,24 @@ describe('settings', () => {
 
   it('keeps secrets out of the redacted view and lists them for the logger', () => {
     const config = parseConfig({
-      env: { ENGAGE_ACCESS_TOKEN: 'tok-123456', SLACK_BOT_TOKEN: 'xoxb-abcdef', BRIDGE_WEBHOOK_SECRET: 'hook-secret' },
+      env: {
+        ENGAGE_ACCESS_TOKEN: 'tok-123456',
+        SLACK_BOT_TOKEN: 'xoxb-abcdef',
+        BRIDGE_WEBHOOK_SECRET: 'hook-secret-of-at-least-32-characters',
+      },
     });
     expect(config.demo).toBe(false);
     const view = JSON.stringify(redactedConfig(config));
-    for (const secret of ['tok-123456', 'xoxb-abcdef', 'hook-secret']) {
+    for (const secret of ['tok-123456', 'xoxb-abcdef', 'hook-secret-of-at-least-32-characters']) {
       expect(view).not.toContain(secret);
       expect(config.secrets).toContain(secret);
     }
+  });
+
+  it('refuses a webhook secret shorter than 32 characters, without quoting it (#12.2)', () => {
+    const problems = problemsOf(() => parseConfig({ env: { BRIDGE_WEBHOOK_SECRET: 'short-secret' } }));
+    expect(problems.join('\n')).toMatch(/BRIDGE_WEBHOOK_SECRET.*at least 32 characters/);
+    expect(problems.join('\n')).not.toContain('short-secret');
   });
 
   it('loads .env and config/settings.yaml from the working directory', () => {
