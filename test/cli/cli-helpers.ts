@@ -57,7 +57,7 @@ export async function startSimulator(): Promise<TestSimulator> {
 
 export { tempDir } from '../support/temp-dir.js';
 
-/** A loopback port nobody listens on (taken, then released). */
+/** A loopback port nobody listens on (taken, then released). Prefer REFUSED_PORT for "nothing listens". */
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -65,5 +65,12 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((r) => server.close(() => r()));
   return port;
 }
+
+/**
+ * A port where nothing listens, for tests of an unreachable service: port 4 is privileged and unassigned (and,
+ * unlike port 1, not on fetch's list of blocked ports), no test binds it
+ * and no service here uses it, so a connection is refused at once (no bind-close-reuse race).
+ */
+export const REFUSED_PORT = 4;
 
 export { waitFor } from '../support/wait-for.js';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { DEFAULT_FLOWS, fakeIo, freePort, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
+import { DEFAULT_FLOWS, fakeIo, REFUSED_PORT, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
 
 let sim: TestSimulator;
 let dir: { path: string; remove(): Promise<void> };
@@ -158,7 +158,7 @@ describe('engage-bridge doctor against the simulator', () => {
   });
 
   it('says it cannot reach Engage when nothing listens at the base URL', async () => {
-    const { code, out } = await doctor({ ENGAGE_BASE_URL: `http://127.0.0.1:${await freePort()}` });
+    const { code, out } = await doctor({ ENGAGE_BASE_URL: `http://127.0.0.1:${REFUSED_PORT}` });
     expect(code).toBe(1);
     expect(line(out, 'Engage token is valid')).toMatch(/^✘ .*ENGAGE_BASE_URL/);
   });

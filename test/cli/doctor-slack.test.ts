@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { probeSlack } from '../../src/slack/probe-slack.js';
 import { slackProbeChecks } from '../../src/cli/doctor-slack-checks.js';
-import { DEFAULT_FLOWS, fakeIo, freePort, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
+import { DEFAULT_FLOWS, fakeIo, REFUSED_PORT, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
 import { SLACK_CHANNEL, SLACK_GOOD_TOKEN, startFakeSlackApi, type FakeSlackApi } from './fake-slack-api.js';
 
 let slack: FakeSlackApi;
@@ -48,7 +48,7 @@ describe('probeSlack', () => {
   });
 
   it('reports an unreachable Slack as a request failure without the token', async () => {
-    const result = await probeSlack({ token: 'xoxb-secret-value', apiUrl: `http://127.0.0.1:${await freePort()}/api/` });
+    const result = await probeSlack({ token: 'xoxb-secret-value', apiUrl: `http://127.0.0.1:${REFUSED_PORT}/api/` });
     expect(result.auth.ok).toBe(false);
     expect(JSON.stringify(result)).toMatch(/request_failed: ECONNREFUSED/);
     expect(JSON.stringify(result)).not.toContain('xoxb-secret-value');
