@@ -38,6 +38,7 @@ export interface Config {
     readonly businessHoursSchedule: string | undefined;
     readonly ownerConfirmAgeMs: number;
     readonly agentsReconfirmAgeMs: number;
+    readonly onStop: 'keep' | 'agents';
     readonly idleReturnMinutes: number;
     readonly stuckEscalationMinutes: number;
     readonly maxConcurrentContacts: number;
@@ -184,6 +185,7 @@ function toConfig(s: RawSettings): Config {
       businessHoursSchedule: s.BRIDGE_BUSINESS_HOURS_SCHEDULE,
       ownerConfirmAgeMs: s.BRIDGE_OWNER_CONFIRM_AGE_MS,
       agentsReconfirmAgeMs: s.BRIDGE_AGENTS_RECONFIRM_AGE_MS,
+      onStop: s.BRIDGE_ON_STOP,
       idleReturnMinutes: s.BRIDGE_IDLE_RETURN_MINUTES,
       stuckEscalationMinutes: s.BRIDGE_STUCK_ESCALATION_MINUTES,
       maxConcurrentContacts: s.BRIDGE_MAX_CONCURRENT_CONTACTS,

@@ -282,6 +282,19 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         engage.abortInFlight();
       }),
     );
+    if (config.bridge.onStop === 'agents') {
+      // Runs first on a stop: customers the bot was talking to in the last hour go to people, not to nobody.
+      cleanups.push(async () => {
+        const why = 'released to people: the bridge is stopping (BRIDGE_ON_STOP=agents) and the bot will not answer';
+        const release = bridge.control
+          .releaseToAgents({ sinceMs: 3_600_000, dryRun: false, why }, { id: 'bridge', transport: 'cli' })
+          .then((list) => log.info({ contacts: list.filter((c) => c.released).length }, 'stopping: contacts handed to people'));
+        // Half of what is left of the shutdown deadline: the rest is for stopping the bridge itself.
+        if (!(await settlesWithin(release, remainingMs() / 2))) {
+          log.warn({}, 'stopping: handing contacts to people took too long; the rest stay with the bot');
+        }
+      });
+    }
     return {
       bridge,
       store,

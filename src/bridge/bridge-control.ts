@@ -93,6 +93,46 @@ export class BridgeControlService {
     };
   }
 
+  /**
+   * Hands to people every contact the bot holds whose customer wrote in the last `sinceMs`, each through the
+   * ownership state machine (POST handover, audited) with a note on its last mention saying why. The age is
+   * the bridge's clock against the service's `date.added`: an hour-scale window, far beyond any clock skew.
+   */
+  async releaseToAgents(
+    o: { sinceMs: number; dryRun: boolean; why: string },
+    actor: ControlActor,
+  ): Promise<Array<{ contactKey: string; name?: string; lastCustomerAtMs: number; released: boolean; reason?: string }>> {
+    const { ctx } = this;
+    const from = ctx.now() - o.sinceMs;
+    const held = (await ctx.store.listConversations({ owner: 'bot' })).filter((c) => (c.lastInboundAt ?? 0) >= from);
+    const out = [];
+    for (const c of held) {
+      const base = {
+        contactKey: slashForm(c.key),
+        ...(c.contactName ? { name: c.contactName } : {}),
+        lastCustomerAtMs: c.lastInboundAt ?? 0,
+      };
+      if (o.dryRun) {
+        out.push({ ...base, released: false });
+        continue;
+      }
+      try {
+        const change = await this.events.toAgents(c.key, actorName(actor), o.why);
+        if (c.lastMentionId && c.lastMentionTopicId) {
+          // The note tells the agent why the bot let go; it is never retried (the service appends notes).
+          await ctx.engage.mentions
+            .update({ topicId: c.lastMentionTopicId, id: c.lastMentionId }, { actions: [{ type: 'note', extra: o.why }] })
+            .catch((err: unknown) => ctx.log.warn({ contact: c.key, err: (err as Error)?.message }, 'release: the note was not added'));
+        }
+        out.push({ ...base, released: change.to === 'agents' });
+      } catch (err) {
+        ctx.log.warn({ contact: c.key, err: (err as Error)?.message }, 'release: the handover failed');
+        out.push({ ...base, released: false, reason: (err as Error)?.message ?? String(err) });
+      }
+    }
+    return out;
+  }
+
   watchedTopicIds(): Promise<readonly string[]> {
     return this.topicIds();
   }

@@ -7,6 +7,7 @@ import { simulatorCommand } from './simulator-command.js';
 import { chatCommand } from './chat-command.js';
 import { cmdCommand } from './cmd-command.js';
 import { initCommand } from './init-command.js';
+import { releaseCommand } from './release-command.js';
 
 export type CommandHandler = (args: ParsedArgs, io: CliIo) => Promise<number>;
 
@@ -17,4 +18,5 @@ export const COMMAND_HANDLERS: Record<CommandName, CommandHandler> = {
   cmd: cmdCommand,
   doctor: doctorCommand,
   init: initCommand,
+  release: releaseCommand,
 };

@@ -11,6 +11,7 @@ const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
   cmd: { config: { type: 'string' } },
   doctor: { offline: { type: 'boolean' }, config: { type: 'string' } },
   init: {},
+  release: { since: { type: 'string' }, 'dry-run': { type: 'boolean' }, config: { type: 'string' } },
 };
 const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   start: { min: 0, max: 0 },
@@ -19,6 +20,7 @@ const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   cmd: { min: 1, max: 1 },
   doctor: { min: 0, max: 0 },
   init: { min: 0, max: 1 },
+  release: { min: 0, max: 0 },
 };
 
 export type ParsedArgs = { values: Record<string, string | boolean | undefined>; positionals: string[] };

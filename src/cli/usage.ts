@@ -18,6 +18,10 @@ export const COMMAND_USAGE = {
     synopsis: 'engage-bridge cmd "<manager command>" [--config FILE]',
     summary: 'Run one manager command (as /engage takes it) and print the answer.',
   },
+  release: {
+    synopsis: 'engage-bridge release [--since 60m] [--dry-run] [--config FILE]',
+    summary: 'Hand to people every contact the bot holds with recent customer activity (for when the bridge cannot run).',
+  },
   init: {
     synopsis: 'engage-bridge init [DIR]',
     summary: 'Write an editable config/flows.yaml and a .env template in DIR (default: here); never overwrites.',

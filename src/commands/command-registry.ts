@@ -3,6 +3,7 @@ import type { CommandName, CommandSpec, CommandTable } from './command-types.js'
 import { contactCommand } from './contact-command.js';
 import { csatCommand } from './csat-command.js';
 import { escalationsCommand } from './escalations-command.js';
+import { releaseCommand } from './release-command.js';
 import { handoverCommand } from './handover-command.js';
 import { hoursCommand } from './hours-command.js';
 import { renderCommandHelp, renderOverview } from './render-help.js';
@@ -39,6 +40,7 @@ export const COMMANDS: CommandTable = {
   bot: botCommand,
   escalations: escalationsCommand,
   csat: csatCommand,
+  release: releaseCommand,
   status: statusCommand,
 };
 

@@ -25,6 +25,7 @@ export type ParsedCommand =
   | { readonly name: 'bot'; readonly action: 'pause' | 'resume'; readonly contact?: ContactKey }
   | { readonly name: 'escalations' }
   | { readonly name: 'csat'; readonly days: number }
+  | { readonly name: 'release'; readonly sinceMinutes: number; readonly dryRun: boolean }
   | { readonly name: 'status' };
 
 export type CommandName = ParsedCommand['name'];

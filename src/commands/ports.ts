@@ -134,6 +134,22 @@ export interface BridgeControl {
   health(): Promise<BridgeHealth>;
   /** The topics the bridge watches; contact calls of chat channels need them. */
   watchedTopicIds(): Promise<readonly string[]>;
+  /**
+   * Hands to people every contact the bot holds whose customer wrote in the last `sinceMs` (with a note saying
+   * why); with `dryRun`, only lists them. For the day the bridge cannot come back, and for a stop with
+   * BRIDGE_ON_STOP=agents.
+   */
+  releaseToAgents(o: { sinceMs: number; dryRun: boolean; why: string }, actor: Actor): Promise<ReleasedContact[]>;
+}
+
+export interface ReleasedContact {
+  /** `service/service_id`. */
+  readonly contactKey: string;
+  readonly name?: string;
+  readonly lastCustomerAtMs: number;
+  /** False when the handover failed (the reason says why); always false on a dry run. */
+  readonly released: boolean;
+  readonly reason?: string;
 }
 
 export type AuditResult = 'ok' | 'refused' | 'failed';

@@ -141,6 +141,12 @@ export const SETTINGS = [
     'a cached owner older than this is re-confirmed with GET handover before the bot speaks',
   ),
   setting(
+    'BRIDGE_ON_STOP',
+    z.enum(['keep', 'agents']).default('keep'),
+    '`keep`',
+    '`agents`: on a graceful stop, contacts the bot holds whose customer wrote in the last hour are handed to people with a note saying why (`engage-bridge release` does the same by hand)',
+  ),
+  setting(
     'BRIDGE_AGENTS_RECONFIRM_AGE_MS',
     int(0, 86_400_000).default(5_000),
     '`5000`',

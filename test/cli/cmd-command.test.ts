@@ -74,7 +74,7 @@ describe('engage-bridge cmd without a running bridge', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err.split('\n')[0]).toBe(
-      '"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, csat, status.',
+      '"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, csat, release, status.',
     );
     expect(err).toContain('Commands:');
   });

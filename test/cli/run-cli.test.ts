@@ -9,7 +9,7 @@ describe('runCli', () => {
     const cli = io();
     expect(await runCli(['--help'], cli)).toBe(0);
     expect(cli.out()).toMatch(/^Usage: engage-bridge <command>/);
-    for (const command of ['start', 'simulator', 'chat', 'cmd', 'doctor', 'init']) expect(cli.out()).toContain(`  ${command} `);
+    for (const command of ['start', 'simulator', 'chat', 'cmd', 'doctor', 'init', 'release']) expect(cli.out()).toContain(`  ${command} `);
     expect(cli.err()).toBe('');
   });
 
@@ -55,7 +55,7 @@ describe('runCli', () => {
   });
 
   it('prints one command usage on <command> --help and exits 0', async () => {
-    for (const command of ['start', 'simulator', 'chat', 'cmd', 'doctor', 'init']) {
+    for (const command of ['start', 'simulator', 'chat', 'cmd', 'doctor', 'init', 'release']) {
       const cli = io();
       expect(await runCli([command, '--help'], cli)).toBe(0);
       expect(cli.out()).toMatch(new RegExp(`^Usage: engage-bridge ${command}`));

@@ -45,6 +45,7 @@ function bridgeOver(engage: EngageClient): BridgeControl {
     surveyAnswers: async () => [],
     health: async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false }),
     watchedTopicIds: async () => ['2001'],
+    releaseToAgents: async () => [],
   };
 }
 

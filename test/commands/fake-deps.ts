@@ -75,6 +75,7 @@ export function fakeDeps(o: Overrides = {}): FakeDeps {
       b.health ?? (async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false })),
     ),
     watchedTopicIds: rec('bridge.watchedTopicIds', b.watchedTopicIds ?? (async () => ['2001'])),
+    releaseToAgents: rec('bridge.releaseToAgents', b.releaseToAgents ?? (async () => [])),
   };
   return {
     calls,

@@ -130,6 +130,42 @@ describe('the bot paused for everyone', () => {
   });
 });
 
+describe('the fail-safe for when the bot is gone (#14)', () => {
+  it('release lists, then hands to people, the contacts the bot holds with recent customer activity, with a note', async () => {
+    h = await startHarness();
+    const actor = { id: 'UMANAGER1', transport: 'cli' as const };
+    await h.say('32470000071', 'hello');
+    await h.settle();
+    h.advance(2 * 3_600_000); // this customer wrote two hours ago
+    await h.say('32470000072', 'hello');
+    await h.settle();
+    const posts = () => h!.requests().filter((r) => r.method === 'POST' && r.path.includes('/inbox/handover/'));
+    const dry = await h.running.bridge.control.releaseToAgents({ sinceMs: 3_600_000, dryRun: true, why: 'test' }, actor);
+    expect(dry.map((c) => c.contactKey)).toEqual(['whatsapp/32470000072']);
+    expect(posts()).toEqual([]);
+    const done = await h.running.bridge.control.releaseToAgents(
+      { sinceMs: 3_600_000, dryRun: false, why: 'the bridge is going away' },
+      actor,
+    );
+    expect(done).toEqual([expect.objectContaining({ contactKey: 'whatsapp/32470000072', released: true })]);
+    expect(posts().map((r) => r.path)).toEqual([expect.stringContaining('/inbox/handover/whatsapp/32470000072')]);
+    expect((await h.running.store.getConversation('whatsapp:32470000071'))?.owner).toBe('bot');
+    expect((await h.running.store.getConversation('whatsapp:32470000072'))?.owner).toBe('agents');
+    const notes = h.requests().filter((r) => r.method === 'POST' && r.path.includes('/inbox/mention/'));
+    expect(notes.length).toBeGreaterThan(0);
+  });
+
+  it('with BRIDGE_ON_STOP=agents, a graceful stop hands the recent contacts to people', async () => {
+    h = await startHarness({ env: { BRIDGE_ON_STOP: 'agents' } });
+    await h.say('32470000073', 'hello');
+    await h.settle();
+    const sim = h.sim;
+    await h.stop();
+    expect(sim.requests.after(0).some((r) => r.method === 'POST' && r.path.includes('/inbox/handover/whatsapp/32470000073'))).toBe(true);
+    h = undefined;
+  });
+});
+
 describe('a manager moving a contact', () => {
   it('gives the "back with the assistant" turn after a quick hand-to-agents-then-return (#10.8)', async () => {
     h = await startHarness();
