@@ -42,11 +42,13 @@ export class Reconciler {
     const now = ctx.now();
     const idleMs = ctx.settings.idleReturnMinutes * 60_000;
     const agentsOwned = await ctx.store.listConversations({ owner: 'agents' });
-    const active = new Set((await ctx.store.listEscalations({ status: ['open', 'taken'] })).map((e) => e.contactKey));
+    const escalations = await ctx.store.listEscalations({ status: ['open', 'queued', 'taken'] });
+    const active = new Set(escalations.filter((e) => e.status !== 'queued').map((e) => e.contactKey));
+    // Nobody has answered these yet: the customer keeps their place with people (the stuck alert covers them).
+    const unanswered = new Set(escalations.filter((e) => e.status !== 'taken').map((e) => e.contactKey));
     const toCheck: typeof agentsOwned = [];
     for (const conv of agentsOwned) {
-      const lastHuman = Math.max(conv.lastHumanActivityAt ?? 0, conv.ownerChangedAt ?? 0) || conv.updatedAt;
-      if (idleMs > 0 && now - lastHuman > idleMs) {
+      if (idleMs > 0 && !unanswered.has(conv.key) && now - idleSince(conv) > idleMs) {
         if (report.idle >= MAX_RETURNS_PER_RUN) continue; // the rest go next time: no storm of calls after a long stop
         try {
           if (
@@ -60,7 +62,8 @@ export class Reconciler {
         continue;
       }
       // Only contacts people are working on are looked up, each at most once a minute, a bounded number per run.
-      const recent = conv.lastInboundAt !== undefined && idleMs > 0 && now - conv.lastInboundAt < idleMs;
+      // Our clock against our clock: `updatedAt` moves with every message we take in for the contact.
+      const recent = conv.lastInboundAt !== undefined && idleMs > 0 && now - conv.updatedAt < idleMs;
       if ((active.has(conv.key) || recent) && now - (this.checkedAt.get(conv.key) ?? 0) >= CHECK_EVERY_MS) toCheck.push(conv);
     }
     toCheck.sort((a, b) => (this.checkedAt.get(a.key) ?? 0) - (this.checkedAt.get(b.key) ?? 0));
@@ -147,4 +150,15 @@ export class Reconciler {
     }
     return stuck;
   }
+}
+
+/**
+ * When the contact's idle time starts, on the bridge's own clock: the last human activity we saw, or the moment
+ * people got the contact when nobody has acted since. A record from before `humanSeenAt` existed has only the
+ * service's date of the activity, which is never compared with our clock; its last update (our clock, moved by
+ * that activity) stands in.
+ */
+function idleSince(conv: ConversationRecord): number {
+  const seen = conv.humanSeenAt ?? (conv.lastHumanActivityAt !== undefined ? conv.updatedAt : 0);
+  return Math.max(seen, conv.ownerChangedAt ?? 0) || conv.updatedAt;
 }

@@ -30,7 +30,10 @@ export const conversationSchema = z.object({
   stretchStartedAt: z.number().optional(),
   lastInboundAt: z.number().optional(),
   lastBotReplyAt: z.number().optional(),
+  /** The service's date of the latest human activity (its clock): for display, never compared with ours. */
   lastHumanActivityAt: z.number().optional(),
+  /** When the bridge saw the latest human activity, on the bridge's own clock: the idle return counts from it. */
+  humanSeenAt: z.number().optional(),
   lastMentionId: z.string().optional(),
   lastMentionTopicId: z.string().optional(),
   updatedAt: z.number(),
