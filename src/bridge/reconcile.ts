@@ -24,10 +24,9 @@ export interface ReconcileReport {
 /**
  * The scheduler's periodic pass, so that ownership never gets stuck: contacts whose people are done (resolved,
  * idle, or given back in the service's tool) return to the bot; queued escalations go out when hours open;
- * escalations nobody picked up are announced once.
+ * escalations nobody picked up are announced once (remembered in the store, so also once across restarts).
  */
 export class Reconciler {
-  private readonly announcedStuck = new Set<string>();
   private readonly checkedAt = new Map<string, number>();
 
   constructor(
@@ -130,10 +129,17 @@ export class Reconciler {
     if (minutes <= 0) return 0;
     let stuck = 0;
     for (const e of await ctx.store.listEscalations({ status: 'open' })) {
-      if (this.announcedStuck.has(e.id) || ctx.now() - e.createdAt < minutes * 60_000) continue;
+      if (e.stuckAnnouncedAt !== undefined || ctx.now() - e.createdAt < minutes * 60_000) continue;
       const conv = await ctx.store.getConversation(e.contactKey);
-      if (conv && (conv.lastHumanActivityAt ?? 0) > e.createdAt) continue;
-      this.announcedStuck.add(e.id);
+      // Both on our clock: the escalation's creation and the moment we saw a person act.
+      if (conv && (conv.humanSeenAt ?? 0) > e.createdAt) continue;
+      try {
+        // Stored before the notice goes out: at most one announcement, also across restarts.
+        await ctx.store.updateEscalation(e.id, { stuckAnnouncedAt: ctx.now() });
+      } catch (err) {
+        ctx.log.warn({ escalation: e.id, err: (err as Error).message }, 'could not record a stuck escalation; trying again next time');
+        continue;
+      }
       stuck++;
       const transcript = (conv?.transcript ?? []).flatMap((l) => (l.from === 'system' ? [] : [{ ...l, from: l.from }]));
       ctx.notifier.escalationStuck(

@@ -86,6 +86,8 @@ export const escalationInputSchema = z.object({
   permalink: z.string().optional(),
   summary: z.string(),
   notice: z.object({ channel: z.string(), ts: z.string() }).optional(),
+  /** When the watchdog announced that nobody picked it up (bridge clock): kept, so a restart does not announce it again. */
+  stuckAnnouncedAt: z.number().optional(),
 });
 export type EscalationInput = z.infer<typeof escalationInputSchema>;
 
