@@ -51,6 +51,7 @@ export class Ownership {
     }
     if (!t) {
       if (event.type === 'observed') await this.touchConfirmed(key);
+      if (event.type === 'human-activity') await this.touchHumanSeen(key);
       return { key, from, to: from, changed: false };
     }
     await this.callService(key, t);
@@ -60,6 +61,7 @@ export class Ownership {
       owner: t.to,
       ownerChangedAt: at,
       ownerConfirmedAt: t.to === 'unknown' ? undefined : at,
+      ...(event.type === 'human-activity' ? { humanSeenAt: at } : {}),
       updatedAt: at,
     }));
     await store.audit({ at, actor, action: `owner ${from} → ${t.to}: ${t.action}`, subject: key, reason });
@@ -95,6 +97,12 @@ export class Ownership {
     const { service, serviceId } = splitKey(key);
     if (t.call === 'toAgents') await this.deps.engage.handover.toAgents({ service, serviceId });
     else await this.deps.engage.handover.toApplication({ service, serviceId });
+  }
+
+  /** The idle clock's start, on our own clock: the service's date of the activity is never compared with ours. */
+  private async touchHumanSeen(key: string): Promise<void> {
+    const at = this.deps.now();
+    await this.deps.store.updateConversation(key, (c) => (c ? { ...c, humanSeenAt: at } : undefined));
   }
 
   private async touchConfirmed(key: string): Promise<void> {

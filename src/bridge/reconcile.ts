@@ -24,10 +24,9 @@ export interface ReconcileReport {
 /**
  * The scheduler's periodic pass, so that ownership never gets stuck: contacts whose people are done (resolved,
  * idle, or given back in the service's tool) return to the bot; queued escalations go out when hours open;
- * escalations nobody picked up are announced once.
+ * escalations nobody picked up are announced once (remembered in the store, so also once across restarts).
  */
 export class Reconciler {
-  private readonly announcedStuck = new Set<string>();
   private readonly checkedAt = new Map<string, number>();
 
   constructor(
@@ -42,11 +41,13 @@ export class Reconciler {
     const now = ctx.now();
     const idleMs = ctx.settings.idleReturnMinutes * 60_000;
     const agentsOwned = await ctx.store.listConversations({ owner: 'agents' });
-    const active = new Set((await ctx.store.listEscalations({ status: ['open', 'taken'] })).map((e) => e.contactKey));
+    const escalations = await ctx.store.listEscalations({ status: ['open', 'queued', 'taken'] });
+    const active = new Set(escalations.filter((e) => e.status !== 'queued').map((e) => e.contactKey));
+    // Nobody has answered these yet: the customer keeps their place with people (the stuck alert covers them).
+    const unanswered = new Set(escalations.filter((e) => e.status !== 'taken').map((e) => e.contactKey));
     const toCheck: typeof agentsOwned = [];
     for (const conv of agentsOwned) {
-      const lastHuman = Math.max(conv.lastHumanActivityAt ?? 0, conv.ownerChangedAt ?? 0) || conv.updatedAt;
-      if (idleMs > 0 && now - lastHuman > idleMs) {
+      if (idleMs > 0 && !unanswered.has(conv.key) && now - idleSince(conv) > idleMs) {
         if (report.idle >= MAX_RETURNS_PER_RUN) continue; // the rest go next time: no storm of calls after a long stop
         try {
           if (
@@ -60,7 +61,8 @@ export class Reconciler {
         continue;
       }
       // Only contacts people are working on are looked up, each at most once a minute, a bounded number per run.
-      const recent = conv.lastInboundAt !== undefined && idleMs > 0 && now - conv.lastInboundAt < idleMs;
+      // Our clock against our clock: `updatedAt` moves with every message we take in for the contact.
+      const recent = conv.lastInboundAt !== undefined && idleMs > 0 && now - conv.updatedAt < idleMs;
       if ((active.has(conv.key) || recent) && now - (this.checkedAt.get(conv.key) ?? 0) >= CHECK_EVERY_MS) toCheck.push(conv);
     }
     toCheck.sort((a, b) => (this.checkedAt.get(a.key) ?? 0) - (this.checkedAt.get(b.key) ?? 0));
@@ -127,10 +129,17 @@ export class Reconciler {
     if (minutes <= 0) return 0;
     let stuck = 0;
     for (const e of await ctx.store.listEscalations({ status: 'open' })) {
-      if (this.announcedStuck.has(e.id) || ctx.now() - e.createdAt < minutes * 60_000) continue;
+      if (e.stuckAnnouncedAt !== undefined || ctx.now() - e.createdAt < minutes * 60_000) continue;
       const conv = await ctx.store.getConversation(e.contactKey);
-      if (conv && (conv.lastHumanActivityAt ?? 0) > e.createdAt) continue;
-      this.announcedStuck.add(e.id);
+      // Both on our clock: the escalation's creation and the moment we saw a person act.
+      if (conv && (conv.humanSeenAt ?? 0) > e.createdAt) continue;
+      try {
+        // Stored before the notice goes out: at most one announcement, also across restarts.
+        await ctx.store.updateEscalation(e.id, { stuckAnnouncedAt: ctx.now() });
+      } catch (err) {
+        ctx.log.warn({ escalation: e.id, err: (err as Error).message }, 'could not record a stuck escalation; trying again next time');
+        continue;
+      }
       stuck++;
       const transcript = (conv?.transcript ?? []).flatMap((l) => (l.from === 'system' ? [] : [{ ...l, from: l.from }]));
       ctx.notifier.escalationStuck(
@@ -147,4 +156,15 @@ export class Reconciler {
     }
     return stuck;
   }
+}
+
+/**
+ * When the contact's idle time starts, on the bridge's own clock: the last human activity we saw, or the moment
+ * people got the contact when nobody has acted since. A record from before `humanSeenAt` existed has only the
+ * service's date of the activity, which is never compared with our clock; its last update (our clock, moved by
+ * that activity) stands in.
+ */
+function idleSince(conv: ConversationRecord): number {
+  const seen = conv.humanSeenAt ?? (conv.lastHumanActivityAt !== undefined ? conv.updatedAt : 0);
+  return Math.max(seen, conv.ownerChangedAt ?? 0) || conv.updatedAt;
 }

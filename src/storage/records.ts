@@ -30,7 +30,10 @@ export const conversationSchema = z.object({
   stretchStartedAt: z.number().optional(),
   lastInboundAt: z.number().optional(),
   lastBotReplyAt: z.number().optional(),
+  /** The service's date of the latest human activity (its clock): for display, never compared with ours. */
   lastHumanActivityAt: z.number().optional(),
+  /** When the bridge saw the latest human activity, on the bridge's own clock: the idle return counts from it. */
+  humanSeenAt: z.number().optional(),
   lastMentionId: z.string().optional(),
   lastMentionTopicId: z.string().optional(),
   updatedAt: z.number(),
@@ -83,6 +86,8 @@ export const escalationInputSchema = z.object({
   permalink: z.string().optional(),
   summary: z.string(),
   notice: z.object({ channel: z.string(), ts: z.string() }).optional(),
+  /** When the watchdog announced that nobody picked it up (bridge clock): kept, so a restart does not announce it again. */
+  stuckAnnouncedAt: z.number().optional(),
 });
 export type EscalationInput = z.infer<typeof escalationInputSchema>;
 

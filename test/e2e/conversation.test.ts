@@ -129,6 +129,8 @@ describe('a conversation with the bot', () => {
     await h.settle();
     await h.say('32470000009', 'agent');
     await h.settle();
+    await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: '32470000009', text: 'Alice here.' });
+    await h.settle();
     h.advance(10 * 60_000);
     expect((await h.running.bridge.reconciler.run()).idle).toBe(0);
     h.advance(25 * 60_000);
@@ -169,5 +171,43 @@ describe('a person who writes first', () => {
     await h.settle();
     expect(botMessagesTo(h, '32470000012')).toHaveLength(0);
     expect((await h.running.store.getConversation('whatsapp:32470000012'))?.owner).toBe('agents');
+  });
+});
+
+describe('the idle return (#11.6)', () => {
+  it('leaves an escalation nobody answered for two hours with the people', async () => {
+    h = await startHarness({ env: { BRIDGE_IDLE_RETURN_MINUTES: '60' } });
+    await h.say('32470000013', 'hello');
+    await h.settle();
+    await h.say('32470000013', 'agent');
+    await h.settle();
+    const claims = callsOf(h, 'DELETE', '/inbox/handover/whatsapp/32470000013').length;
+    const said = botMessagesTo(h, '32470000013').length;
+    h.advance(2 * 60 * 60_000);
+    expect((await h.running.bridge.reconciler.run()).idle).toBe(0);
+    await h.settle();
+    expect((await h.running.store.getConversation('whatsapp:32470000013'))?.owner).toBe('agents');
+    expect(callsOf(h, 'DELETE', '/inbox/handover/whatsapp/32470000013')).toHaveLength(claims);
+    expect(botMessagesTo(h, '32470000013')).toHaveLength(said);
+  });
+
+  it('counts idle time from the answer as the bridge saw it, not by the clock of the service', async () => {
+    h = await startHarness({ env: { BRIDGE_IDLE_RETURN_MINUTES: '30' } });
+    await h.say('32470000014', 'hello');
+    await h.settle();
+    await h.say('32470000014', 'agent');
+    await h.settle();
+    // People answer 50 minutes later; the service's clock runs 10 minutes ahead of ours.
+    h.advance(50 * 60_000);
+    h.setServiceOffset(600);
+    await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: '32470000014', text: 'Sorry for the wait, Alice here.' });
+    await h.settle();
+    h.advance(25 * 60_000);
+    expect((await h.running.bridge.reconciler.run()).idle).toBe(0);
+    expect((await h.running.store.getConversation('whatsapp:32470000014'))?.owner).toBe('agents');
+    h.advance(10 * 60_000);
+    expect((await h.running.bridge.reconciler.run()).idle).toBe(1);
+    await waitFor('the return turn', () => botMessagesTo(h!, '32470000014').length === 3);
+    expect((await h.running.store.getConversation('whatsapp:32470000014'))?.owner).toBe('bot');
   });
 });

@@ -79,6 +79,32 @@ describe('running the bridge', () => {
     expect(stuck).toEqual(['whatsapp/32470000032']);
   });
 
+  it('remembers across a restart that it announced a stuck escalation (#11.6)', async () => {
+    const stuck: string[] = [];
+    const env = { BRIDGE_STUCK_ESCALATION_MINUTES: '15' };
+    h = await startHarness({ env });
+    h.running.bridge.setNotifier({ escalationStuck: (n: { contactKey: string }) => stuck.push(n.contactKey) });
+    await h.say('32470000036', 'hello');
+    await h.settle();
+    await h.say('32470000036', 'agent');
+    await h.settle();
+    h.advance(16 * 60_000);
+    await h.running.bridge.reconciler.run();
+    expect(stuck).toEqual(['whatsapp/32470000036']);
+    const { dataDir } = h;
+    const nowMs = h.now();
+    await h.stop();
+    h = undefined;
+    h = await startHarness({ env, dataDir, nowMs });
+    h.running.bridge.setNotifier({ escalationStuck: (n: { contactKey: string }) => stuck.push(n.contactKey) });
+    h.advance(60_000);
+    await h.running.bridge.reconciler.run();
+    h.advance(60_000);
+    await h.running.bridge.reconciler.run();
+    expect(stuck).toEqual(['whatsapp/32470000036']);
+    expect((await h.running.store.listEscalations({ status: 'open' })).map((e) => e.contactKey)).toEqual(['whatsapp:32470000036']);
+  });
+
   it('lets a manager pause and resume the bot for one contact', async () => {
     h = await startHarness();
     await h.say('32470000033', 'hello');
