@@ -46,7 +46,13 @@ export class LogTail<T extends { seq: number }> {
   async catchUp(): Promise<Array<T & { seenAt: number }>> {
     while (this.running) await this.running;
     const p = this.readOnce();
-    this.running = p.then(() => undefined).finally(() => (this.running = undefined));
+    // Waiters only need to know the read is over: its failure is the caller's (through `p`), never a second, unhandled one.
+    this.running = p
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (this.running = undefined));
     return p;
   }
 
