@@ -7,6 +7,7 @@ import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
 import { recogniseOwnEcho } from './own-echo.js';
+import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
@@ -64,13 +65,26 @@ export class ConversationWorker {
           break;
         }
         const batch: Batch = { durable: [] };
-        for (const item of items) await this.handle(item, batch);
+        for (const item of items) await this.handleOrPark(item, batch);
         await Promise.all(batch.durable);
         if (!(await runPendingEffects(this.ctx, key))) return;
         for (const item of items) await this.ctx.store.markInboundProcessed(item.id);
       }
       this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
+  }
+
+  /**
+   * A permanent failure (the contact is gone, the service refuses the request) parks this one mention as dead and
+   * the run goes on; anything else is thrown, and the dispatcher retries the contact later with a growing delay.
+   */
+  private async handleOrPark(item: InboundMention, batch: Batch): Promise<void> {
+    try {
+      await this.handle(item, batch);
+    } catch (err) {
+      if (!isPermanentFailure(err)) throw err;
+      await parkDeadMention(this.ctx, item, err);
+    }
   }
 
   private async handle(item: InboundMention, batch: Batch): Promise<void> {

@@ -80,10 +80,10 @@ export async function createBridge(o: BridgeOptions) {
   const dispatcher = createContactDispatcher({
     concurrency: o.settings.maxConcurrentContacts,
     work: (key) => worker.work(key),
-    onError: (key, err) => {
+    onError: (key, err, retryInMs) => {
       ctx.health.lastError = { atMs: now(), message: (err as Error)?.message ?? String(err) };
-      o.log.error({ contact: key, err: (err as Error)?.message }, 'processing a contact failed; it is retried');
-      timers.at(key, now() + 5_000);
+      o.log.error({ contact: key, err: (err as Error)?.message, retryInMs }, 'processing a contact failed; it is retried');
+      timers.at(key, now() + retryInMs);
     },
   });
   dispatcherRef = dispatcher;
