@@ -106,6 +106,40 @@ describe('engage-bridge cmd without a running bridge', () => {
     expect(existsSync(join(dir.path, 'data', 'store.lock'))).toBe(false);
   });
 
+  it('waits for the work a command wakes before it closes the store', async () => {
+    const BOB = '32470000002';
+    const said = (await sim.control('/_sim/inbound', { channel: 'whatsapp', author: { id: BOB, name: 'Bob' }, text: 'hello' })) as {
+      id: string;
+      topic_ids?: string[];
+      date: { added: number };
+    };
+    expect((await cmd(`bot pause whatsapp/${BOB}`)).code).toBe(0);
+    // A message the bridge recorded while the contact was paused, not yet decided.
+    const { openFileStore } = await import('../../src/storage/index.js');
+    const key = `whatsapp:${BOB}`;
+    const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+    try {
+      await store.recordInbound({
+        id: said.id,
+        topicId: String(said.topic_ids?.[0] ?? ''),
+        key,
+        addedAt: said.date.added,
+        payload: { kind: 'customer', text: 'hello', clicked: [] },
+      });
+    } finally {
+      await store.close();
+    }
+    // Resuming wakes the contact's worker: cmd returns only when that work is done and on disk.
+    const resumed = await cmd(`bot resume whatsapp/${BOB}`);
+    expect(resumed.code).toBe(0);
+    const after = await openFileStore({ dataDir: join(dir.path, 'data') });
+    try {
+      expect(await after.pendingInbound(key)).toEqual([]);
+    } finally {
+      await after.close();
+    }
+  });
+
   it('keeps the malformed command in the audit log, as Slack does', async () => {
     await cmd('bogus again');
     const { openFileStore } = await import('../../src/storage/index.js');
