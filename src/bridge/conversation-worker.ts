@@ -1,3 +1,4 @@
+import { EngageError } from '../engage/index.js';
 import type { ConversationRecord, InboundMention } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
@@ -13,6 +14,8 @@ import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 const BATCH_LIMIT = 20;
 /** Rounds of one run before the contact goes to the back of the queue (its backlog is picked up again). */
 const ROUNDS_PER_RUN = 50;
+/** Tries of a mention whose failure is not the service's (a bug, an odd item) before it is parked as dead. */
+export const MAX_UNCLASSIFIED_TRIES = 5;
 
 /** Decisions of one run: the dialog state the last one left, and the writes that make them durable. */
 interface Batch {
@@ -40,6 +43,8 @@ function blank(key: string, now: number): ConversationRecord {
  */
 export class ConversationWorker {
   private readonly tags: ContactTags;
+  /** Failed tries per mention in this process, for the ones that failed and are not parked yet. */
+  private readonly failures = new Map<string, number>();
 
   constructor(
     private readonly ctx: BridgeContext,
@@ -81,8 +86,16 @@ export class ConversationWorker {
   private async handleOrPark(item: InboundMention, batch: Batch): Promise<void> {
     try {
       await this.handle(item, batch);
+      this.failures.delete(item.id);
     } catch (err) {
-      if (!isPermanentFailure(err)) throw err;
+      // A failure the bridge cannot classify (a bug, an odd item) hardly mends by itself: a few tries, then parked.
+      // The service's transient failures (5xx, no answer, rate limits) are retried, later and later, not parked.
+      const tries = (this.failures.get(item.id) ?? 0) + 1;
+      if (!isPermanentFailure(err) && (err instanceof EngageError || tries < MAX_UNCLASSIFIED_TRIES)) {
+        this.failures.set(item.id, tries);
+        throw err;
+      }
+      this.failures.delete(item.id);
       await parkDeadMention(this.ctx, item, err);
     }
   }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_UNCLASSIFIED_TRIES } from '../../src/bridge/conversation-worker.js';
 import { runCliCommand } from '../../src/commands/index.js';
 import { testTempDir } from '../support/temp-dir.js';
 import { botMessagesTo, callsOf, startHarness, waitFor, type Harness } from './harness.js';
@@ -57,5 +58,32 @@ describe('a mention that fails for good', () => {
     await again.running.bridge.idle();
     await again.settle();
     expect(callsOf(again, 'GET', `handover/whatsapp/${GONE}`)).toHaveLength(0);
+  });
+
+  it('parks a mention whose failure is not the service (a bug) after a few tries, and answers the others meanwhile', async () => {
+    const h = await startHarness();
+    open.push(h);
+    const ownership = h.running.bridge.context.ownership;
+    const confirm = ownership.confirm.bind(ownership);
+    let broken = 0;
+    ownership.confirm = async (key, ...rest) => {
+      if (key === `whatsapp:${GONE}`) {
+        broken++;
+        throw new TypeError('a bug met an odd item');
+      }
+      return confirm(key, ...rest);
+    };
+    await h.say(GONE, 'hello');
+    await h.say(ANN, 'hello');
+    await h.settle();
+    await waitFor('Ann is answered', () => botMessagesTo(h, ANN).length > 0);
+    // The dispatcher retries later and later; run the retries now instead of waiting for them.
+    for (let i = 0; i < 6; i++) {
+      h.running.bridge.dispatcher.schedule(`whatsapp:${GONE}`);
+      await h.running.bridge.idle();
+    }
+    expect(broken).toBe(MAX_UNCLASSIFIED_TRIES);
+    expect(await h.running.store.pendingInbound(`whatsapp:${GONE}`)).toHaveLength(0);
+    expect(await h.running.metrics.text()).toMatch(/engage_bridge_mentions_dead_total\{code="error"\} 1/);
   });
 });
