@@ -105,6 +105,117 @@ async function startDemoSimulator(port: number | undefined, log: Logger): Promis
   }
 }
 
+/** What every way of running the bridge shares: flows, store, client, bridge, and the commands' dependencies. */
+async function openCore(
+  config: Config,
+  deps: Pick<StartDeps, 'log' | 'cwd' | 'now'>,
+  cleanups: Array<() => Promise<void>>,
+  engageTarget: { baseUrl: string; accountId: string; token: string },
+  options: { standby?: { signal?: AbortSignal }; settings?: Partial<BridgeSettings>; defaultMetrics?: boolean } = {},
+) {
+  const { log } = deps;
+  const now = deps.now ?? Date.now;
+  const flowFile = locateFlowFile(config.bridge.flowFile, deps.cwd);
+  const flows = await loadFlowFile(flowFile.path);
+  log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
+  const dataDir = resolve(deps.cwd, config.bridge.dataDir);
+  const storeOptions = {
+    clock: now,
+    logger: log.child({ component: 'store' }),
+    transcriptMaxLines: config.bridge.transcriptLines,
+    retention: {
+      seenIdsDays: config.bridge.seenRetentionDays,
+      auditDays: config.bridge.auditRetentionDays,
+      archiveAfterDays: config.bridge.archiveAfterDays,
+    },
+  };
+  const store: Store = config.bridge.databaseUrl
+    ? await openPostgresStore({
+        ...storeOptions,
+        databaseUrl: config.bridge.databaseUrl,
+        leaseTtlMs: config.bridge.leaseTtlMs,
+        ...(options.standby ? { standby: options.standby } : {}),
+      })
+    : await openFileStore({ ...storeOptions, dataDir });
+  cleanups.push(() => store.close());
+  const metrics = createBridgeMetrics({ defaultMetrics: options.defaultMetrics ?? true });
+  const engage = createEngageClient({
+    baseUrl: engageTarget.baseUrl,
+    accountId: engageTarget.accountId,
+    accessToken: engageTarget.token,
+    version: config.engage.apiVersion,
+    handoverServices: Object.values(config.engage.channelServices).map((c) => c.handoverService),
+    logger: log.child({ component: 'engage' }),
+    timeouts: { requestMs: config.engage.requestTimeoutMs },
+    rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
+    onRequest: (e) => {
+      metrics.apiCalls.inc({ endpoint: e.endpoint, method: e.method, status: e.status === null ? 'none' : String(e.status) });
+      metrics.apiLatency.observe({ endpoint: e.endpoint, method: e.method }, e.durationMs / 1000);
+    },
+  });
+  cleanups.push(() => engage.close());
+  const bridge = await createBridge({
+    store,
+    engage,
+    flows,
+    log: log.child({ component: 'bridge' }),
+    metrics,
+    now,
+    settings: { ...bridgeSettingsOf(config), ...options.settings },
+    ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
+  });
+  const commandDeps: CommandDeps = {
+    engage,
+    bridge: bridge.control,
+    audit: store,
+    managerIds: config.slack.managerIds,
+    now: () => new Date(now()),
+  };
+  return { dataDir, store, metrics, engage, bridge, commandDeps };
+}
+
+/** Manager commands with no bridge running (`engage-bridge cmd`): the bridge prepared, no loops, no listeners. */
+export interface CommandService {
+  readonly commandDeps: CommandDeps;
+  /** Waits for the work the commands started (bounded by the shutdown deadline), then closes the store and client. */
+  close(): Promise<void>;
+}
+
+export async function startCommandService(config: Config, deps: Pick<StartDeps, 'log' | 'cwd' | 'now'>): Promise<CommandService> {
+  if (!config.engage.accountId) throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
+  const cleanups: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch (err) {
+        deps.log.warn({ err: (err as Error).message }, 'error while closing');
+      }
+    }
+  };
+  try {
+    const target = { baseUrl: config.engage.baseUrl, accountId: config.engage.accountId, token: config.engage.accessToken ?? '' };
+    // No standby: a command never waits for another instance's lease. One contact at a time is plenty here.
+    const { store, engage, bridge, commandDeps } = await openCore(config, deps, cleanups, target, {
+      settings: { maxConcurrentContacts: 1 },
+      defaultMetrics: false,
+    });
+    // What the store remembers (the pause for everyone, unfinished work) counts, as in a running bridge.
+    await bridge.prepare({ commandOnly: true });
+    const deadlineMs = config.bridge.shutdownDeadlineMs;
+    cleanups.push(async () => {
+      // Work the command woke finishes (or, at the deadline, stays pending for the next start) before the store closes.
+      if (!(await settlesWithin(bridge.idle(), deadlineMs / 2))) engage.abortInFlight();
+      await bridge.stop();
+      await store.flush();
+    });
+    return { commandDeps, close: closeAll };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
 /** What shutdown keeps for the steps after the bridge has stopped (flushing the store, closing sockets). */
 const FINAL_STEPS_MS = 3000;
 
@@ -164,63 +275,10 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     } else if (!engageTarget.accountId) {
       throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
     }
-    const flowFile = locateFlowFile(config.bridge.flowFile, deps.cwd);
-    const flows = await loadFlowFile(flowFile.path);
-    log.info({ flowFile: flowFile.path, source: flowFile.source }, `flows loaded from ${describeFlowFile(flowFile)}`);
-    const dataDir = resolve(deps.cwd, config.bridge.dataDir);
-    const storeOptions = {
-      clock: now,
-      logger: log.child({ component: 'store' }),
-      transcriptMaxLines: config.bridge.transcriptLines,
-      retention: {
-        seenIdsDays: config.bridge.seenRetentionDays,
-        auditDays: config.bridge.auditRetentionDays,
-        archiveAfterDays: config.bridge.archiveAfterDays,
-      },
-    };
-    const store = config.bridge.databaseUrl
-      ? await openPostgresStore({
-          ...storeOptions,
-          databaseUrl: config.bridge.databaseUrl,
-          leaseTtlMs: config.bridge.leaseTtlMs,
-          // Another instance is active: wait as its standby and take over when it stops renewing the lease.
-          standby: { ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
-        })
-      : await openFileStore({ ...storeOptions, dataDir });
-    cleanups.push(() => store.close());
-    const metrics = createBridgeMetrics();
-    const engage = createEngageClient({
-      baseUrl: engageTarget.baseUrl,
-      accountId: engageTarget.accountId,
-      accessToken: engageTarget.token,
-      version: config.engage.apiVersion,
-      handoverServices: Object.values(config.engage.channelServices).map((c) => c.handoverService),
-      logger: log.child({ component: 'engage' }),
-      timeouts: { requestMs: config.engage.requestTimeoutMs },
-      rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
-      onRequest: (e) => {
-        metrics.apiCalls.inc({ endpoint: e.endpoint, method: e.method, status: e.status === null ? 'none' : String(e.status) });
-        metrics.apiLatency.observe({ endpoint: e.endpoint, method: e.method }, e.durationMs / 1000);
-      },
+    const { dataDir, store, metrics, engage, bridge, commandDeps } = await openCore(config, deps, cleanups, engageTarget, {
+      // Another instance is active: wait as its standby and take over when it stops renewing the lease.
+      standby: { ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
     });
-    cleanups.push(() => engage.close());
-    const bridge = await createBridge({
-      store,
-      engage,
-      flows,
-      log: log.child({ component: 'bridge' }),
-      metrics,
-      now,
-      settings: bridgeSettingsOf(config),
-      ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
-    });
-    const commandDeps: CommandDeps = {
-      engage,
-      bridge: bridge.control,
-      audit: store,
-      managerIds: config.slack.managerIds,
-      now: () => new Date(now()),
-    };
     let slack: SlackApp | undefined;
     let slackPort: { port: number | null } | undefined;
     if (config.slack.botToken) {

@@ -14,11 +14,23 @@ export interface ContactDispatcher {
   stop(): Promise<void>;
 }
 
+/** First retry of a contact whose run failed; each further failure in a row doubles it, up to the cap. */
+export const RETRY_BASE_MS = 5_000;
+export const RETRY_CAP_MS = 5 * 60_000;
+
+/** Delay before retrying a contact after `failures` failed runs in a row (1 for the first). */
+export function retryDelayMs(failures: number): number {
+  return Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** Math.min(Math.max(0, failures - 1), 16));
+}
+
 export function createContactDispatcher(options: {
   concurrency: number;
   work: (key: string) => Promise<void>;
-  onError: (key: string, err: unknown) => void;
+  /** A run failed: `retryInMs` grows per contact with each failure in a row (see `retryDelayMs`), reset by a success. */
+  onError: (key: string, err: unknown, retryInMs: number) => void;
 }): ContactDispatcher {
+  // Failed runs in a row, per contact: one failing contact backs off alone, the others keep their pace.
+  const failures = new Map<string, number>();
   const waiting: string[] = [];
   const waitingSet = new Set<string>();
   const running = new Set<string>();
@@ -41,7 +53,14 @@ export function createContactDispatcher(options: {
       running.add(key);
       void options
         .work(key)
-        .catch((err: unknown) => options.onError(key, err))
+        .then(
+          () => failures.delete(key),
+          (err: unknown) => {
+            const n = (failures.get(key) ?? 0) + 1;
+            failures.set(key, n);
+            options.onError(key, err, retryDelayMs(n));
+          },
+        )
         .finally(() => {
           running.delete(key);
           if (again.delete(key) && !stopped) enqueue(key);

@@ -1,3 +1,4 @@
+import { EngageError } from '../engage/index.js';
 import type { ConversationRecord, InboundMention } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
@@ -7,11 +8,14 @@ import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
 import { recogniseOwnEcho } from './own-echo.js';
+import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
 /** Rounds of one run before the contact goes to the back of the queue (its backlog is picked up again). */
 const ROUNDS_PER_RUN = 50;
+/** Tries of a mention whose failure is not the service's (a bug, an odd item) before it is parked as dead. */
+export const MAX_UNCLASSIFIED_TRIES = 5;
 
 /** Decisions of one run: the dialog state the last one left, and the writes that make them durable. */
 interface Batch {
@@ -39,6 +43,8 @@ function blank(key: string, now: number): ConversationRecord {
  */
 export class ConversationWorker {
   private readonly tags: ContactTags;
+  /** Failed tries per mention in this process, for the ones that failed and are not parked yet. */
+  private readonly failures = new Map<string, number>();
 
   constructor(
     private readonly ctx: BridgeContext,
@@ -64,13 +70,34 @@ export class ConversationWorker {
           break;
         }
         const batch: Batch = { durable: [] };
-        for (const item of items) await this.handle(item, batch);
+        for (const item of items) await this.handleOrPark(item, batch);
         await Promise.all(batch.durable);
         if (!(await runPendingEffects(this.ctx, key))) return;
         for (const item of items) await this.ctx.store.markInboundProcessed(item.id);
       }
       this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
+  }
+
+  /**
+   * A permanent failure (the contact is gone, the service refuses the request) parks this one mention as dead and
+   * the run goes on; anything else is thrown, and the dispatcher retries the contact later with a growing delay.
+   */
+  private async handleOrPark(item: InboundMention, batch: Batch): Promise<void> {
+    try {
+      await this.handle(item, batch);
+      this.failures.delete(item.id);
+    } catch (err) {
+      // A failure the bridge cannot classify (a bug, an odd item) hardly mends by itself: a few tries, then parked.
+      // The service's transient failures (5xx, no answer, rate limits) are retried, later and later, not parked.
+      const tries = (this.failures.get(item.id) ?? 0) + 1;
+      if (!isPermanentFailure(err) && (err instanceof EngageError || tries < MAX_UNCLASSIFIED_TRIES)) {
+        this.failures.set(item.id, tries);
+        throw err;
+      }
+      this.failures.delete(item.id);
+      await parkDeadMention(this.ctx, item, err);
+    }
   }
 
   private async handle(item: InboundMention, batch: Batch): Promise<void> {

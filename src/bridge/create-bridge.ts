@@ -80,10 +80,10 @@ export async function createBridge(o: BridgeOptions) {
   const dispatcher = createContactDispatcher({
     concurrency: o.settings.maxConcurrentContacts,
     work: (key) => worker.work(key),
-    onError: (key, err) => {
+    onError: (key, err, retryInMs) => {
       ctx.health.lastError = { atMs: now(), message: (err as Error)?.message ?? String(err) };
-      o.log.error({ contact: key, err: (err as Error)?.message }, 'processing a contact failed; it is retried');
-      timers.at(key, now() + 5_000);
+      o.log.error({ contact: key, err: (err as Error)?.message, retryInMs }, 'processing a contact failed; it is retried');
+      timers.at(key, now() + retryInMs);
     },
   });
   dispatcherRef = dispatcher;
@@ -114,11 +114,15 @@ export async function createBridge(o: BridgeOptions) {
     },
   });
 
-  /** Loads what the store remembers and picks up unfinished work; does not start the loops. */
-  async function prepare(): Promise<void> {
+  /**
+   * Loads what the store remembers and picks up unfinished work; does not start the loops. `commandOnly` (a manager
+   * command with no bridge running) loads the store's state and the hours only: no first-start baselines (that is
+   * the running bridge's first read) and no backlog; contacts a command wakes still run.
+   */
+  async function prepare(options: { commandOnly?: boolean } = {}): Promise<void> {
     const meta = await o.store.getMeta();
     ctx.health.pausedForAll = meta.values['pausedForAll'] === true;
-    if (meta.baselineAt === undefined) {
+    if (meta.baselineAt === undefined && !options.commandOnly) {
       // Informational only: each topic's first read records what it shows as history (see poll-window.ts).
       await o.store.setMeta({ baselineAt: now() });
       o.log.info(
@@ -131,6 +135,7 @@ export async function createBridge(o: BridgeOptions) {
     } catch (err) {
       o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
     }
+    if (options.commandOnly) return;
     await poller.readBaselines();
     const keys = new Set<string>();
     for (const m of await o.store.pendingInbound()) keys.add(m.key);

@@ -39,11 +39,15 @@ export async function parkDead(ctx: BridgeContext, effect: Effect, reason: strin
     result: 'failed',
   });
   ctx.metrics.effectsDead.inc({ kind: effect.kind });
+  await listDead(ctx, { key: effect.key, kind: effect.kind, contactKey: effect.contactKey, reason, atMs: ctx.now() });
+  // A reply's end is on disk before anything after it runs (see effect-doubt.ts).
+  if (effect.kind === 'reply') await ctx.store.flush();
+}
+
+/** Adds a parked item (an effect, or an inbound mention: see mention-dead.ts) to the list `status` shows. */
+export async function listDead(ctx: Pick<BridgeContext, 'store'>, entry: DeadEffect): Promise<void> {
   const before = await deadEffects(ctx.store);
-  const entry: DeadEffect = { key: effect.key, kind: effect.kind, contactKey: effect.contactKey, reason, atMs: ctx.now() };
   await ctx.store.setMeta({
     values: { [DEAD_META]: { count: before.count + 1, latest: [entry, ...before.latest].slice(0, KEEP_LATEST) } },
   });
-  // A reply's end is on disk before anything after it runs (see effect-doubt.ts).
-  if (effect.kind === 'reply') await ctx.store.flush();
 }

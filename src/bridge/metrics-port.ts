@@ -19,6 +19,8 @@ export interface BridgeMetrics {
   readonly annotationsRefused: CounterPort<'kind'>;
   /** Effects given up for good: parked, audited, listed by `status`. */
   readonly effectsDead: CounterPort<'kind'>;
+  /** Inbound mentions parked for good after a permanent error: audited, listed by `status`. */
+  readonly mentionsDead: CounterPort<'code'>;
   /** Items not taken: unreadable, or not ours (another topic, an unserved channel). */
   readonly skippedItems: CounterPort<'source' | 'reason'>;
   /** Customers' CSAT/NPS answers. */

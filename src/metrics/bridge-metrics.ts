@@ -13,6 +13,8 @@ export interface BridgeMetrics {
   readonly annotationsRefused: Counter<'kind'>;
   /** Effects given up for good (permanent error or retries used up): parked, audited, listed by `status`. */
   readonly effectsDead: Counter<'kind'>;
+  /** Inbound mentions whose processing failed for good (e.g. the contact is gone): parked, audited, listed by `status`. */
+  readonly mentionsDead: Counter<'code'>;
   readonly apiLatency: Histogram<'endpoint' | 'method'>;
   readonly queueDepth: Gauge;
   readonly pollLagSeconds: Gauge;
@@ -81,6 +83,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_effects_dead_total',
       help: 'Effects given up for good (permanent error or retries used up)',
       labelNames: ['kind'],
+      registers,
+    }),
+    mentionsDead: new Counter({
+      name: 'engage_bridge_mentions_dead_total',
+      help: 'Inbound mentions parked for good after a permanent error (never retried), by error code',
+      labelNames: ['code'],
       registers,
     }),
     queueDepth: new Gauge({ name: 'engage_bridge_queue_depth', help: 'Inbound messages waiting to be processed', registers }),

@@ -83,4 +83,33 @@ describe('contact dispatcher', () => {
     expect(errors).toEqual(['bad']);
     expect(done).toEqual(['good']);
   });
+
+  it('backs off a failing contact exponentially up to a cap, alone, and forgets it after a success', async () => {
+    const delays: Array<[string, number]> = [];
+    let failA = true;
+    const done: string[] = [];
+    const d = createContactDispatcher({
+      concurrency: 2,
+      work: async (key) => {
+        if (key === 'a' && failA) throw new Error('transient');
+        done.push(key);
+      },
+      onError: (key, _err, retryInMs) => delays.push([key, retryInMs]),
+    });
+    for (let i = 0; i < 9; i++) {
+      d.schedule('a');
+      d.schedule('b');
+      await d.idle();
+    }
+    expect(delays.map(([, ms]) => ms)).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
+    expect(delays.every(([key]) => key === 'a')).toBe(true);
+    expect(done.filter((k) => k === 'b')).toHaveLength(9);
+    failA = false;
+    d.schedule('a');
+    await d.idle();
+    failA = true;
+    d.schedule('a');
+    await d.idle();
+    expect(delays.at(-1)).toEqual(['a', 5_000]);
+  });
 });

@@ -42,6 +42,16 @@ async function ownerOf(serviceId: string): Promise<string> {
   return ((await res.json()) as { response: { owner: string } }).response.owner;
 }
 
+async function pausedForAll(): Promise<boolean> {
+  const { openFileStore } = await import('../../src/storage/index.js');
+  const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+  try {
+    return (await store.getMeta()).values['pausedForAll'] === true;
+  } finally {
+    await store.close();
+  }
+}
+
 describe('engage-bridge cmd without a running bridge', () => {
   it('answers help on stdout with exit 0, from a store it opens itself', async () => {
     const { code, out, err } = await cmd('help');
@@ -77,6 +87,57 @@ describe('engage-bridge cmd without a running bridge', () => {
       '"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, csat, release, status.',
     );
     expect(err).toContain('Commands:');
+  });
+
+  it('pauses (`bot pause`, for all) and resumes the bot for everyone, remembered by the store between two commands', async () => {
+    const paused = await cmd('bot pause');
+    expect(paused.code).toBe(0);
+    expect(paused.out).toBe('Bot paused for every contact.\n');
+    expect(await pausedForAll()).toBe(true);
+    // A second command is a new process as far as the bridge knows: it reads the pause from the store.
+    const status = await cmd('status');
+    expect(status.out).toContain('Bot: PAUSED for every contact');
+    const resumed = await cmd('bot resume');
+    expect(resumed.code).toBe(0);
+    expect(resumed.out).toBe('Bot resumed for every contact.\n');
+    expect(await pausedForAll()).toBe(false);
+    expect((await cmd('status')).out).toContain('Bot: running');
+    // Nothing was left holding the store.
+    expect(existsSync(join(dir.path, 'data', 'store.lock'))).toBe(false);
+  });
+
+  it('waits for the work a command wakes before it closes the store', async () => {
+    const BOB = '32470000002';
+    const said = (await sim.control('/_sim/inbound', { channel: 'whatsapp', author: { id: BOB, name: 'Bob' }, text: 'hello' })) as {
+      id: string;
+      topic_ids?: string[];
+      date: { added: number };
+    };
+    expect((await cmd(`bot pause whatsapp/${BOB}`)).code).toBe(0);
+    // A message the bridge recorded while the contact was paused, not yet decided.
+    const { openFileStore } = await import('../../src/storage/index.js');
+    const key = `whatsapp:${BOB}`;
+    const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+    try {
+      await store.recordInbound({
+        id: said.id,
+        topicId: String(said.topic_ids?.[0] ?? ''),
+        key,
+        addedAt: said.date.added,
+        payload: { kind: 'customer', text: 'hello', clicked: [] },
+      });
+    } finally {
+      await store.close();
+    }
+    // Resuming wakes the contact's worker: cmd returns only when that work is done and on disk.
+    const resumed = await cmd(`bot resume whatsapp/${BOB}`);
+    expect(resumed.code).toBe(0);
+    const after = await openFileStore({ dataDir: join(dir.path, 'data') });
+    try {
+      expect(await after.pendingInbound(key)).toEqual([]);
+    } finally {
+      await after.close();
+    }
   });
 
   it('keeps the malformed command in the audit log, as Slack does', async () => {
