@@ -25,7 +25,7 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
     `Last error: ${lastError}`,
     ...(dead
       ? [
-          `Dead effects (given up, not retried): ${dead.count}`,
+          `Dead items (given up, not retried): ${dead.count}`,
           ...dead.latest
             .slice(0, 5)
             .map((d) => `  ${d.kind} for ${d.contactKey.replace(':', '/')} ${formatSince(d.atMs, nowMs)}: ${d.reason}`),

@@ -69,7 +69,7 @@ describe('every effect retry is bounded; what cannot go through is parked as dea
       },
       t.ctx.now(),
     );
-    expect(text).toMatch(/Dead effects \(given up, not retried\): 1/);
+    expect(text).toMatch(/Dead items \(given up, not retried\): 1/);
     expect(text).toContain('reply for whatsapp/32470000501');
   });
 });

@@ -38,7 +38,7 @@ describe('a mention that fails for good', () => {
     expect(h.running.bridge.dispatcher.depth()).toBe(0);
 
     const status = await runCliCommand('status', h.running.commandDeps);
-    expect(status.output).toMatch(/Dead effects \(given up, not retried\): 1/);
+    expect(status.output).toMatch(/Dead items \(given up, not retried\): 1/);
     expect(status.output).toContain(`mention for whatsapp/${GONE}`);
     expect(await h.running.metrics.text()).toMatch(/engage_bridge_mentions_dead_total\{code="not_found"\} 1/);
     const audit = await h.running.store.listAudit({ limit: 20 });
