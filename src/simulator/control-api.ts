@@ -23,6 +23,7 @@ const realismSchema = z.strictObject({
   timestamp_ties: z.union([z.boolean(), z.number().int().min(1).max(3600)]).optional(),
   indexing_delay_ms: z.number().int().min(0).max(600_000).optional(),
   extra_fields: z.boolean().optional(),
+  clock_offset_seconds: z.number().int().min(-86_400).max(86_400).optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({
@@ -84,7 +85,7 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
   '/_sim/clock': {
     POST: (sim, body) => {
       sim.setClock(parse(clockSchema, body).now);
-      return [200, { now: sim.now() }];
+      return [200, { now: sim.ownNow() }];
     },
   },
   '/_sim/reset': {

@@ -9,14 +9,19 @@ export interface Realism {
   indexing_delay_ms: number;
   /** Items carry fields no client knows about. */
   extra_fields: boolean;
+  /** The service's clock runs this many seconds ahead (negative: behind) of the simulator's own clock. */
+  clock_offset_seconds: number;
 }
 
-export const NO_REALISM: Realism = { timestamp_ties: false, indexing_delay_ms: 0, extra_fields: false };
+export const NO_REALISM: Realism = { timestamp_ties: false, indexing_delay_ms: 0, extra_fields: false, clock_offset_seconds: 0 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */
 export interface Runtime {
   readonly state: SimState;
-  /** Simulated time in UNIX seconds (fixed by `/_sim/clock`, else the real clock). */
+  /**
+   * The service's clock in UNIX seconds: the simulator's own clock (fixed by `/_sim/clock`, else the real
+   * clock) plus `realism.clock_offset_seconds`. Everything the service writes is stamped with it.
+   */
   now(): number;
   /** The underlying clock in ms, never fixed: drives rate-limit windows and indexing delays. */
   realMs(): number;

@@ -1,0 +1,48 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, startSim, V, type TestSim } from './sim-helpers.js';
+
+// The realism options of issue 10: each one reproduces a way the real service differs from the description.
+const clock = manualClock(1_700_000_000_000);
+const own = (): number => Math.floor(clock.now() / 1000);
+let s: TestSim;
+beforeAll(async () => {
+  s = await startSim({ clock: clock.now });
+});
+afterAll(() => s.close());
+afterEach(() => s.sim.reset());
+
+describe('clock_offset_seconds', () => {
+  it('stamps date.added, date.updated and handover dates with the service clock, offset from the simulator clock', async () => {
+    const set = await s.control('POST', '/_sim/realism', { clock_offset_seconds: -3 });
+    expect(set.body.clock_offset_seconds).toBe(-3);
+    const m = await s.inbound('whatsapp', '3247100', 'hello');
+    expect(m['date']).toEqual({ added: own() - 3, updated: own() - 3 });
+    clock.advance(5000);
+    const upd = await s.api('POST', `/1001/inbox/mention/2001/${String(m['id'])}`, {
+      updates: { status: 'done' },
+      version: V,
+    });
+    expect(upd.body.response.date.updated).toBe(own() - 3);
+    const ho = await s.api('POST', '/1001/inbox/handover/whatsapp/3247100', { version: V });
+    expect(ho.body.response.date.updated).toBe(own() - 3);
+    const tool = await s.control('POST', '/_sim/handover', { channel: 'whatsapp', service_id: '3247100', owner: 'application' });
+    expect(tool.body.date.updated).toBe(own() - 3);
+    expect((await s.control('POST', '/_sim/clock', {})).body.now).toBe(own());
+  });
+
+  it('runs the service clock ahead with a positive offset, set at start', async () => {
+    const ahead = await startSim({ clock: clock.now, realism: { clock_offset_seconds: 7 } });
+    try {
+      const m = await ahead.inbound('whatsapp', '3247101', 'hi');
+      expect((m['date'] as { added: number }).added).toBe(own() + 7);
+      expect((await ahead.control('GET', '/_sim/realism')).body.clock_offset_seconds).toBe(7);
+    } finally {
+      await ahead.close();
+    }
+  });
+
+  it('refuses an offset that is not a whole number of seconds within a day', async () => {
+    expect((await s.control('POST', '/_sim/realism', { clock_offset_seconds: 1.5 })).status).toBe(400);
+    expect((await s.control('POST', '/_sim/realism', { clock_offset_seconds: 90_000 })).status).toBe(400);
+  });
+});
