@@ -24,6 +24,7 @@ const realismSchema = z.strictObject({
   indexing_delay_ms: z.number().int().min(0).max(600_000).optional(),
   extra_fields: z.boolean().optional(),
   clock_offset_seconds: z.number().int().min(-86_400).max(86_400).optional(),
+  late_indexing_seconds: z.number().int().min(0).max(3600).optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

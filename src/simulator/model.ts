@@ -35,6 +35,8 @@ export interface MentionRecord {
   updated: number;
   /** Real-clock ms from which list calls may return it (indexing delay realism). */
   visibleAtMs: number;
+  /** Service-clock seconds from which list calls may return it (late indexing realism): `added` + the delay. */
+  listedFrom: number;
   assignment: { userIds: string[]; comment: string };
   actions: MentionAction[];
   hidden: boolean;

@@ -11,9 +11,17 @@ export interface Realism {
   extra_fields: boolean;
   /** The service's clock runs this many seconds ahead (negative: behind) of the simulator's own clock. */
   clock_offset_seconds: number;
+  /** A new mention is listed (lists and filters) only this many seconds after its `date.added`. */
+  late_indexing_seconds: number;
 }
 
-export const NO_REALISM: Realism = { timestamp_ties: false, indexing_delay_ms: 0, extra_fields: false, clock_offset_seconds: 0 };
+export const NO_REALISM: Realism = {
+  timestamp_ties: false,
+  indexing_delay_ms: 0,
+  extra_fields: false,
+  clock_offset_seconds: 0,
+  late_indexing_seconds: 0,
+};
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */
 export interface Runtime {

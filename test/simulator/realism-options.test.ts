@@ -46,3 +46,41 @@ describe('clock_offset_seconds', () => {
     expect((await s.control('POST', '/_sim/realism', { clock_offset_seconds: 90_000 })).status).toBe(400);
   });
 });
+
+const listedIds = async (t: TestSim, filter?: string): Promise<string[]> => {
+  const r = await t.api('GET', '/1001/inbox/mentions', { version: V, limit: 100, ...(filter ? { filter } : {}) });
+  expect(r.status).toBe(200);
+  return (r.body.response.data as { id: unknown }[]).map((m) => String(m.id));
+};
+
+describe('late_indexing_seconds', () => {
+  it('lists a new mention, filtered or not, only that many seconds after its date.added; by id at once', async () => {
+    const set = await s.control('POST', '/_sim/realism', { late_indexing_seconds: 10, clock_offset_seconds: -2 });
+    expect(set.body.late_indexing_seconds).toBe(10);
+    const m = await s.inbound('whatsapp', '3247200', 'late');
+    const id = String(m['id']);
+    expect((await s.api('GET', `/1001/inbox/mention/2001/${id}`, { version: V })).status).toBe(200);
+    expect(await listedIds(s)).not.toContain(id);
+    expect(await listedIds(s, 'status:new')).not.toContain(id);
+    clock.advance(9000);
+    expect(await listedIds(s)).not.toContain(id);
+    expect(await listedIds(s, 'source:whatsapp')).not.toContain(id);
+    clock.advance(1000);
+    expect(await listedIds(s)).toContain(id);
+    expect(await listedIds(s, 'status:new')).toContain(id);
+  });
+
+  it('applies when given at start and lists at once when off', async () => {
+    const late = await startSim({ clock: clock.now, realism: { late_indexing_seconds: 5 } });
+    try {
+      const hidden = String((await late.inbound('whatsapp', '3247201', 'a'))['id']);
+      expect(await listedIds(late)).not.toContain(hidden);
+      await late.control('POST', '/_sim/realism', { late_indexing_seconds: 0 });
+      const shown = String((await late.inbound('whatsapp', '3247201', 'b'))['id']);
+      expect(await listedIds(late)).toEqual([shown]);
+      expect((await late.control('POST', '/_sim/realism', { late_indexing_seconds: -1 })).status).toBe(400);
+    } finally {
+      await late.close();
+    }
+  });
+});

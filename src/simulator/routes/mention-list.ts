@@ -38,9 +38,12 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const entities = entitiesParam !== undefined && readBoolean(entitiesParam, "Parameter 'entities'");
 
   const nowMs = rt.realMs();
-  const inRange = rt.state.mentions.range(topicIds, from, to);
-  const allVisible = rt.state.mentions.latestVisibleAtMs <= nowMs;
-  const items = allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && (!matches || matches(m)));
+  const now = rt.now();
+  const { mentions } = rt.state;
+  const inRange = mentions.range(topicIds, from, to);
+  const allVisible = mentions.latestVisibleAtMs <= nowMs && mentions.latestListedFrom <= now;
+  const items =
+    allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && m.listedFrom <= now && (!matches || matches(m)));
   let page: typeof items;
   let hasNext: boolean;
   if (sort === 'dateadd:asc') {
