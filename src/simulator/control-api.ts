@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { faultsSchema } from './faults.js';
+import { RATE_LIMIT_HEADER_VARIANTS } from './rate-limit-headers.js';
 import { readBody, sendError, sendJson } from './http-io.js';
 import {
   agentReplySchema,
@@ -25,6 +26,7 @@ const realismSchema = z.strictObject({
   extra_fields: z.boolean().optional(),
   clock_offset_seconds: z.number().int().min(-86_400).max(86_400).optional(),
   late_indexing_seconds: z.number().int().min(0).max(3600).optional(),
+  rate_limit_headers: z.enum(RATE_LIMIT_HEADER_VARIANTS).optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

@@ -1,3 +1,4 @@
+import type { RateLimitHeaderVariant } from './rate-limit-headers.js';
 import type { BoundedLog } from './bounded-log.js';
 import type { OutboundEntry } from './model.js';
 import type { SimState } from './sim-state.js';
@@ -13,6 +14,8 @@ export interface Realism {
   clock_offset_seconds: number;
   /** A new mention is listed (lists and filters) only this many seconds after its `date.added`. */
   late_indexing_seconds: number;
+  /** Which rate-limit headers answers carry (see `rate-limit-headers.ts`). */
+  rate_limit_headers: RateLimitHeaderVariant;
 }
 
 export const NO_REALISM: Realism = {
@@ -21,6 +24,7 @@ export const NO_REALISM: Realism = {
   extra_fields: false,
   clock_offset_seconds: 0,
   late_indexing_seconds: 0,
+  rate_limit_headers: 'both',
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */

@@ -84,3 +84,54 @@ describe('late_indexing_seconds', () => {
     }
   });
 });
+
+describe('rate_limit_headers', () => {
+  const RATE = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+  const present = (h: Headers): string[] => RATE.filter((name) => h.get(name) !== null);
+  /** The rate-limit headers of an ordinary answer, a refusal by the limiter and an injected refusal. */
+  async function observe(t: TestSim): Promise<{ ok: string[]; refused: string[]; fault: string[] }> {
+    await t.control('POST', '/_sim/rate-limit', { user_id: 'u1', limit: 1, window_seconds: 60 });
+    const ok = await t.api('GET', '/1001/settings/topics', { version: V });
+    const refused = await t.api('GET', '/1001/settings/topics', { version: V });
+    expect([ok.status, refused.status, refused.body.error]).toEqual([200, 400, 'rate_limit_reached']);
+    await t.control('POST', '/_sim/rate-limit', { user_id: 'u1' });
+    await t.control('POST', '/_sim/faults', { rate_limit: 1 });
+    const fault = await t.api('GET', '/1001/settings/topics', { version: V });
+    await t.control('POST', '/_sim/faults', {});
+    expect(fault.body.error).toBe('rate_limit_reached');
+    return { ok: present(ok.headers), refused: present(refused.headers), fault: present(fault.headers) };
+  }
+
+  it('sends every header by default (both)', async () => {
+    expect((await s.control('GET', '/_sim/realism')).body.rate_limit_headers).toBe('both');
+    expect(await observe(s)).toEqual({
+      ok: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+      refused: RATE,
+      fault: ['x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+    });
+  });
+
+  it('leaves out x-ratelimit-reset with no_reset, keeping Retry-After on refusals', async () => {
+    await s.control('POST', '/_sim/realism', { rate_limit_headers: 'no_reset' });
+    expect(await observe(s)).toEqual({
+      ok: ['x-ratelimit-limit', 'x-ratelimit-remaining'],
+      refused: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after'],
+      fault: ['x-ratelimit-remaining', 'retry-after'],
+    });
+  });
+
+  it('sends only Retry-After on refusals with retry_after_only', async () => {
+    await s.control('POST', '/_sim/realism', { rate_limit_headers: 'retry_after_only' });
+    expect(await observe(s)).toEqual({ ok: [], refused: ['retry-after'], fault: ['retry-after'] });
+  });
+
+  it('sends no rate-limit header at all with none, also when set at start', async () => {
+    const bare = await startSim({ clock: clock.now, realism: { rate_limit_headers: 'none' } });
+    try {
+      expect(await observe(bare)).toEqual({ ok: [], refused: [], fault: [] });
+      expect((await bare.control('POST', '/_sim/realism', { rate_limit_headers: 'some' })).status).toBe(400);
+    } finally {
+      await bare.close();
+    }
+  });
+});
