@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { faultsSchema } from './faults.js';
 import { RATE_LIMIT_HEADER_VARIANTS } from './rate-limit-headers.js';
+import { goneContactSchema, goneControlSchema, withGone } from './gone-contacts.js';
 import { readBody, sendError, sendJson } from './http-io.js';
 import {
   agentReplySchema,
@@ -27,6 +28,7 @@ const realismSchema = z.strictObject({
   clock_offset_seconds: z.number().int().min(-86_400).max(86_400).optional(),
   late_indexing_seconds: z.number().int().min(0).max(3600).optional(),
   rate_limit_headers: z.enum(RATE_LIMIT_HEADER_VARIANTS).optional(),
+  gone_contacts: z.array(goneContactSchema).max(10_000).optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({
@@ -103,6 +105,13 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
       const r = parse(realismSchema, body);
       sim.setRealism(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
       return [200, sim.realism];
+    },
+  },
+  '/_sim/contact/gone': {
+    POST: (sim, body) => {
+      const { gone, ...contact } = parse(goneControlSchema, body);
+      sim.setRealism({ gone_contacts: withGone(sim.realism.gone_contacts, contact, gone ?? true) });
+      return [200, { gone_contacts: sim.realism.gone_contacts }];
     },
   },
   '/_sim/webhooks': {

@@ -1,5 +1,6 @@
 import type { RateLimitHeaderVariant } from './rate-limit-headers.js';
 import type { BoundedLog } from './bounded-log.js';
+import type { GoneContact } from './gone-contacts.js';
 import type { OutboundEntry } from './model.js';
 import type { SimState } from './sim-state.js';
 
@@ -16,6 +17,8 @@ export interface Realism {
   late_indexing_seconds: number;
   /** Which rate-limit headers answers carry (see `rate-limit-headers.ts`). */
   rate_limit_headers: RateLimitHeaderVariant;
+  /** Contacts whose lookups (contact and handover, by service and id or by contact id) answer 404. */
+  gone_contacts: GoneContact[];
 }
 
 export const NO_REALISM: Realism = {
@@ -25,6 +28,7 @@ export const NO_REALISM: Realism = {
   clock_offset_seconds: 0,
   late_indexing_seconds: 0,
   rate_limit_headers: 'both',
+  gone_contacts: [],
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */

@@ -135,3 +135,48 @@ describe('rate_limit_headers', () => {
     }
   });
 });
+
+describe('gone contacts', () => {
+  const lookups = async (t: TestSim, channel: string, id: string, contactId: string): Promise<number[]> => [
+    (await t.api('GET', `/1001/inbox/contact/${channel}/${id}`, { version: V, topic_ids: '2001' })).status,
+    (await t.api('GET', `/1001/inbox/contact/${contactId}`, { version: V, topic_ids: '2001' })).status,
+    (await t.api('GET', `/1001/inbox/handover/${channel}/${id}`, { version: V })).status,
+    (await t.api('POST', `/1001/inbox/handover/${channel}/${id}`, { version: V })).status,
+    (await t.api('DELETE', `/1001/inbox/handover/${channel}/${id}`, { version: V })).status,
+  ];
+  const contactIdOf = async (t: TestSim, channel: string, id: string): Promise<string> =>
+    String((await t.api('GET', `/1001/inbox/contact/${channel}/${id}`, { version: V, topic_ids: '2001' })).body.response.id);
+
+  it('answers 404 to the contact and handover lookups of a contact marked gone, and serves it again when brought back', async () => {
+    await s.inbound('whatsapp', '3247300', 'who am I');
+    await s.inbound('whatsapp', '3247301', 'still here');
+    const contactId = await contactIdOf(s, 'whatsapp', '3247300');
+    expect(await lookups(s, 'whatsapp', '3247300', contactId)).toEqual([200, 200, 200, 200, 200]);
+    const gone = await s.control('POST', '/_sim/contact/gone', { channel: 'whatsapp', service_id: '3247300' });
+    expect(gone.body).toEqual({ gone_contacts: [{ channel: 'whatsapp', service_id: '3247300' }] });
+    expect(await lookups(s, 'whatsapp', '3247300', contactId)).toEqual([404, 404, 404, 404, 404]);
+    const again = await s.api('GET', '/1001/inbox/contact/whatsapp/3247300', { version: V, topic_ids: '2001' });
+    expect(again.body.error).toBe('not_found');
+    // Only that contact: the customer's mentions and other contacts are untouched.
+    expect((await s.api('GET', '/1001/inbox/handover/whatsapp/3247301', { version: V })).status).toBe(200);
+    expect((await listedIds(s)).length).toBe(2);
+    await s.control('POST', '/_sim/contact/gone', { channel: 'whatsapp', service_id: '3247300', gone: false });
+    expect(await lookups(s, 'whatsapp', '3247300', contactId)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('takes the list at start and through /_sim/realism', async () => {
+    const t = await startSim({ clock: clock.now, realism: { gone_contacts: [{ channel: 'viber', service_id: 'v-9' }] } });
+    try {
+      await t.inbound('viber', 'v-9', 'hello');
+      await t.inbound('viber', 'v-10', 'hello');
+      const id10 = await contactIdOf(t, 'viber', 'v-10');
+      expect((await t.api('GET', '/1001/inbox/contact/viber/v-9', { version: V, topic_ids: '2001' })).status).toBe(404);
+      await t.control('POST', '/_sim/realism', { gone_contacts: [{ channel: 'viber', service_id: 'v-10' }] });
+      expect(await lookups(t, 'viber', 'v-10', id10)).toEqual([404, 404, 404, 404, 404]);
+      expect((await t.api('GET', '/1001/inbox/contact/viber/v-9', { version: V, topic_ids: '2001' })).status).toBe(200);
+      expect((await t.control('POST', '/_sim/contact/gone', { channel: 'viber' })).status).toBe(400);
+    } finally {
+      await t.close();
+    }
+  });
+});
