@@ -29,6 +29,7 @@ const realismSchema = z.strictObject({
   late_indexing_seconds: z.number().int().min(0).max(3600).optional(),
   rate_limit_headers: z.enum(RATE_LIMIT_HEADER_VARIANTS).optional(),
   gone_contacts: z.array(goneContactSchema).max(10_000).optional(),
+  odd_item_rate: z.number().min(0).max(1).optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

@@ -37,6 +37,8 @@ export interface MentionRecord {
   visibleAtMs: number;
   /** Service-clock seconds from which list calls may return it (late indexing realism): `added` + the delay. */
   listedFrom: number;
+  /** This mention's roll against `odd_item_rate`, made the first time a list shows it while the rate is on. */
+  oddRoll?: number;
   assignment: { userIds: string[]; comment: string };
   actions: MentionAction[];
   hidden: boolean;

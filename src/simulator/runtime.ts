@@ -19,6 +19,8 @@ export interface Realism {
   rate_limit_headers: RateLimitHeaderVariant;
   /** Contacts whose lookups (contact and handover, by service and id or by contact id) answer 404. */
   gone_contacts: GoneContact[];
+  /** Share (0..1) of mentions that lists show with `message.content` as a number; dice from the fault seed. */
+  odd_item_rate: number;
 }
 
 export const NO_REALISM: Realism = {
@@ -29,6 +31,7 @@ export const NO_REALISM: Realism = {
   late_indexing_seconds: 0,
   rate_limit_headers: 'both',
   gone_contacts: [],
+  odd_item_rate: 0,
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */
@@ -42,6 +45,8 @@ export interface Runtime {
   /** The underlying clock in ms, never fixed: drives rate-limit windows and indexing delays. */
   realMs(): number;
   random(): number;
+  /** One roll of the fault dice (`/_sim/faults {seed}` makes them reproducible). */
+  faultRoll(): number;
   readonly realism: Realism;
   /** Absolute base address of the API as clients reach it (for links). */
   baseUrl(): string;

@@ -84,6 +84,10 @@ export class Simulator implements Runtime {
     return this.rand();
   }
 
+  faultRoll(): number {
+    return this.faultRandom();
+  }
+
   baseUrl(): string {
     return this.base;
   }

@@ -180,3 +180,41 @@ describe('gone contacts', () => {
     }
   });
 });
+
+describe('odd_item_rate', () => {
+  const contents = async (t: TestSim): Promise<Map<string, unknown>> => {
+    const r = await t.api('GET', '/1001/inbox/mentions', { version: V, limit: 100 });
+    return new Map(
+      (r.body.response.data as { id: unknown; message: { content: unknown } }[]).map((m) => [String(m.id), m.message.content]),
+    );
+  };
+
+  it('lists every mention with message.content as a number at rate 1, while a GET by id keeps the text', async () => {
+    const m = await s.inbound('whatsapp', '3247400', 'odd one');
+    expect([...(await contents(s)).values()]).toEqual(['odd one']);
+    expect((await s.control('POST', '/_sim/realism', { odd_item_rate: 1 })).body.odd_item_rate).toBe(1);
+    expect([...(await contents(s)).values()]).toEqual([7]);
+    const one = await s.api('GET', `/1001/inbox/mention/2001/${String(m['id'])}`, { version: V });
+    expect(one.body.response.message.content).toBe('odd one');
+    expect((await s.control('POST', '/_sim/realism', { odd_item_rate: 1.5 })).status).toBe(400);
+  });
+
+  it('rolls with the fault seed: the same seed picks the same items, and an item stays odd on every listing', async () => {
+    const pick = async (): Promise<string[]> => {
+      const t = await startSim({ clock: clock.now, realism: { odd_item_rate: 0.5 } });
+      try {
+        await t.control('POST', '/_sim/faults', { seed: 42 });
+        for (let i = 0; i < 20; i++) await t.inbound('whatsapp', `32474${i}`, `message ${i}`);
+        const first = await contents(t);
+        expect(await contents(t)).toEqual(first);
+        return [...first].filter(([, c]) => typeof c === 'number').map(([id]) => id);
+      } finally {
+        await t.close();
+      }
+    };
+    const odd = await pick();
+    expect(odd.length).toBeGreaterThan(0);
+    expect(odd.length).toBeLessThan(20);
+    expect(await pick()).toEqual(odd);
+  });
+});
