@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext, ApiMethod } from './api-types.js';
 import { mergeParams, readBody, sendError, sendJson, sendText } from './http-io.js';
 import { Params } from './params.js';
-import type { RateDecision, RateLimiter } from './rate-limiter.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { Router } from './router.js';
 import type { Runtime } from './runtime.js';
 import { SimError, invalidParameter, notFound } from './sim-error.js';
@@ -20,12 +21,6 @@ export interface ApiOutcome {
   status: number;
   params: Record<string, string>;
 }
-
-const rateHeaders = (d: RateDecision): Record<string, string> => ({
-  'x-ratelimit-limit': String(d.limit),
-  'x-ratelimit-remaining': String(d.remaining),
-  'x-ratelimit-reset': String(d.resetAt),
-});
 
 async function readParams(req: IncomingMessage, query: URLSearchParams): Promise<Record<string, string>> {
   if (req.method === 'GET' || req.method === 'HEAD') {
@@ -66,7 +61,8 @@ export async function handleApi(
 ): Promise<ApiOutcome> {
   const { rt, router, limiter } = deps;
   let params: Record<string, string> = mergeParams(query);
-  let headers = rateHeaders(limiter.peek(rt.realMs()));
+  const variant = rt.realism.rate_limit_headers;
+  let headers = rateLimitHeaders(variant, limiter.peek(rt.realMs()));
   try {
     params = await readParams(req, query);
     const token = tokenOf(req, params);
@@ -75,12 +71,11 @@ export async function handleApi(
     if (!record) throw new SimError(401, 'invalid_token', 'The access token is invalid');
     if (record.revoked) throw new SimError(401, 'invalid_token', 'The access token was revoked; authenticate again');
     const decision = limiter.take(record.userId, rt.realMs());
-    headers = rateHeaders(decision);
+    headers = rateLimitHeaders(variant, decision);
     if (!decision.allowed) {
       const retryAfter = Math.max(1, decision.resetAt - Math.floor(rt.realMs() / 1000));
-      throw new SimError(400, 'rate_limit_reached', 'Rate limit reached; retry after the reset time', {
-        'retry-after': String(retryAfter),
-      });
+      headers = rateLimitHeaders(variant, decision, retryAfter);
+      throw new SimError(400, 'rate_limit_reached', 'Rate limit reached; retry after the reset time');
     }
     const match = router.match(pathname);
     if (!match) throw notFound(`No API path ${pathname}`);

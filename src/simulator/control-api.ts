@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { faultsSchema } from './faults.js';
+import { RATE_LIMIT_HEADER_VARIANTS } from './rate-limit-headers.js';
+import { goneContactSchema, goneControlSchema, withGone } from './gone-contacts.js';
 import { readBody, sendError, sendJson } from './http-io.js';
 import {
   agentReplySchema,
@@ -23,6 +25,11 @@ const realismSchema = z.strictObject({
   timestamp_ties: z.union([z.boolean(), z.number().int().min(1).max(3600)]).optional(),
   indexing_delay_ms: z.number().int().min(0).max(600_000).optional(),
   extra_fields: z.boolean().optional(),
+  clock_offset_seconds: z.number().int().min(-86_400).max(86_400).optional(),
+  late_indexing_seconds: z.number().int().min(0).max(3600).optional(),
+  rate_limit_headers: z.enum(RATE_LIMIT_HEADER_VARIANTS).optional(),
+  gone_contacts: z.array(goneContactSchema).max(10_000).optional(),
+  odd_item_rate: z.number().min(0).max(1).optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({
@@ -84,7 +91,7 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
   '/_sim/clock': {
     POST: (sim, body) => {
       sim.setClock(parse(clockSchema, body).now);
-      return [200, { now: sim.now() }];
+      return [200, { now: sim.ownNow() }];
     },
   },
   '/_sim/reset': {
@@ -99,6 +106,13 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
       const r = parse(realismSchema, body);
       sim.setRealism(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
       return [200, sim.realism];
+    },
+  },
+  '/_sim/contact/gone': {
+    POST: (sim, body) => {
+      const { gone, ...contact } = parse(goneControlSchema, body);
+      sim.setRealism({ gone_contacts: withGone(sim.realism.gone_contacts, contact, gone ?? true) });
+      return [200, { gone_contacts: sim.realism.gone_contacts }];
     },
   },
   '/_sim/webhooks': {

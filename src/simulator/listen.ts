@@ -4,6 +4,7 @@ import { handleApi } from './api-handler.js';
 import { handleControl } from './control-api.js';
 import { pickFault } from './faults.js';
 import { sendError, sendText, splitTarget } from './http-io.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 import { SimError } from './sim-error.js';
 import type { Simulator } from './simulator.js';
 
@@ -27,14 +28,14 @@ export interface RunningSimulator {
 function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): number | undefined {
   const kind = pickFault(sim.faults, sim.faultRandom());
   if (!kind) return undefined;
-  const resetAt = String(Math.floor(sim.realMs() / 1000) + 1);
+  const resetAt = Math.floor(sim.realMs() / 1000) + 1;
   switch (kind) {
     case 'rate_limit':
-      sendError(res, new SimError(400, 'rate_limit_reached', 'Rate limit reached (injected fault)'), {
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': resetAt,
-        'retry-after': '1',
-      });
+      sendError(
+        res,
+        new SimError(400, 'rate_limit_reached', 'Rate limit reached (injected fault)'),
+        rateLimitHeaders(sim.realism.rate_limit_headers, { remaining: 0, resetAt }, 1),
+      );
       return 400;
     case 'server_error':
       sendError(res, new SimError(503, 'server_error', 'Service unavailable (injected fault)'));

@@ -35,6 +35,8 @@ export class MentionIndex {
 
   /** The latest real-clock ms at which an indexed mention becomes visible in lists. */
   latestVisibleAtMs = 0;
+  /** The latest service-clock second from which an indexed mention is listed (late indexing). */
+  latestListedFrom = 0;
 
   get size(): number {
     return this.byId.size;
@@ -47,6 +49,7 @@ export class MentionIndex {
   add(m: MentionRecord): void {
     this.byId.set(m.id, m);
     if (m.visibleAtMs > this.latestVisibleAtMs) this.latestVisibleAtMs = m.visibleAtMs;
+    if (m.listedFrom > this.latestListedFrom) this.latestListedFrom = m.listedFrom;
     let list = this.byTopic.get(m.topicId);
     if (!list) {
       list = [];

@@ -35,6 +35,10 @@ export interface MentionRecord {
   updated: number;
   /** Real-clock ms from which list calls may return it (indexing delay realism). */
   visibleAtMs: number;
+  /** Service-clock seconds from which list calls may return it (late indexing realism): `added` + the delay. */
+  listedFrom: number;
+  /** This mention's roll against `odd_item_rate`, made the first time a list shows it while the rate is on. */
+  oddRoll?: number;
   assignment: { userIds: string[]; comment: string };
   actions: MentionAction[];
   hidden: boolean;

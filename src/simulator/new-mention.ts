@@ -42,6 +42,7 @@ export function addMention(rt: Runtime, input: NewMention): MentionRecord {
     added,
     updated: added,
     visibleAtMs: rt.realMs() + delay,
+    listedFrom: added + realism.late_indexing_seconds,
     assignment: { userIds: [], comment: '' },
     actions: [],
     hidden: false,

@@ -1,4 +1,6 @@
+import type { RateLimitHeaderVariant } from './rate-limit-headers.js';
 import type { BoundedLog } from './bounded-log.js';
+import type { GoneContact } from './gone-contacts.js';
 import type { OutboundEntry } from './model.js';
 import type { SimState } from './sim-state.js';
 
@@ -9,18 +11,42 @@ export interface Realism {
   indexing_delay_ms: number;
   /** Items carry fields no client knows about. */
   extra_fields: boolean;
+  /** The service's clock runs this many seconds ahead (negative: behind) of the simulator's own clock. */
+  clock_offset_seconds: number;
+  /** A new mention is listed (lists and filters) only this many seconds after its `date.added`. */
+  late_indexing_seconds: number;
+  /** Which rate-limit headers answers carry (see `rate-limit-headers.ts`). */
+  rate_limit_headers: RateLimitHeaderVariant;
+  /** Contacts whose lookups (contact and handover, by service and id or by contact id) answer 404. */
+  gone_contacts: GoneContact[];
+  /** Share (0..1) of mentions that lists show with `message.content` as a number; dice from the fault seed. */
+  odd_item_rate: number;
 }
 
-export const NO_REALISM: Realism = { timestamp_ties: false, indexing_delay_ms: 0, extra_fields: false };
+export const NO_REALISM: Realism = {
+  timestamp_ties: false,
+  indexing_delay_ms: 0,
+  extra_fields: false,
+  clock_offset_seconds: 0,
+  late_indexing_seconds: 0,
+  rate_limit_headers: 'both',
+  gone_contacts: [],
+  odd_item_rate: 0,
+};
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */
 export interface Runtime {
   readonly state: SimState;
-  /** Simulated time in UNIX seconds (fixed by `/_sim/clock`, else the real clock). */
+  /**
+   * The service's clock in UNIX seconds: the simulator's own clock (fixed by `/_sim/clock`, else the real
+   * clock) plus `realism.clock_offset_seconds`. Everything the service writes is stamped with it.
+   */
   now(): number;
   /** The underlying clock in ms, never fixed: drives rate-limit windows and indexing delays. */
   realMs(): number;
   random(): number;
+  /** One roll of the fault dice (`/_sim/faults {seed}` makes them reproducible). */
+  faultRoll(): number;
   readonly realism: Realism;
   /** Absolute base address of the API as clients reach it (for links). */
   baseUrl(): string;

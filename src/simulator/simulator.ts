@@ -68,6 +68,11 @@ export class Simulator implements Runtime {
   }
 
   now(): number {
+    return this.ownNow() + this.realism.clock_offset_seconds;
+  }
+
+  /** The simulator's own clock in UNIX seconds (what `/_sim/clock` sets), without the service's offset. */
+  ownNow(): number {
     return this.fixedNow ?? Math.floor(this.clock() / 1000);
   }
 
@@ -77,6 +82,10 @@ export class Simulator implements Runtime {
 
   random(): number {
     return this.rand();
+  }
+
+  faultRoll(): number {
+    return this.faultRandom();
   }
 
   baseUrl(): string {

@@ -1,5 +1,6 @@
 import { READ, WRITE, type ApiContext, type Route } from '../api-types.js';
 import { updateContact } from '../contact-update.js';
+import { isGone } from '../gone-contacts.js';
 import type { Contact } from '../model.js';
 import { offsetPage } from '../paging.js';
 import { parseFilter } from '../filter-query.js';
@@ -20,7 +21,7 @@ function findContact(ctx: ApiContext): Contact {
   } else if (contactId !== undefined) {
     contact = state.contacts.get(contactId);
   }
-  if (!contact) throw notFound('Contact not found');
+  if (!contact || isGone(ctx.rt, contact.type, contact.serviceId)) throw notFound('Contact not found');
   return contact;
 }
 
@@ -82,7 +83,9 @@ const listContacts = (ctx: ApiContext): unknown => {
   });
   const from = ctx.params.date('date_from') ?? 0;
   const to = ctx.params.date('date_to') ?? Number.MAX_SAFE_INTEGER;
-  const items = [...ctx.rt.state.contacts.values()].filter((c) => c.updated >= from && c.updated <= to && matches(c)).sort(sort);
+  const items = [...ctx.rt.state.contacts.values()]
+    .filter((c) => c.updated >= from && c.updated <= to && !isGone(ctx.rt, c.type, c.serviceId) && matches(c))
+    .sort(sort);
   const page = offsetPage(ctx, items, limit);
   return { ...page, data: page.data.map((c) => presentContact(ctx.rt, c, false)) };
 };

@@ -1,4 +1,5 @@
 import { HANDOVER, type ApiContext, type Route } from '../api-types.js';
+import { isGone } from '../gone-contacts.js';
 import type { HandoverRecord } from '../model.js';
 import { invalidParameter, notFound } from '../sim-error.js';
 
@@ -15,7 +16,8 @@ function target(ctx: ApiContext): { service: string; serviceId: string } {
   if (!HANDOVER_SERVICES.has(service)) {
     throw invalidParameter(`Handover is not supported for service '${service}' (supported: ${[...HANDOVER_SERVICES].join(', ')})`);
   }
-  if (!ctx.rt.state.contactByService(service, serviceId)) throw notFound(`No ${service} contact '${serviceId}'`);
+  if (!ctx.rt.state.contactByService(service, serviceId) || isGone(ctx.rt, service, serviceId))
+    throw notFound(`No ${service} contact '${serviceId}'`);
   return { service, serviceId };
 }
 

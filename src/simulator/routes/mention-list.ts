@@ -1,6 +1,7 @@
 import type { ApiContext } from '../api-types.js';
 import { upperBoundByKey } from '../mention-index.js';
 import { parseMentionFilter } from '../mention-filter.js';
+import { withOddShape } from '../odd-item.js';
 import { decodePageToken, encodePageToken, pageUrl, type PagedList } from '../paging.js';
 import { readBoolean } from '../params.js';
 import { presentMention } from '../present-mention.js';
@@ -38,9 +39,12 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const entities = entitiesParam !== undefined && readBoolean(entitiesParam, "Parameter 'entities'");
 
   const nowMs = rt.realMs();
-  const inRange = rt.state.mentions.range(topicIds, from, to);
-  const allVisible = rt.state.mentions.latestVisibleAtMs <= nowMs;
-  const items = allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && (!matches || matches(m)));
+  const now = rt.now();
+  const { mentions } = rt.state;
+  const inRange = mentions.range(topicIds, from, to);
+  const allVisible = mentions.latestVisibleAtMs <= nowMs && mentions.latestListedFrom <= now;
+  const items =
+    allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && m.listedFrom <= now && (!matches || matches(m)));
   let page: typeof items;
   let hasNext: boolean;
   if (sort === 'dateadd:asc') {
@@ -55,7 +59,7 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const last = page[page.length - 1];
   return {
     count: items.length,
-    data: page.map((m) => presentMention(rt, m, { version: ctx.version, entities })),
+    data: page.map((m) => withOddShape(rt, m, presentMention(rt, m, { version: ctx.version, entities }))),
     paging: {
       next_url: hasNext && limit > 0 && last ? pageUrl(ctx, encodePageToken({ a: last.added, n: last.num })) : null,
       previous_url: null,
