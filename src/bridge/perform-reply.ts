@@ -31,7 +31,13 @@ export async function performReply(
     return { skipped: 'the bot does not own the contact' };
   }
   if (suspect) {
-    const check = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, sinceMs: effect.createdAt }, ctx.now);
+    // The reply can only have been published after the customer's mention was added, on the service's own clock:
+    // its `date.added` (kept on the transcript line) starts the search; our clock only when the line is gone.
+    const line = (await ctx.store.getConversation(key))?.transcript.find(
+      (l) => l.from === 'customer' && l.mentionId === p.target.mentionId,
+    );
+    const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
+    const check = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, ...search }, ctx.now);
     if (check.outcome === 'published') {
       ctx.log.info(
         { contact: key, effect: effect.key, publisherMention: check.publisherMentionId },

@@ -5,8 +5,11 @@ import type { BridgeEngage } from './bridge-engage.js';
  * wide, so that a service clock some minutes behind ours still falls inside it.
  */
 const SEARCH_SLACK_MS = 15 * 60_000;
-/** Bounds of one re-check: list pages read, publisher mentions fetched one by one, and time spent. */
-export const RECHECK_LIMITS = { pages: 5, gets: 20, timeMs: 20_000 } as const;
+/** Slack before the customer's mention's own `date.added` (same clock as the list): ties and ordering only. */
+const SERVICE_SLACK_MS = 60_000;
+/** Bounds of one re-check: list pages read (of PAGE_SIZE), publisher mentions fetched one by one, and time spent. */
+export const RECHECK_LIMITS = { pages: 10, gets: 20, timeMs: 20_000 } as const;
+const PAGE_SIZE = 100;
 
 export type ReplyCheck =
   /** The reply is published: the publisher mention that answers the customer's mention. */
@@ -37,13 +40,18 @@ function listedTarget(pm: Record<string, unknown>): string | undefined {
  */
 export async function findPublishedReply(
   engage: Pick<BridgeEngage, 'publisherMentions'>,
-  reply: { mentionId: string; text: string; sinceMs: number },
+  /**
+   * `serviceFromMs`: the customer's mention's `date.added` (the service's clock, the same as the list's), the
+   * narrow window; `sinceMs`: when the effect was stored (our clock), the wide fallback.
+   */
+  reply: { mentionId: string; text: string } & ({ serviceFromMs: number } | { sinceMs: number }),
   now: () => number,
 ): Promise<ReplyCheck> {
   const deadline = now() + RECHECK_LIMITS.timeMs;
   let pages = 0;
   let gets = 0;
-  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(reply.sinceMs - SEARCH_SLACK_MS) })) {
+  const from = 'serviceFromMs' in reply ? reply.serviceFromMs - SERVICE_SLACK_MS : reply.sinceMs - SEARCH_SLACK_MS;
+  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(from), limit: PAGE_SIZE })) {
     pages++;
     for (const pm of page.data) {
       const target = listedTarget(pm);
