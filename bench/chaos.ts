@@ -1,7 +1,7 @@
 // `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, ownership flips and
 // agent replies from the service's side), judged from the simulator's logs. Prints one JSON object; exit 1 when
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
-// Usage: npm run chaos [-- --smoke] [--contacts N] [--messages N] [--kills N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
+// Usage: npm run chaos [-- --smoke] [--no-realism] [--contacts N] [--messages N] [--kills N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
 import { fileURLToPath } from 'node:url';
 import { killAllChildren } from './lib/child-process.js';
 import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
@@ -15,6 +15,9 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
   seed: 7,
   pollIntervalMs: 500,
   webhook: true,
+  // The real service, as issue 10 saw it: its clock 3 s behind ours, mentions listed 10 s after their date, and
+  // rate-limit answers without a reset header.
+  realism: { clock_offset_seconds: -3, late_indexing_seconds: 10, rate_limit_headers: 'no_reset' },
   thinkMs: [200, 1200],
   ownerConfirmAgeMs: 0,
   settleMs: 30_000,
@@ -28,6 +31,7 @@ export const CHAOS_SMOKE: ChaosOptions = {
   messagesPerContact: 2,
   kills: 1,
   thinkMs: [50, 200],
+  realism: { clock_offset_seconds: -3, rate_limit_headers: 'no_reset' },
   settleMs: 20_000,
   faultySettleMs: 5_000,
 };
@@ -57,6 +61,7 @@ async function main(): Promise<number> {
     log: (line) => process.stderr.write(`${line}\n`),
     ...(stringFlag('dump') ? { dumpDir: stringFlag('dump')! } : {}),
     ...(process.argv.includes('--debug-logs') ? { bridgeLogLevel: 'debug' as const } : {}),
+    ...(process.argv.includes('--no-realism') ? { realism: undefined } : {}),
   };
   const report = await runChaos(options);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -24,6 +24,8 @@ export interface ChaosOptions {
   readonly pollIntervalMs: number;
   /** Also push mentions by webhook (the poll stays on as the safety net). */
   readonly webhook: boolean;
+  /** Simulator realism options for the whole campaign (`/_sim/realism`), e.g. a service clock behind ours. */
+  readonly realism?: Record<string, unknown>;
   readonly thinkMs: readonly [number, number];
   /** `BRIDGE_OWNER_CONFIRM_AGE_MS` of the bridge under test. */
   readonly ownerConfirmAgeMs: number;
@@ -80,6 +82,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     requests.start();
     outbound.start();
     await sim.client.faults({ ...o.faults, seed: o.seed });
+    if (o.realism) await sim.client.realism(o.realism);
 
     const total = o.contacts * o.messagesPerContact;
     const killAt = Array.from({ length: o.kills }, (_, i) => Math.floor(((i + 1) * total) / (o.kills + 1)));

@@ -64,6 +64,11 @@ export class SimClient {
     return this.call('POST', '/_sim/faults', faults);
   }
 
+  /** The simulator's realism options (see docs/simulator.md): clock offset, late indexing, header variants, ... */
+  realism(options: Record<string, unknown>): Promise<unknown> {
+    return this.call('POST', '/_sim/realism', options);
+  }
+
   webhook(url: string | undefined): Promise<{ delivered: number; failed: number; pending: number }> {
     return this.call('POST', '/_sim/webhooks', url === undefined ? {} : { url });
   }

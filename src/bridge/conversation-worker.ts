@@ -114,7 +114,10 @@ export class ConversationWorker {
     ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
     let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
     // People may hand the contact back in the service tool without a word to us: that belief is trusted only briefly.
-    const trustMs = conv.owner === 'agents' ? (ctx.settings.agentsReconfirmAgeMs ?? 5_000) : ctx.settings.ownerConfirmAgeMs;
+    const trustMs =
+      conv.owner === 'agents'
+        ? Math.min(ctx.settings.agentsReconfirmAgeMs ?? 5_000, ctx.settings.ownerConfirmAgeMs)
+        : ctx.settings.ownerConfirmAgeMs;
     const stale = ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs;
     if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
