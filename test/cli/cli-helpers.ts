@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { createSimulator, type RunningSimulator } from '../../src/simulator/index.js';
@@ -56,15 +55,6 @@ export async function startSimulator(): Promise<TestSimulator> {
 }
 
 export { tempDir } from '../support/temp-dir.js';
-
-/** A loopback port nobody listens on (taken, then released). Prefer REFUSED_PORT for "nothing listens". */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /**
  * A port where nothing listens, for tests of an unreachable service: port 4 is privileged and unassigned (and,

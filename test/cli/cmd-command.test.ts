@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { commandSocketPath, startCommandSocket } from '../../src/http/command-socket.js';
-import { DEFAULT_FLOWS, fakeIo, freePort, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
+import { DEFAULT_FLOWS, fakeIo, startSimulator, tempDir, type TestSimulator } from './cli-helpers.js';
 
 const ANN = '32470000001';
 let sim: TestSimulator;
@@ -15,14 +15,16 @@ let env: Record<string, string>;
 beforeAll(async () => {
   sim = await startSimulator();
   dir = await tempDir();
-  // A port nobody listens on: no running bridge answers, so cmd opens the store itself.
+  // No bridge runs in this data directory (no socket there), so cmd opens the store itself; a bridge started
+  // by a test listens on a port of its own choosing.
   env = {
     ENGAGE_BASE_URL: sim.url,
     ENGAGE_ACCESS_TOKEN: 'sim-token',
     ENGAGE_ACCOUNT_ID: '1001',
     BRIDGE_FLOW_FILE: DEFAULT_FLOWS,
     BRIDGE_DATA_DIR: join(dir.path, 'data'),
-    BRIDGE_HTTP_PORT: String(await freePort()),
+    BRIDGE_HTTP_HOST: '127.0.0.1',
+    BRIDGE_HTTP_PORT: '0',
   };
   await sim.control('/_sim/inbound', { channel: 'whatsapp', author: { id: ANN, name: 'Ann' }, text: 'hello' });
 });
