@@ -72,7 +72,7 @@ export async function driveContact(d: DriverDeps, contact: Contact, messages: nu
     const text = pick(d.random, TEXTS);
     const before = d.requests.last;
     const m = await d.sim.inbound(contact.channel, { id: contact.id, name: contact.name }, text);
-    events.push({ kind: 'message', contact: contact.id, mentionId: String(m.id), text, before });
+    events.push({ kind: 'message', contact: contact.id, mentionId: String(m.id), text, before, sentAt: Date.now() });
     if (ESCALATING.has(text) && !held) asked = true;
     heldFor--;
     await d.onMessage();

@@ -18,6 +18,11 @@ export interface Verdict {
     readonly talk_over_races: number;
     readonly mentions_with_several_replies: number;
     readonly unplaced_bot_messages: number;
+    /**
+     * Answered messages: from the simulator taking the message to the log reader seeing the bot's first reply to
+     * it (includes the reader's polling, ≤ 0.5 s). Null when the run kept no times.
+     */
+    readonly wait_ms: { readonly median: number; readonly worst: number } | null;
     readonly lost_mentions: string[];
     readonly doubled_mentions: string[];
     readonly talk_over_mentions: string[];
@@ -89,7 +94,7 @@ function pendingEscalations(
 export function judgeCampaign(
   events: readonly DriverEvent[],
   requests: readonly RequestEntry[],
-  outbound: readonly OutboundEntry[],
+  outbound: readonly (OutboundEntry & { readonly seenAt?: number })[],
   graceSeconds = HANDOVER_GRACE_SECONDS,
 ): Verdict {
   const timeline = new OwnershipTimeline(requests, events);
@@ -175,6 +180,13 @@ export function judgeCampaign(
     else newestAnswered.set(c, id);
   }
 
+  const waits = messages
+    .map((m) => {
+      const seen = (byMention.get(m.mentionId) ?? []).map((e) => (e as { seenAt?: number }).seenAt).filter((t) => t !== undefined);
+      return m.sentAt === undefined || seen.length === 0 ? undefined : Math.min(...seen) - m.sentAt;
+    })
+    .filter((w): w is number => w !== undefined)
+    .sort((a, b) => a - b);
   return {
     messages: messages.length,
     answered,
@@ -188,6 +200,7 @@ export function judgeCampaign(
       talk_over_races: races,
       mentions_with_several_replies: several,
       unplaced_bot_messages: unplaced,
+      wait_ms: waits.length === 0 ? null : { median: waits[Math.floor(waits.length / 2)]!, worst: waits[waits.length - 1]! },
       lost_mentions: lost.slice(0, 50),
       doubled_mentions: doubled.slice(0, 50),
       talk_over_mentions: talkOver.slice(0, 50),

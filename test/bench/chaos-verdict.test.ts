@@ -46,6 +46,19 @@ describe('judgeCampaign', () => {
     expect(v).toMatchObject({ answered: 1, escalated: 0, lost: 0, doubled: 0, talk_over: 0 });
   });
 
+  it("measures each answered message's wait from being sent to the bot's first reply seen, and reports median and worst", () => {
+    const requests = [handover('GET', 'a'), publish('a', '1', 'Hi'), publish('a', '2', 'Ho'), publish('a', '3', 'Hu')];
+    const sent = (id: string, at: number): DriverEvent => ({ ...(message('a', id, 0) as object), sentAt: at }) as DriverEvent;
+    const seen = (id: string, text: string, at: number) => ({ ...bot('a', id, text), seenAt: at });
+    const v = judgeCampaign([sent('1', 1_000), sent('2', 2_000), sent('3', 3_000)], requests, [
+      seen('1', 'Hi', 1_200),
+      seen('2', 'Ho', 2_900),
+      seen('3', 'Hu', 3_400),
+    ]);
+    expect(v.details.wait_ms).toEqual({ median: 400, worst: 900 });
+    expect(judgeCampaign([message('a', '1', 0)], requests, [bot('a', '1', 'Hi')]).details.wait_ms).toBeNull();
+  });
+
   it('counts an unanswered message as handled by people when an agent took the contact after it', () => {
     const r0 = req('GET', '/1001/inbox/mentions');
     const events: DriverEvent[] = [message('b', '2', r0.seq), { kind: 'take', contact: 'b', before: r0.seq, after: r0.seq + 1 }];
