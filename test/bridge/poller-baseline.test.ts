@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
 
@@ -7,7 +6,6 @@ describe('the first-start baseline', () => {
   afterEach(async () => {
     if (!h) return;
     await h.stop();
-    rmSync(h.dataDir, { recursive: true, force: true });
     h = undefined;
   });
 

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MentionListQuery } from '../../src/engage/index.js';
 import { botMessagesTo, startHarness, waitFor, type Harness } from '../e2e/harness.js';
@@ -8,7 +7,6 @@ describe('polling, item by item and topic by topic', () => {
   afterEach(async () => {
     if (!h) return;
     await h.stop();
-    rmSync(h.dataDir, { recursive: true, force: true });
     h = undefined;
   });
 

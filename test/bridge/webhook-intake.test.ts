@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../e2e/harness.js';
 
@@ -9,7 +8,6 @@ describe('the webhook', () => {
   afterEach(async () => {
     if (!h) return;
     await h.stop();
-    rmSync(h.dataDir, { recursive: true, force: true });
     h = undefined;
   });
 

@@ -1,5 +1,4 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { rmSync } from 'node:fs';
 import { settlesWithin } from '../../src/main.js';
 import { openFileStore } from '../../src/storage/index.js';
 import { botMessagesTo, startHarness, waitFor, type Harness } from './harness.js';
@@ -8,7 +7,6 @@ let h: Harness | undefined;
 let stopped = false;
 afterEach(async () => {
   if (h && !stopped) await h.stop();
-  if (h) rmSync(h.dataDir, { recursive: true, force: true });
   h = undefined;
   stopped = false;
 });

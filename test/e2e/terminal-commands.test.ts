@@ -1,5 +1,4 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { rmSync } from 'node:fs';
 import { askCommandSocket } from '../../src/http/ask-command-socket.js';
 import { commandSocketPath } from '../../src/http/command-socket.js';
 import { startHarness, type Harness } from './harness.js';
@@ -7,7 +6,6 @@ import { startHarness, type Harness } from './harness.js';
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.stop();
-  if (h) rmSync(h.dataDir, { recursive: true, force: true });
   h = undefined;
 });
 
