@@ -15,9 +15,8 @@ export interface ContactDispatcher {
 }
 
 /** First retry of a contact whose run failed; each further failure in a row doubles it, up to the cap. */
-export const RETRY_BASE_MS = 2_000;
-/** A customer is waiting: a failing contact is tried again at least every 30 s (the client already retried each call). */
-export const RETRY_CAP_MS = 30_000;
+export const RETRY_BASE_MS = 5_000;
+export const RETRY_CAP_MS = 5 * 60_000;
 
 /** Delay before retrying a contact after `failures` failed runs in a row (1 for the first). */
 export function retryDelayMs(failures: number): number {

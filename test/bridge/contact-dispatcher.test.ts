@@ -101,7 +101,7 @@ describe('contact dispatcher', () => {
       d.schedule('b');
       await d.idle();
     }
-    expect(delays.map(([, ms]) => ms)).toEqual([2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000, 30_000, 30_000]);
+    expect(delays.map(([, ms]) => ms)).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
     expect(delays.every(([key]) => key === 'a')).toBe(true);
     expect(done.filter((k) => k === 'b')).toHaveLength(9);
     failA = false;
@@ -110,6 +110,6 @@ describe('contact dispatcher', () => {
     failA = true;
     d.schedule('a');
     await d.idle();
-    expect(delays.at(-1)).toEqual(['a', 2_000]);
+    expect(delays.at(-1)).toEqual(['a', 5_000]);
   });
 });
