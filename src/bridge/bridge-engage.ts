@@ -14,4 +14,5 @@ export type BridgeEngage = Pick<
   | 'topics'
   | 'me'
   | 'stats'
+  | 'serviceNowMs'
 >;

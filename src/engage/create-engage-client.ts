@@ -19,6 +19,7 @@ import { rawResource } from './resources/raw.js';
 import { ConfigurationError, parseBaseUrl } from './transport/base-url.js';
 import { DEFAULT_MAX_PAGES } from './transport/iterate-pages.js';
 import type { RequestEvent } from './transport/request-event.js';
+import { ServiceClock } from './policy/service-clock.js';
 import { RequestExecutor } from './transport/request-executor.js';
 import { createDefaultDispatcher, DEFAULT_TIMEOUTS, type Timeouts } from './transport/send-http.js';
 
@@ -76,11 +77,14 @@ export function createEngageClient(options: EngageClientOptions) {
   const ownDispatcher = options.dispatcher === undefined ? createDefaultDispatcher(timeouts) : undefined;
   const registry = options.rateLimit?.registry ?? defaultRateLimitRegistry();
   const stopping = new AbortController();
+  const clock = options.clock ?? Date.now;
+  const serviceClock = new ServiceClock(clock);
   const executor = new RequestExecutor({
     target: { baseUrl, accountId: options.accountId, accessToken: options.accessToken, version },
     dispatcher: options.dispatcher ?? (ownDispatcher as Dispatcher),
     timeouts,
-    clock: options.clock ?? Date.now,
+    clock,
+    serviceClock,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     random: options.random ?? Math.random,
     logger: options.logger ?? noopLogger,
@@ -115,6 +119,11 @@ export function createEngageClient(options: EngageClientOptions) {
     raw: rawResource(ctx),
     /** Counters and the last known rate-limit budget of this client's user. */
     stats: () => executor.stats(),
+    /**
+     * The service's time now (epoch ms) as its latest answer's `Date` header tells it, or undefined before any.
+     * Compare the service's timestamps with this, never with the local clock.
+     */
+    serviceNowMs: (): number | undefined => serviceClock.nowMs(),
     /**
      * Shutdown past its deadline: every request in flight ends now with a `ConnectionError` (reason `aborted`), and
      * so does every later one, so what they were doing stays pending for the next start.

@@ -62,7 +62,17 @@ export async function handleApi(
   const { rt, router, limiter } = deps;
   let params: Record<string, string> = mergeParams(query);
   const variant = rt.realism.rate_limit_headers;
-  let headers = rateLimitHeaders(variant, limiter.peek(rt.realMs()));
+  // Every answer says the time on the service's clock (`Date`), and the reset is a moment on that same clock.
+  const onServiceClock = (h: Record<string, string>): Record<string, string> => {
+    const shift = rt.now() - Math.floor(rt.realMs() / 1000);
+    const reset = h['x-ratelimit-reset'];
+    return {
+      ...h,
+      ...(reset !== undefined ? { 'x-ratelimit-reset': String(Number(reset) + shift) } : {}),
+      date: new Date(rt.now() * 1000).toUTCString(),
+    };
+  };
+  let headers = onServiceClock(rateLimitHeaders(variant, limiter.peek(rt.realMs())));
   try {
     params = await readParams(req, query);
     const token = tokenOf(req, params);
@@ -71,10 +81,10 @@ export async function handleApi(
     if (!record) throw new SimError(401, 'invalid_token', 'The access token is invalid');
     if (record.revoked) throw new SimError(401, 'invalid_token', 'The access token was revoked; authenticate again');
     const decision = limiter.take(record.userId, rt.realMs());
-    headers = rateLimitHeaders(variant, decision);
+    headers = onServiceClock(rateLimitHeaders(variant, decision));
     if (!decision.allowed) {
       const retryAfter = Math.max(1, decision.resetAt - Math.floor(rt.realMs() / 1000));
-      headers = rateLimitHeaders(variant, decision, retryAfter);
+      headers = onServiceClock(rateLimitHeaders(variant, decision, retryAfter));
       throw new SimError(400, 'rate_limit_reached', 'Rate limit reached; retry after the reset time');
     }
     const match = router.match(pathname);

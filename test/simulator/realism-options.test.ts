@@ -41,6 +41,15 @@ describe('clock_offset_seconds', () => {
     }
   });
 
+  it("says the service clock's time in every answer's Date header, and the rate-limit reset on the same clock", async () => {
+    await s.control('POST', '/_sim/realism', { clock_offset_seconds: 3600, rate_limit_headers: 'both' });
+    const r = await s.api('GET', '/1001/inbox/mentions', { version: V });
+    expect(Date.parse(r.headers.get('date') ?? '') / 1000).toBe(own() + 3600);
+    const reset = Number(r.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(own() + 3600);
+    expect(reset).toBeLessThanOrEqual(own() + 3600 + 3600);
+  });
+
   it('refuses an offset that is not a whole number of seconds within a day', async () => {
     expect((await s.control('POST', '/_sim/realism', { clock_offset_seconds: 1.5 })).status).toBe(400);
     expect((await s.control('POST', '/_sim/realism', { clock_offset_seconds: 90_000 })).status).toBe(400);

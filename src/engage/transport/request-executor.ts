@@ -7,6 +7,7 @@ import type { EngageLogger } from '../logger.js';
 import { ConcurrencyGate, type ConcurrencyLimits, type RequestClass } from '../policy/request-classes.js';
 import { decideRetry, type RetryPolicy } from '../policy/retry-policy.js';
 import type { UserAllocation } from '../policy/user-allocation.js';
+import type { ServiceClock } from '../policy/service-clock.js';
 import { redactSecret, redactUrl } from '../redact-url.js';
 import type { Envelope } from '../schemas/envelope.js';
 import { buildRequest, type RequestTarget } from './build-request.js';
@@ -25,6 +26,8 @@ export interface ExecutorDeps {
   logger: EngageLogger;
   retry: Readonly<RetryPolicy>;
   allocation: UserAllocation;
+  /** Learns the service's clock from the `Date` of every answer. */
+  serviceClock?: ServiceClock;
   concurrency: Readonly<ConcurrencyLimits>;
   onRequest?: ((event: RequestEvent) => void) | undefined;
   /** Aborted when the client stops: requests in flight end at once, waits are cut short, nothing is retried. */
@@ -106,6 +109,7 @@ export class RequestExecutor {
       });
       status = answer.status;
       this.deps.allocation.observe(answer.headers, this.deps.clock());
+      this.deps.serviceClock?.observe(answer.headers, this.deps.clock());
       result = this.judge(op, answer);
     } catch (error) {
       if (error instanceof ResponseTooLarge) {
