@@ -40,6 +40,7 @@ export interface Config {
     readonly agentsReconfirmAgeMs: number;
     readonly onStop: 'keep' | 'agents';
     readonly idleReturnMinutes: number;
+    readonly maxReplyAgeMinutes: number;
     readonly stuckEscalationMinutes: number;
     readonly maxConcurrentContacts: number;
     readonly transcriptLines: number;
@@ -187,6 +188,7 @@ function toConfig(s: RawSettings): Config {
       agentsReconfirmAgeMs: s.BRIDGE_AGENTS_RECONFIRM_AGE_MS,
       onStop: s.BRIDGE_ON_STOP,
       idleReturnMinutes: s.BRIDGE_IDLE_RETURN_MINUTES,
+      maxReplyAgeMinutes: s.BRIDGE_MAX_REPLY_AGE_MINUTES,
       stuckEscalationMinutes: s.BRIDGE_STUCK_ESCALATION_MINUTES,
       maxConcurrentContacts: s.BRIDGE_MAX_CONCURRENT_CONTACTS,
       transcriptLines: s.BRIDGE_TRANSCRIPT_LINES,

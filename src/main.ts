@@ -63,6 +63,7 @@ export function bridgeSettingsOf(config: Config): BridgeSettings {
     ownerConfirmAgeMs: b.ownerConfirmAgeMs,
     agentsReconfirmAgeMs: b.agentsReconfirmAgeMs,
     idleReturnMinutes: b.idleReturnMinutes,
+    maxReplyAgeMinutes: b.maxReplyAgeMinutes,
     stuckEscalationMinutes: b.stuckEscalationMinutes,
     maxConcurrentContacts: b.maxConcurrentContacts,
     transcriptLines: b.transcriptLines,

@@ -16,6 +16,8 @@ export type BotEvent =
       language?: string | null | undefined;
       /** The NLU server's reading of the text, when one is configured and answered in time. */
       nlu?: NluReading | undefined;
+      /** The message waited longer than the maximum reply age (measured on the service's clock) before this turn. */
+      late?: boolean | undefined;
     }
   /** Agents gave the conversation back (resolved, idle, a manager's command, ...). */
   | { kind: 'returned-to-bot'; reason: string }
@@ -55,4 +57,9 @@ export interface DecideInput {
   cannedResponses?: readonly CannedResponse[] | undefined;
   /** Who owns the contact as the bridge knows it; corrects the brain's picture when they differ. */
   owner?: HandoverTarget | undefined;
+  /**
+   * The channel's customer-service window is closed (WhatsApp, Viber: 24 h after the customer's last message): no
+   * free-form message may go out; a customer message the bot would answer goes to people instead.
+   */
+  serviceWindowClosed?: boolean | undefined;
 }

@@ -7,6 +7,7 @@ import { releaseQueued, sayOutcome } from './escalate.js';
 import { handleCancel, handleMessage, isCancel, readSentiment } from './handle-message.js';
 import { chooseLanguage } from './choose-language.js';
 import { offerSurvey, takeSurveyAnswer } from './survey.js';
+import { answerLateMessage, keepServiceWindow } from './late-and-window.js';
 
 const RECENT_IDS = 20;
 const SENTIMENTS_KEPT = 10;
@@ -73,6 +74,7 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
     else turn.actions.push({ type: 'nothing', why: 'waiting for an agent to take the conversation' });
     return;
   }
+  if (answerLateMessage(turn, event, text)) return;
   state.turn += 1;
   if (state.survey && takeSurveyAnswer(turn, text, event.clicked?.[0])) return;
   const greeting = turn.flows.greeting;
@@ -117,6 +119,7 @@ function decideSafely(input: DecideInput, nowMs: number): Decision {
       break;
     }
   }
+  keepServiceWindow(turn);
   if (turn.actions.length === 0) turn.actions.push({ type: 'nothing', why: `nothing to do for ${event.kind}` });
   return { actions: turn.actions, state: turn.state };
 }

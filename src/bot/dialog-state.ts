@@ -60,6 +60,8 @@ export const dialogStateSchema = z.object({
   surveyedStretch: z.number().optional(),
   /** The language the customer picked from a language menu: kept for the contact, across conversations. */
   chosenLanguage: z.string().optional(),
+  /** The bot apologised for answering late; the rest of that backlog is taken in without more replies. */
+  lateApologized: z.boolean().optional(),
 });
 export type DialogState = z.infer<typeof dialogStateSchema>;
 

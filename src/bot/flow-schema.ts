@@ -194,6 +194,13 @@ const conversation = z
     sms_hint: z.string().default('Reply with a number.'),
     stale_click: z.string().min(1).default("That option is no longer available. Here's what I can help with now:"),
     question_cancelled: z.string().min(1).default('OK, let us leave that. What else can I help with?'),
+    /**
+     * A customer message older than the bridge's maximum reply age (after downtime): `apologize` answers the first
+     * one of the backlog with `late_apology` (and the main menu) and takes the rest in silently; `people` hands the
+     * contact to people.
+     */
+    late_reply: z.enum(['apologize', 'people']).default('apologize'),
+    late_apology: z.string().min(1).default('Sorry for the slow answer: we could not reply sooner. How can I help you now?'),
     note_max_bytes: z.number().int().min(512).max(65536).default(4096),
     transcript_max_lines: z.number().int().min(2).max(500).default(60),
   })

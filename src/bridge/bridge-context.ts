@@ -24,6 +24,8 @@ export interface BridgeSettings {
   /** How long the belief that people hold a contact is trusted when its customer writes (a hand-back in the tool is not announced). */
   readonly agentsReconfirmAgeMs?: number;
   readonly idleReturnMinutes: number;
+  /** A customer message older than this (service clock) gets the flows' late-reply turn, not a live answer (0: none). */
+  readonly maxReplyAgeMinutes?: number;
   readonly stuckEscalationMinutes: number;
   readonly maxConcurrentContacts: number;
   readonly transcriptLines: number;

@@ -5,6 +5,7 @@ import type { ConversationEvents } from './conversation-events.js';
 import { keyFromSlashForm, slashForm } from './contact-key.js';
 import { deadEffects } from './effect-dead.js';
 import { listSurveyAnswers, type SurveyAnswer } from './survey-answers.js';
+import { serviceNowMs } from './service-time.js';
 
 /** Who acts, as commands and Slack name them. */
 export type ControlActor = Pick<Actor, 'id' | 'transport'>;
@@ -96,14 +97,14 @@ export class BridgeControlService {
   /**
    * Hands to people every contact the bot holds whose customer wrote in the last `sinceMs`, each through the
    * ownership state machine (POST handover, audited) with a note on its last mention saying why. The age is
-   * the bridge's clock against the service's `date.added`: an hour-scale window, far beyond any clock skew.
+   * measured on the service's clock (its answers' `Date`), as `date.added` is; before any answer, on ours.
    */
   async releaseToAgents(
     o: { sinceMs: number; dryRun: boolean; why: string },
     actor: ControlActor,
   ): Promise<Array<{ contactKey: string; name?: string; lastCustomerAtMs: number; released: boolean; reason?: string }>> {
     const { ctx } = this;
-    const from = ctx.now() - o.sinceMs;
+    const from = (serviceNowMs(ctx) ?? ctx.now()) - o.sinceMs;
     const held = (await ctx.store.listConversations({ owner: 'bot' })).filter((c) => (c.lastInboundAt ?? 0) >= from);
     const out = [];
     for (const c of held) {

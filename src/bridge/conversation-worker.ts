@@ -9,6 +9,7 @@ import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
 import { recogniseOwnEcho } from './own-echo.js';
 import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
+import { isLate } from './service-time.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
@@ -156,6 +157,7 @@ export class ConversationWorker {
         sentiment: p.sentiment ?? null,
         ...(p.language ? { language: p.language } : {}),
         ...(nlu ? { nlu } : {}),
+        ...(isLate(ctx, item.addedAt * 1000) ? { late: true } : {}),
       },
       { name: p.name ?? conv.contactName, tags: facts.tags, ...(facts.attributes ? { attributes: facts.attributes } : {}) },
       'dialog' in batch ? batch.dialog : conv.dialog,

@@ -2,6 +2,7 @@ import { decide, type BotEvent, type Decision, type Channel, type TranscriptLine
 import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { planEffects, type ReplyTarget, type EffectPayload } from './effect-payload.js';
+import { serviceWindowClosed } from './service-time.js';
 
 /** Asks the brain about one event of a conversation, with everything it needs passed in. */
 export function runBrain(
@@ -26,6 +27,7 @@ export function runBrain(
     transcript,
     cannedResponses: ctx.cannedResponses(),
     owner: conv.owner === 'bot' ? 'bot' : conv.owner === 'agents' ? 'agents' : undefined,
+    serviceWindowClosed: serviceWindowClosed(ctx, conv),
   });
 }
 

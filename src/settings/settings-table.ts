@@ -159,6 +159,12 @@ export const SETTINGS = [
     'return a contact to the bot after this long since a person last acted on it (on the bridge clock; an escalation nobody answered stays with people) (`0` = never)',
   ),
   setting(
+    'BRIDGE_MAX_REPLY_AGE_MINUTES',
+    int(0, 43_200).default(60),
+    '`60`',
+    "a customer message older than this (on the service's clock, after downtime) is not answered as if live: one apology turn for the backlog, or people, as the flows' `conversation.late_reply` says (`0` = no limit)",
+  ),
+  setting(
     'BRIDGE_STUCK_ESCALATION_MINUTES',
     int(0, 43_200).default(15),
     '`15`',
