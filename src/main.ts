@@ -7,6 +7,7 @@ import { openPostgresStore } from './storage/postgres/open-postgres-store.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
+import { withMappedHandover } from './bridge/mapped-handover.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
@@ -166,7 +167,8 @@ async function openCore(
     ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
   });
   const commandDeps: CommandDeps = {
-    engage,
+    // Commands name a contact by its channel too; the handover path wants the channel's configured service.
+    engage: withMappedHandover(engage, config.engage.channelServices),
     bridge: bridge.control,
     audit: store,
     managerIds: config.slack.managerIds,

@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { askCommandSocket } from '../../src/http/ask-command-socket.js';
+import { runCliCommand } from '../../src/commands/index.js';
 import { commandSocketPath } from '../../src/http/command-socket.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -41,5 +42,15 @@ describe('manager commands from the terminal', () => {
     const answer = await askCommandSocket(commandSocketPath(h.dataDir), 'bot pause');
     expect(answer?.exitCode).toBe(0);
     expect(await pausedForAll()).toBe(true);
+  });
+});
+
+describe('the handover command with a configured channel → service mapping', () => {
+  it("asks the service about the channel's configured handover service, not the channel's name", async () => {
+    h = await startHarness({ env: { ENGAGE_CHANNEL_SERVICES: 'web=livechat' } });
+    await runCliCommand('handover web/v-42 status', h.running.commandDeps);
+    const paths = h.requests().map((r) => r.path);
+    expect(paths.some((p) => p.includes('/inbox/handover/livechat/v-42'))).toBe(true);
+    expect(paths.some((p) => p.includes('/inbox/handover/web/v-42'))).toBe(false);
   });
 });
