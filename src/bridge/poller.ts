@@ -144,6 +144,10 @@ export class Poller {
       const r = await ingestMentions(ctx.store, page.data, { ...this.o, historyBefore, schedule: this.o.schedule });
       recorded += r.recorded;
       if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+      // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
+      if (!window.baseline && newest !== undefined) {
+        await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), { ...window, deep: false }));
+      }
     }
     await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window));
     if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);

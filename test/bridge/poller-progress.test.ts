@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MentionListQuery } from '../../src/engage/index.js';
+import { parseCursor } from '../../src/bridge/poll-window.js';
+import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+
+describe('a long read of a topic', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    if (!h) return;
+    await h.stop();
+    h = undefined;
+  });
+
+  it('keeps its progress page by page: a failure on a later page does not send the next read back to the start', async () => {
+    h = await startHarness();
+    const base = Math.floor(h.now() / 1000);
+    // 101 customers, one second apart on the service's clock: two pages (of 100 and 1).
+    for (let i = 0; i < 101; i++) {
+      h.setServiceOffset(i);
+      await h.say(`+3200001${String(i).padStart(4, '0')}`, 'hello');
+    }
+    const { context, poller } = h.running.bridge;
+    const { mentions } = context.engage;
+    const real = mentions.listPages.bind(mentions);
+    (mentions as { listPages: typeof real }).listPages = (q: MentionListQuery = {}) =>
+      (async function* () {
+        let pages = 0;
+        for await (const page of real(q)) {
+          if (++pages === 2) throw new Error('the second page failed');
+          yield page;
+        }
+      })();
+    await poller.tick().catch(() => undefined);
+    const cursor = parseCursor(await context.store.getCursor('2001'));
+    // The first page (the 100 oldest) is behind the cursor already.
+    expect(cursor?.newestAddedAt).toBeGreaterThanOrEqual(base + 99);
+    (mentions as { listPages: typeof real }).listPages = real;
+    await h.settle();
+    await h.settle();
+    for (const i of [0, 99, 100]) expect(botMessagesTo(h, `+3200001${String(i).padStart(4, '0')}`)).toHaveLength(1);
+  });
+});
