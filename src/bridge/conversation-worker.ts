@@ -119,7 +119,11 @@ export class ConversationWorker {
       conv.owner === 'agents'
         ? Math.min(ctx.settings.agentsReconfirmAgeMs ?? 5_000, ctx.settings.ownerConfirmAgeMs)
         : ctx.settings.ownerConfirmAgeMs;
-    const stale = ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs;
+    // A person's activity read late (a backlog, a restart) is no news about the time the customer wrote: when the
+    // message came well after it on the service's clock, people may have handed the contact back meanwhile.
+    const writtenAfterPeople =
+      conv.owner === 'agents' && conv.lastHumanActivityAt !== undefined && item.addedAt * 1000 - conv.lastHumanActivityAt > trustMs;
+    const stale = writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs;
     if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
       conv = (await ctx.store.getConversation(key)) ?? conv;
@@ -209,7 +213,7 @@ export class ConversationWorker {
     );
     const change = await ctx.ownership.apply(
       key,
-      { type: 'human-activity' },
+      { type: 'human-activity', atMs },
       who ? `agent:${who}` : 'agent',
       'a person answered the customer',
     );

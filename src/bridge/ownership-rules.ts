@@ -10,8 +10,11 @@ export type OwnershipEvent =
   | { readonly type: 'observed'; readonly owner: 'application' | 'agents'; readonly neverHandedOver: boolean }
   /** The bot decided to hand the conversation to people. */
   | { readonly type: 'escalate' }
-  /** A person acted on the contact in the service's tool (a reply, a message of theirs). */
-  | { readonly type: 'human-activity' }
+  /**
+   * A person acted on the contact in the service's tool (a reply, a message of theirs), at `atMs` on the service's
+   * clock (the activity's `date.added`) when known.
+   */
+  | { readonly type: 'human-activity'; readonly atMs?: number }
   /** People are done: resolved, idle, or a manager gave it back. */
   | { readonly type: 'return'; readonly by: 'resolved' | 'idle' | 'manager' | 'cancelled' | 'service' }
   /** A manager handed the contact to people. */

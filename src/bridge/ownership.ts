@@ -54,6 +54,16 @@ export class Ownership {
       if (event.type === 'human-activity') await this.touchHumanSeen(key);
       return { key, from, to: from, changed: false };
     }
+    if (event.type === 'human-activity' && event.atMs !== undefined && (await this.handedBackSince(key, event.atMs))) {
+      // Read late: people handed the contact back to the application after they acted; that later word stands.
+      await this.touchHumanSeen(key);
+      return this.apply(
+        key,
+        { type: 'observed', owner: 'application', neverHandedOver: false },
+        actor,
+        'handed back after the person acted',
+      );
+    }
     await this.callService(key, t);
     const at = now();
     await store.updateConversation(key, (c) => ({
@@ -90,6 +100,17 @@ export class Ownership {
     const fresh = c !== undefined && c.owner !== 'unknown' && this.deps.now() - (c.ownerConfirmedAt ?? 0) <= this.deps.confirmAgeMs;
     if (fresh) return c.owner === 'bot';
     return (await this.confirm(key, 'bridge', 'confirm the owner before the bot speaks')) === 'bot';
+  }
+
+  /**
+   * The service holds the contact for the application since a moment after `atMs` (both on the service's clock,
+   * compared with each other only): people handed it back after that activity. A change in the same second is not
+   * taken for later (the safe side: the bot steps aside).
+   */
+  private async handedBackSince(key: string, atMs: number): Promise<boolean> {
+    const { service, serviceId } = splitKey(key);
+    const o = readOwnership(await this.deps.engage.handover.get({ service, serviceId }));
+    return o.owner === 'application' && o.updatedAt !== null && o.updatedAt * 1000 >= Math.floor(atMs / 1000) * 1000 + 1000;
   }
 
   private async callService(key: string, t: OwnerTransition): Promise<void> {
