@@ -3,7 +3,7 @@
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
 // Usage: npm run chaos [-- --smoke] [--no-realism] [--contacts N] [--messages N] [--kills N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
 import { fileURLToPath } from 'node:url';
-import { killAllChildren } from './lib/child-process.js';
+import { killAllChildren, useBuiltCli } from './lib/child-process.js';
 import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
 
 /** Defaults of `npm run chaos`: a few minutes on a 2-core machine. */
@@ -50,6 +50,9 @@ function stringFlag(name: string): string | undefined {
 }
 
 async function main(): Promise<number> {
+  // As deployed: the built CLI (npm run chaos builds it). Under tsx every restart compiles the sources again, which
+  // on a busy 2-core machine took 5-10 s and made each kill an outage customers waited through.
+  if (process.argv.includes('--built')) useBuiltCli(true);
   const base = process.argv.includes('--smoke') ? CHAOS_SMOKE : CHAOS_DEFAULTS;
   const options: ChaosOptions = {
     ...base,
