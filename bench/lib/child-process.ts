@@ -46,7 +46,9 @@ export function useBuiltCli(on: boolean): void {
  */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildHandle {
   const entry = builtCli ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
-  const child = spawn(process.execPath, [...entry, ...args], {
+  // Node flags for the bridge alone (e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile it; NODE_OPTIONS refuses those).
+  const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, ...args], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
