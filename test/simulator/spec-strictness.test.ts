@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSeed } from '../../src/simulator/index.js';
 import { startSim, V, type TestSim } from './sim-helpers.js';
 
 // One block per rule of engage-api.md the simulator enforces; each names the line it enforces and shows
 // a refused input (400 invalid_parameter, nothing changed) next to an accepted one.
 let s: TestSim;
 beforeAll(async () => {
-  s = await startSim();
+  // The demo seed plus an e-mail profile, so the e-mail-only parameters have somewhere to go.
+  s = await startSim({
+    seed: { ...defaultSeed, profiles: [...defaultSeed.profiles, { type: 'email', service_id: 'care@shop.example', name: 'Care' }] },
+  });
 });
 afterAll(() => s.close());
 
@@ -44,5 +48,42 @@ describe('mention update: "Supported updates include tags, status, assignment (w
     });
     expect(r.status, r.text).toBe(200);
     expect(r.body.response).toMatchObject({ tags: ['vip'], status: 'pending', message: { sentiment: 'negative' }, priority: 'low' });
+  });
+});
+
+describe('publisher add: to "emails only; each id is an <EMAIL> address", subject "emails only"', () => {
+  const EMAIL = { type: 'email', service_id: 'care@shop.example' };
+  const WHATSAPP = { type: 'whatsapp', service_id: '3225550100' };
+  const add = (params: Record<string, unknown>) => s.api('POST', '/1001/publisher/add', { version: V, ...params });
+
+  it('refuses to and subject on a reply through a chat service, and publishes nothing', async () => {
+    const m = await s.inbound('whatsapp', 'mail1', 'hello');
+    const before = s.sim.outbound.after(0, 100_000).length;
+    const reply = { type: 'reply', topic_id: '2001', mention_id: m['id'], services: [WHATSAPP], message: 'hi', status: '' };
+    const withSubject = await add({ ...reply, subject: 'Your order' });
+    refusedAsInvalid(withSubject);
+    expect(withSubject.body.error_description).toContain("'subject'");
+    refusedAsInvalid(await add({ ...reply, to: [{ id: 'ann@example.com' }] }));
+    refusedAsInvalid(await add({ ...reply, subject: '' }));
+    expect(s.sim.outbound.after(0, 100_000).length).toBe(before);
+    expect((await add(reply)).status).toBe(200);
+  });
+
+  it('refuses them when any one of several services is not an e-mail service', async () => {
+    const r = await add({ type: 'post', services: [EMAIL, WHATSAPP], message: 'news', status: 'draft', subject: 'News' });
+    refusedAsInvalid(r);
+  });
+
+  it('accepts to and subject when every service is an e-mail service', async () => {
+    const r = await add({
+      type: 'post',
+      services: [EMAIL],
+      message: 'news',
+      status: 'draft',
+      subject: 'News',
+      to: [{ id: 'ann@example.com' }],
+    });
+    expect(r.status, r.text).toBe(200);
+    refusedAsInvalid(await add({ type: 'post', services: [EMAIL], message: 'news', status: 'draft', to: [{ id: 'not-an-address' }] }));
   });
 });
