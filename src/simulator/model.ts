@@ -86,6 +86,15 @@ export interface PublisherMention {
   authorUserId: string;
 }
 
+/** A file added through media/add; its id may go in publisher add's `media`. */
+export interface MediaItem {
+  id: string;
+  filename: string;
+  url: string | null;
+  size: number | null;
+  date: { added: number };
+}
+
 export interface User {
   id: string;
   name: string;

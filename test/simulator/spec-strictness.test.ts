@@ -87,3 +87,51 @@ describe('publisher add: to "emails only; each id is an <EMAIL> address", subjec
     refusedAsInvalid(await add({ type: 'post', services: [EMAIL], message: 'news', status: 'draft', to: [{ id: 'not-an-address' }] }));
   });
 });
+
+describe('media: "ids returned by the media/add endpoint"', () => {
+  const mediaAdd = (params: Record<string, unknown>, token?: string) =>
+    s.api('POST', '/1001/publisher/media/add', { version: V, ...params }, token ? { token } : {});
+  const reply = async (media: unknown[]) => {
+    const m = await s.inbound('whatsapp', 'media1', 'send me a picture');
+    return s.api('POST', '/1001/publisher/add', {
+      version: V,
+      type: 'reply',
+      topic_id: '2001',
+      mention_id: m['id'],
+      services: [{ type: 'whatsapp', service_id: '3225550100' }],
+      status: '',
+      media,
+    });
+  };
+
+  it('media/add answers a media item with an id, from a url or base64 data', async () => {
+    const byUrl = await mediaAdd({ url: 'https://cdn.example/menu.png' });
+    expect(byUrl.status, byUrl.text).toBe(200);
+    expect(byUrl.body.response).toMatchObject({ id: expect.any(String), filename: 'menu.png', url: 'https://cdn.example/menu.png' });
+    const byData = await mediaAdd({ data: Buffer.from('png bytes').toString('base64'), filename: 'a.png' });
+    expect(byData.body.response).toMatchObject({ filename: 'a.png', size: 9 });
+    expect(byData.body.response.id).not.toBe(byUrl.body.response.id);
+  });
+
+  it('media/add refuses no file, two files, a bad address or bad base64, and a GET', async () => {
+    refusedAsInvalid(await mediaAdd({}));
+    refusedAsInvalid(await mediaAdd({ url: 'https://cdn.example/a.png', data: 'AAAA' }));
+    refusedAsInvalid(await mediaAdd({ url: 'file:///etc/passwd' }));
+    refusedAsInvalid(await mediaAdd({ data: 'not base64!' }));
+    expect((await s.api('GET', '/1001/publisher/media/add', { url: 'https://cdn.example/a.png' })).status).toBe(405);
+  });
+
+  it('publisher add refuses a media id media/add never returned, and publishes nothing', async () => {
+    const before = s.sim.outbound.after(0, 100_000).length;
+    const r = await reply(['424242']);
+    refusedAsInvalid(r);
+    expect(r.body.error_description).toContain('media/add');
+    expect(s.sim.outbound.after(0, 100_000).length).toBe(before);
+  });
+
+  it('publisher add accepts media ids from media/add, with no message', async () => {
+    const id = (await mediaAdd({ url: 'https://cdn.example/menu.png' })).body.response.id as string;
+    const r = await reply([id, Number(id)]);
+    expect(r.status, r.text).toBe(200);
+  });
+});

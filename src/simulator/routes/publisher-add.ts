@@ -1,6 +1,7 @@
 import { READ, WRITE, type ApiContext, type Route } from '../api-types.js';
 import type { CannedResponse, MentionRecord } from '../model.js';
 import { isPlainObject } from '../params.js';
+import { readMediaIds } from './media-routes.js';
 import { presentPublisherMention } from '../present-publisher-mention.js';
 import { publish, type PublishStatus } from '../publish.js';
 import { invalidParameter, notFound } from '../sim-error.js';
@@ -108,10 +109,7 @@ const postAdd = (ctx: ApiContext): unknown => {
   const services = readServices(ctx, mention);
   assertEmailOnly(ctx, services);
   const to = readTo(ctx);
-  const media = (ctx.params.jsonArray('media') ?? []).map((m, i) => {
-    if (typeof m !== 'string' && typeof m !== 'number') throw invalidParameter(`media[${i}] must be a media id`);
-    return String(m);
-  });
+  const media = readMediaIds(ctx);
   const canned = readCanned(ctx);
   const status = readStatus(ctx, type, mention);
   const given = ctx.params.str('message') ?? '';
