@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiAnswer } from './sim-helpers.js';
 import { defaultSeed } from '../../src/simulator/index.js';
 import { startSim, V, type TestSim } from './sim-helpers.js';
 
@@ -133,5 +134,71 @@ describe('media: "ids returned by the media/add endpoint"', () => {
     const id = (await mediaAdd({ url: 'https://cdn.example/menu.png' })).body.response.id as string;
     const r = await reply([id, Number(id)]);
     expect(r.status, r.text).toBe(200);
+  });
+});
+
+describe('paged lists: "the response offers paging.next_url and previous_url"', () => {
+  let p: TestSim;
+  let now = 1_700_000_000_000;
+  beforeAll(async () => {
+    p = await startSim({ clock: () => now });
+    for (let i = 0; i < 12; i++) {
+      now += 1000;
+      await p.inbound(i % 2 ? 'web' : 'whatsapp', `pg${i}`, `page me ${i}`);
+    }
+  });
+  afterAll(() => p.close());
+  const follow = (url: string) => p.api('GET', url.slice(p.url.length));
+  const ids = (r: ApiAnswer) => r.body.response.data.map((m: { id: string }) => m.id) as string[];
+
+  for (const sort of ['dateadd:asc', 'dateadd:desc']) {
+    it(`inbox mentions (${sort}): previous_url leads back through the pages next_url went through, null on the first`, async () => {
+      const forward: string[][] = [];
+      let r = await p.api('GET', '/1001/inbox/mentions', { version: V, sort, limit: '5' });
+      expect(r.body.response.paging.previous_url).toBeNull();
+      for (;;) {
+        forward.push(ids(r));
+        const next: string | null = r.body.response.paging.next_url;
+        if (!next) break;
+        r = await follow(next);
+      }
+      expect(forward.map((page) => page.length)).toEqual([5, 5, 2]);
+      const backward: string[][] = [ids(r)];
+      while (r.body.response.paging.previous_url) {
+        const previous: string = r.body.response.paging.previous_url;
+        expect(previous.startsWith(`${p.url}/1001/inbox/mentions?`)).toBe(true);
+        expect(previous).not.toContain('sim-token');
+        r = await follow(previous);
+        backward.unshift(ids(r));
+      }
+      expect(backward).toEqual(forward);
+      // From a page reached backwards, next_url goes forward again.
+      expect(ids(await follow(r.body.response.paging.next_url))).toEqual(forward[1]);
+    });
+  }
+
+  it('inbox mentions: a page token we did not issue is refused', async () => {
+    const token = Buffer.from(JSON.stringify({ a: 1, n: 1, p: 2 })).toString('base64url');
+    refusedAsInvalid(await p.api('GET', '/1001/inbox/mentions', { version: V, page_token: token }));
+  });
+
+  it('publisher mentions, contacts and the settings lists offer previous_url from the second page on', async () => {
+    for (let i = 0; i < 3; i++) {
+      await p.api('POST', '/1001/publisher/add', {
+        version: V,
+        type: 'post',
+        services: [{ type: 'whatsapp', service_id: '3225550100' }],
+        message: `draft ${i}`,
+        status: 'draft',
+      });
+    }
+    for (const path of ['/1001/publisher/mentions', '/1001/inbox/contacts', '/1001/settings/canned_responses']) {
+      const first = await p.api('GET', path, { version: V, limit: '2' });
+      expect(first.status, `${path} ${first.text}`).toBe(200);
+      expect(first.body.response.paging.previous_url, path).toBeNull();
+      const second = await follow(first.body.response.paging.next_url);
+      expect(second.body.response.paging.previous_url, path).toContain('page_token=');
+      expect(ids(await follow(second.body.response.paging.previous_url))).toEqual(ids(first));
+    }
   });
 });
