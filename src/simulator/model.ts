@@ -12,6 +12,14 @@ export interface MentionAction {
   metadata?: Record<string, unknown>;
 }
 
+/** A file or form answer that came with a customer's message. */
+export interface Attachment {
+  type: string;
+  url: string;
+  /** The question the attachment answers; shown from version 20180213 on. */
+  question: string | null;
+}
+
 /** An inbox mention as the simulator keeps it; `present-mention.ts` shapes it per API version. */
 export interface MentionRecord {
   id: string;
@@ -31,6 +39,7 @@ export interface MentionRecord {
   sentiment: string;
   buttons: Button[];
   clickedButtons: Button[];
+  attachments: Attachment[];
   added: number;
   updated: number;
   /** Real-clock ms from which list calls may return it (indexing delay realism). */

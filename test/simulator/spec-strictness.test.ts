@@ -202,3 +202,45 @@ describe('paged lists: "the response offers paging.next_url and previous_url"', 
     }
   });
 });
+
+describe('attachments: "an attachment carries question (from version 20180213)"', () => {
+  const withAttachment = async () =>
+    s.inbound('whatsapp', 'att1', 'here is my receipt', {
+      attachments: [{ type: 'image', url: 'https://cdn.example/receipt.png', question: 'Upload your receipt' }],
+    });
+  const get = (id: unknown, version?: string) =>
+    s.api('GET', `/1001/inbox/mention/2001/${String(id)}`, version ? { version } : {});
+
+  it('omits question below version 20180213 and without a version (the oldest behaviour)', async () => {
+    const m = await withAttachment();
+    for (const version of ['20180212', '20160108', undefined]) {
+      const r = await get(m['id'], version);
+      expect(r.status).toBe(200);
+      expect(r.body.response.attachments, String(version)).toEqual([{ type: 'image', url: 'https://cdn.example/receipt.png' }]);
+    }
+    const listed = await s.api('GET', '/1001/inbox/mentions', { version: '20180212', filter: 'source:whatsapp', limit: '100' });
+    const inList = listed.body.response.data.find((x: { id: string }) => x.id === m['id']);
+    expect(inList.attachments[0]).not.toHaveProperty('question');
+  });
+
+  it('carries question from version 20180213 on (null when the attachment answers none)', async () => {
+    const m = await withAttachment();
+    for (const version of ['20180213', V]) {
+      expect((await get(m['id'], version)).body.response.attachments).toEqual([
+        { type: 'image', url: 'https://cdn.example/receipt.png', question: 'Upload your receipt' },
+      ]);
+    }
+    const plain = await s.inbound('whatsapp', 'att2', 'a photo', { attachments: [{ type: 'image', url: 'https://cdn.example/p.png' }] });
+    expect((await get(plain['id'], V)).body.response.attachments).toEqual([{ type: 'image', url: 'https://cdn.example/p.png', question: null }]);
+  });
+
+  it('the control API refuses an attachment it cannot show', async () => {
+    const r = await s.control('POST', '/_sim/inbound', {
+      channel: 'whatsapp',
+      author: { id: 'att3' },
+      text: 'x',
+      attachments: [{ type: 'image', url: 'file:///etc/passwd' }],
+    });
+    refusedAsInvalid(r);
+  });
+});
