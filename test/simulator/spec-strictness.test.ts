@@ -208,8 +208,7 @@ describe('attachments: "an attachment carries question (from version 20180213)"'
     s.inbound('whatsapp', 'att1', 'here is my receipt', {
       attachments: [{ type: 'image', url: 'https://cdn.example/receipt.png', question: 'Upload your receipt' }],
     });
-  const get = (id: unknown, version?: string) =>
-    s.api('GET', `/1001/inbox/mention/2001/${String(id)}`, version ? { version } : {});
+  const get = (id: unknown, version?: string) => s.api('GET', `/1001/inbox/mention/2001/${String(id)}`, version ? { version } : {});
 
   it('omits question below version 20180213 and without a version (the oldest behaviour)', async () => {
     const m = await withAttachment();
@@ -231,7 +230,9 @@ describe('attachments: "an attachment carries question (from version 20180213)"'
       ]);
     }
     const plain = await s.inbound('whatsapp', 'att2', 'a photo', { attachments: [{ type: 'image', url: 'https://cdn.example/p.png' }] });
-    expect((await get(plain['id'], V)).body.response.attachments).toEqual([{ type: 'image', url: 'https://cdn.example/p.png', question: null }]);
+    expect((await get(plain['id'], V)).body.response.attachments).toEqual([
+      { type: 'image', url: 'https://cdn.example/p.png', question: null },
+    ]);
   });
 
   it('the control API refuses an attachment it cannot show', async () => {
