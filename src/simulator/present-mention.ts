@@ -44,8 +44,9 @@ export function presentMention(rt: Runtime, m: MentionRecord, opts: PresentOptio
     service: m.service,
     type: SOURCE_TYPES[m.service] ?? m.service,
     sender: m.authorId,
-    thread_id: m.threadId,
   };
+  // engage-api.md: source.thread_id is optional, "not available for all sources".
+  if (!rt.realism.omit_thread_id_sources.includes(m.service)) source['thread_id'] = m.threadId;
   if (version >= 20180125 && m.service === 'facebook' && m.messageType === 'privatemessage') {
     source['profile'] = { id: m.authorId, name: m.authorName };
   }

@@ -245,3 +245,55 @@ describe('attachments: "an attachment carries question (from version 20180213)"'
     refusedAsInvalid(r);
   });
 });
+
+describe('source.thread_id: "optional; ... not available for all sources" (realism omit_thread_id_sources)', () => {
+  const threadIds = async (t: TestSim, ids: unknown[]) => {
+    const out: Record<string, unknown> = {};
+    for (const id of ids) {
+      const r = await t.api('GET', `/1001/inbox/mention/2001/${String(id)}`, { version: V });
+      out[r.body.response.source.service] = r.body.response.source.thread_id;
+    }
+    return out;
+  };
+
+  it('is off by default: every mention carries source.thread_id', async () => {
+    expect((await s.control('GET', '/_sim/realism')).body.omit_thread_id_sources).toEqual([]);
+    const fb = await s.inbound('facebook', 'th1', 'hi');
+    expect((fb['source'] as Record<string, unknown>)['thread_id']).toBe('th1');
+  });
+
+  it('set at start, omits source.thread_id on the chosen sources only, in single GETs and in lists', async () => {
+    const t = await startSim({ realism: { omit_thread_id_sources: ['facebook'] } });
+    try {
+      const fb = await t.inbound('facebook', 'th2', 'hello from facebook');
+      const wa = await t.inbound('whatsapp', 'th3', 'hello from whatsapp');
+      expect(fb['source']).not.toHaveProperty('thread_id');
+      expect(await threadIds(t, [fb['id'], wa['id']])).toEqual({ facebook: undefined, whatsapp: 'th3' });
+      const listed = (await t.api('GET', '/1001/inbox/mentions', { version: V })).body.response.data;
+      const bySource = Object.fromEntries(listed.map((m: any) => [m.source.service, 'thread_id' in m.source]));
+      expect(bySource).toEqual({ facebook: false, whatsapp: true });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is changed through POST /_sim/realism, refuses a non-list, and reset returns to the start value', async () => {
+    const t = await startSim();
+    try {
+      refusedAsInvalid(await t.control('POST', '/_sim/realism', { omit_thread_id_sources: 'facebook' }));
+      refusedAsInvalid(await t.control('POST', '/_sim/realism', { omit_thread_id_sources: ['Face Book'] }));
+      const set = await t.control('POST', '/_sim/realism', { omit_thread_id_sources: ['web', 'whatsapp'] });
+      expect(set.body.omit_thread_id_sources).toEqual(['web', 'whatsapp']);
+      const web = await t.inbound('web', 'th4', 'hi');
+      const viber = await t.inbound('viber', 'th5', 'hi');
+      expect(await threadIds(t, [web['id'], viber['id']])).toEqual({ web: undefined, viber: 'th5' });
+      await t.control('POST', '/_sim/realism', { omit_thread_id_sources: [] });
+      expect(await threadIds(t, [web['id']])).toEqual({ web: 'th4' });
+      await t.control('POST', '/_sim/realism', { omit_thread_id_sources: ['web'] });
+      await t.control('POST', '/_sim/reset');
+      expect((await t.control('GET', '/_sim/realism')).body.omit_thread_id_sources).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
