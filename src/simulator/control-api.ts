@@ -30,6 +30,10 @@ const realismSchema = z.strictObject({
   rate_limit_headers: z.enum(RATE_LIMIT_HEADER_VARIANTS).optional(),
   gone_contacts: z.array(goneContactSchema).max(10_000).optional(),
   odd_item_rate: z.number().min(0).max(1).optional(),
+  omit_thread_id_sources: z
+    .array(z.string().regex(/^[a-z0-9_-]{1,40}$/, 'must be a source service name like facebook'))
+    .max(50)
+    .optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

@@ -1,14 +1,18 @@
 import { applyTagEdit, readEditMode } from './contact-update.js';
-import type { MentionAction, MentionRecord, MentionStatus, Priority } from './model.js';
+import type { MentionAction, MentionRecord, MentionStatus } from './model.js';
 import { assertKeys, isPlainObject, readBoolean, readStringList } from './params.js';
 import type { SimState } from './sim-state.js';
 import { invalidParameter } from './sim-error.js';
 
-const UPDATE_KEYS = ['tags', 'status', 'priority', 'message', 'assignment', 'actions'];
+/**
+ * engage-api.md, Mention: "Supported updates include tags, status, assignment (with an optional comment), notes,
+ * sentiment and hiding a mention on the service." Notes are `actions`, sentiment is `message.sentiment`, hiding is
+ * `options.hide_on_service`. `priority` is a mention field but not listed as updatable, so it is refused.
+ */
+export const MENTION_UPDATE_KEYS = ['tags', 'status', 'message', 'assignment', 'actions'];
 export const MENTION_OPTION_KEYS = ['tags_edit_mode', 'sendMail', 'hide_on_service', 'delete_on_service'];
 export const SEND_MAIL_VERSION = 20160108;
 const STATUSES: readonly MentionStatus[] = ['new', 'pending', 'done'];
-const PRIORITIES: readonly Priority[] = ['low', 'medium', 'high', 'critical'];
 const SENTIMENTS = ['positive', 'neutral', 'negative'];
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
@@ -51,7 +55,7 @@ export interface MentionUpdateInput {
 /** Validates a mention POST completely, then applies it (bad input changes nothing). */
 export function updateMention(m: MentionRecord, state: SimState, input: MentionUpdateInput): void {
   const { updates, options, version, userId, now } = input;
-  assertKeys(updates, UPDATE_KEYS, 'updates');
+  assertKeys(updates, MENTION_UPDATE_KEYS, 'updates');
   assertKeys(options, MENTION_OPTION_KEYS, 'options');
   if ('sendMail' in options) {
     if (version < SEND_MAIL_VERSION) throw invalidParameter(`options.sendMail needs version ${SEND_MAIL_VERSION} or higher`);
@@ -63,7 +67,6 @@ export function updateMention(m: MentionRecord, state: SimState, input: MentionU
   const next: MentionRecord = { ...m };
   if ('tags' in updates) next.tags = applyTagEdit(m.tags, readStringList(updates['tags'], 'updates.tags'), tagMode);
   if ('status' in updates) next.status = oneOf(updates['status'], STATUSES, 'updates.status');
-  if ('priority' in updates) next.priority = oneOf(updates['priority'], PRIORITIES, 'updates.priority');
   if ('message' in updates) {
     const message = updates['message'];
     if (!isPlainObject(message)) throw invalidParameter('updates.message must be an object');

@@ -12,6 +12,14 @@ export interface MentionAction {
   metadata?: Record<string, unknown>;
 }
 
+/** A file or form answer that came with a customer's message. */
+export interface Attachment {
+  type: string;
+  url: string;
+  /** The question the attachment answers; shown from version 20180213 on. */
+  question: string | null;
+}
+
 /** An inbox mention as the simulator keeps it; `present-mention.ts` shapes it per API version. */
 export interface MentionRecord {
   id: string;
@@ -31,6 +39,7 @@ export interface MentionRecord {
   sentiment: string;
   buttons: Button[];
   clickedButtons: Button[];
+  attachments: Attachment[];
   added: number;
   updated: number;
   /** Real-clock ms from which list calls may return it (indexing delay realism). */
@@ -84,6 +93,15 @@ export interface PublisherMention {
   actions: MentionAction[];
   assignment: { userIds: string[]; comment: string };
   authorUserId: string;
+}
+
+/** A file added through media/add; its id may go in publisher add's `media`. */
+export interface MediaItem {
+  id: string;
+  filename: string;
+  url: string | null;
+  size: number | null;
+  date: { added: number };
 }
 
 export interface User {

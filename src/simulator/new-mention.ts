@@ -1,4 +1,4 @@
-import type { Button, MentionRecord } from './model.js';
+import type { Attachment, Button, MentionRecord } from './model.js';
 import type { Runtime } from './runtime.js';
 import { scoreSentiment } from './sentiment.js';
 
@@ -12,6 +12,7 @@ export interface NewMention {
   content: string;
   buttons?: Button[];
   clickedButtons?: Button[];
+  attachments?: Attachment[];
 }
 
 /** Creates and indexes a private-message mention, applying the timestamp and indexing realism. */
@@ -39,6 +40,7 @@ export function addMention(rt: Runtime, input: NewMention): MentionRecord {
     sentiment: scoreSentiment(input.content).sentiment,
     buttons: input.buttons ?? [],
     clickedButtons: input.clickedButtons ?? [],
+    attachments: input.attachments ?? [],
     added,
     updated: added,
     visibleAtMs: rt.realMs() + delay,

@@ -14,6 +14,9 @@ export const SOURCE_TYPES: Record<string, string> = {
   email: 'Email',
 };
 
+/** engage-api.md, Versioning: "20180213 | attachment objects carry question". */
+export const ATTACHMENT_QUESTION_VERSION = 20180213;
+
 export interface PresentOptions {
   version: number;
   /** Whether entities were asked for (from version 20201001 they are empty unless asked). */
@@ -41,8 +44,9 @@ export function presentMention(rt: Runtime, m: MentionRecord, opts: PresentOptio
     service: m.service,
     type: SOURCE_TYPES[m.service] ?? m.service,
     sender: m.authorId,
-    thread_id: m.threadId,
   };
+  // engage-api.md: source.thread_id is optional, "not available for all sources".
+  if (!rt.realism.omit_thread_id_sources.includes(m.service)) source['thread_id'] = m.threadId;
   if (version >= 20180125 && m.service === 'facebook' && m.messageType === 'privatemessage') {
     source['profile'] = { id: m.authorId, name: m.authorName };
   }
@@ -69,7 +73,7 @@ export function presentMention(rt: Runtime, m: MentionRecord, opts: PresentOptio
     assignees: m.assignment.userIds.map((id) => ({ id, type: 'user', display_name: users.get(id)?.name ?? id })),
     actions: m.actions.map((a) => ({ ...a, date: { ...a.date } })),
     todos: [],
-    attachments: [],
+    attachments: m.attachments.map((a) => (version >= ATTACHMENT_QUESTION_VERSION ? { ...a } : { type: a.type, url: a.url })),
     part_of_cases: { mention_identifiers: [] },
     extra_fields: rt.realism.extra_fields ? { sim_label: 'realism' } : {},
     timestamps: {

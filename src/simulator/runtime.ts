@@ -21,6 +21,11 @@ export interface Realism {
   gone_contacts: GoneContact[];
   /** Share (0..1) of mentions that lists show with `message.content` as a number; dice from the fault seed. */
   odd_item_rate: number;
+  /**
+   * Source services (`source.service`, e.g. `facebook`) whose mentions carry no `source.thread_id`: the description
+   * says it is "not available for all sources".
+   */
+  omit_thread_id_sources: string[];
 }
 
 export const NO_REALISM: Realism = {
@@ -32,6 +37,7 @@ export const NO_REALISM: Realism = {
   rate_limit_headers: 'both',
   gone_contacts: [],
   odd_item_rate: 0,
+  omit_thread_id_sources: [],
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */

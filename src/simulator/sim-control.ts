@@ -22,6 +22,16 @@ export const inboundSchema = z.strictObject({
   text: z.string().optional(),
   clicked_button: z.string().min(1).optional(),
   topic_id: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+  attachments: z
+    .array(
+      z.strictObject({
+        type: z.enum(['image', 'video', 'audio', 'file']),
+        url: z.url({ protocol: /^https?$/ }),
+        question: z.string().min(1).optional(),
+      }),
+    )
+    .max(10)
+    .optional(),
 });
 export const agentReplySchema = z.strictObject({ channel, service_id: idText, text: z.string().min(1), user_id: idText.optional() });
 export const agentResolveSchema = z.strictObject({ channel, service_id: idText });
@@ -57,6 +67,7 @@ export function simulateInbound(rt: Runtime, input: z.output<typeof inboundSchem
     threadId: input.author.id,
     content: text,
     clickedButtons: clicked,
+    attachments: (input.attachments ?? []).map((a) => ({ type: a.type, url: a.url, question: a.question ?? null })),
   });
   rt.onInbound(m.id);
   return presentMention(rt, m, { version: CONTROL_VERSION });

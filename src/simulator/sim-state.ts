@@ -1,5 +1,5 @@
 import { MentionIndex } from './mention-index.js';
-import type { Button, CannedResponse, Contact, HandoverRecord, PublisherMention, Schedule, TokenRecord, User } from './model.js';
+import type { Button, CannedResponse, Contact, HandoverRecord, MediaItem, PublisherMention, Schedule, TokenRecord, User } from './model.js';
 import type { Seed } from './seed-schema.js';
 
 export interface Role {
@@ -44,7 +44,9 @@ export class SimState {
   readonly scheduled = new Set<string>();
   /** The quick replies last sent to each customer (thread key), for `clicked_button`. */
   readonly lastQuickReplies = new Map<string, Button[]>();
-  private next = { contact: 7001, publisher: 8001, mention: 9001, schedule: 1, group: 1, message: 1 };
+  /** Files added through media/add, by id. */
+  readonly media = new Map<string, MediaItem>();
+  private next = { contact: 7001, publisher: 8001, mention: 9001, schedule: 1, group: 1, message: 1, media: 6001 };
 
   constructor(seed: Seed) {
     this.account = { ...seed.account };

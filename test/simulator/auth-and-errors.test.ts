@@ -100,13 +100,13 @@ describe('routing and envelope', () => {
   });
 
   it('accepts POST parameters in the query string', async () => {
-    const q = new URLSearchParams({ updates: JSON.stringify({ priority: 'high' }) });
+    const q = new URLSearchParams({ updates: JSON.stringify({ status: 'pending' }) });
     const res = await fetch(`${s.url}/1001/inbox/mention/2001/9001?${q}`, {
       method: 'POST',
       headers: { authorization: 'Bearer sim-token' },
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { response: { priority: string } }).response.priority).toBe('high');
+    expect(((await res.json()) as { response: { status: string } }).response.status).toBe('pending');
   });
 
   it('answers 400 invalid_parameter for JSON fields that do not parse and for a bad version', async () => {

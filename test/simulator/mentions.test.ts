@@ -139,12 +139,11 @@ describe('version table on mentions', () => {
 describe('mention update and delete', () => {
   const url = '/1001/inbox/mention/2001/9005';
 
-  it('updates status, priority, sentiment, assignment and appends notes', async () => {
+  it('updates status, sentiment, assignment and appends notes', async () => {
     const r = await s.api('POST', url, {
       version: '20200101',
       updates: {
         status: 'pending',
-        priority: 'critical',
         message: { sentiment: 'negative' },
         assignment: { user_ids: ['u2'], comment: 'yours' },
         actions: [{ type: 'note', extra: 'called back' }],
@@ -152,7 +151,7 @@ describe('mention update and delete', () => {
     });
     expect(r.status).toBe(200);
     const m = r.body.response;
-    expect(m).toMatchObject({ status: 'pending', priority: 'critical', message: { sentiment: 'negative' } });
+    expect(m).toMatchObject({ status: 'pending', message: { sentiment: 'negative' } });
     expect(m.assignment).toEqual({ user_ids: ['u2'], team_ids: [], comment: 'yours' });
     expect(m.assignees).toEqual([{ id: 'u2', type: 'user', display_name: 'Alice Agent' }]);
     expect(m.actions).toEqual([expect.objectContaining({ type: 'note', extra: 'called back', user_id: 'u1' })]);
@@ -162,7 +161,7 @@ describe('mention update and delete', () => {
     for (const params of [
       { updates: { colour: 'red' } },
       { updates: { status: 'closed' } },
-      { updates: { status: 'done', priority: 'urgent' } },
+      { updates: { status: 'done', priority: 'high' } },
       { updates: {}, options: { explode: true } },
       { updates: { assignment: { user_ids: ['ghost'] } } },
       { updates: { message: { content: 'rewrite' } } },

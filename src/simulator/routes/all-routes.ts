@@ -1,6 +1,7 @@
 import type { Route } from '../api-types.js';
 import { contactRoutes } from './contact-routes.js';
 import { handoverRoutes } from './handover-routes.js';
+import { mediaRoutes } from './media-routes.js';
 import { mentionRoutes } from './mention-routes.js';
 import { publisherAddRoutes } from './publisher-add.js';
 import { publisherMentionRoutes } from './publisher-mention-routes.js';
@@ -16,6 +17,7 @@ export const allRoutes: readonly Route[] = [
   ...contactRoutes,
   ...mentionRoutes,
   ...publisherAddRoutes,
+  ...mediaRoutes,
   ...publisherMentionRoutes,
   ...userRoutes,
   ...scheduleRoutes,

@@ -1,6 +1,7 @@
 import type { ApiContext } from '../api-types.js';
 import { upperBoundByKey } from '../mention-index.js';
 import { parseMentionFilter } from '../mention-filter.js';
+import type { MentionRecord } from '../model.js';
 import { withOddShape } from '../odd-item.js';
 import { decodePageToken, encodePageToken, pageUrl, type PagedList } from '../paging.js';
 import { readBoolean } from '../params.js';
@@ -10,12 +11,38 @@ import { invalidParameter } from '../sim-error.js';
 
 const SORTS = ['dateadd:desc', 'dateadd:asc'];
 
-function readCursor(token: string | undefined): { a: number; n: number } | undefined {
+interface Cursor {
+  a: number;
+  n: number;
+  /** 1: the page before the key (previous_url); absent: the page after it (next_url). */
+  p?: 1;
+}
+
+function readCursor(token: string | undefined): Cursor | undefined {
   const cursor = decodePageToken(token);
   if (cursor === undefined) return undefined;
-  const { a, n } = cursor;
-  if (typeof a !== 'number' || typeof n !== 'number') throw invalidParameter("Parameter 'page_token' is not a valid page token");
-  return { a, n };
+  const { a, n, p } = cursor;
+  if (typeof a !== 'number' || typeof n !== 'number' || (p !== undefined && p !== 1)) {
+    throw invalidParameter("Parameter 'page_token' is not a valid page token");
+  }
+  return p === 1 ? { a, n, p } : { a, n };
+}
+
+type Key = { a: number; n: number };
+const keyOf = (m: MentionRecord): Key => ({ a: m.added, n: m.num });
+
+/**
+ * The slice [start, end) of `items` (ascending by date.added, id) a request asks for. Forward tokens read on from
+ * their key in the sort order; backward tokens (p: 1) read the `limit` items just before it in the sort order.
+ */
+function pageRange(items: MentionRecord[], sort: string, cursor: Cursor | undefined, limit: number): [number, number] {
+  const asc = sort === 'dateadd:asc';
+  if (!cursor) return asc ? [0, Math.min(limit, items.length)] : [Math.max(0, items.length - limit), items.length];
+  const after = upperBoundByKey(items, cursor.a, cursor.n);
+  const before = upperBoundByKey(items, cursor.a, cursor.n - 1);
+  // Ascending forward and descending backward both read the items after the key; the other two those before it.
+  if (asc === (cursor.p === undefined)) return [after, Math.min(items.length, after + limit)];
+  return [Math.max(0, before - limit), before];
 }
 
 /**
@@ -45,24 +72,23 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   const allVisible = mentions.latestVisibleAtMs <= nowMs && mentions.latestListedFrom <= now;
   const items =
     allVisible && !matches ? inRange : inRange.filter((m) => m.visibleAtMs <= nowMs && m.listedFrom <= now && (!matches || matches(m)));
-  let page: typeof items;
-  let hasNext: boolean;
-  if (sort === 'dateadd:asc') {
-    const start = cursor ? upperBoundByKey(items, cursor.a, cursor.n) : 0;
-    page = items.slice(start, start + limit);
-    hasNext = start + limit < items.length;
-  } else {
-    const end = cursor ? upperBoundByKey(items, cursor.a, cursor.n - 1) : items.length;
-    page = items.slice(Math.max(0, end - limit), end).reverse();
-    hasNext = end - limit > 0;
-  }
-  const last = page[page.length - 1];
+  const [start, end] = pageRange(items, sort, cursor, limit);
+  const asc = sort === 'dateadd:asc';
+  const page = asc ? items.slice(start, end) : items.slice(start, end).reverse();
+  // Keys that bound the items before `start` (items < key) and after `end` (items > key), page empty or not.
+  const first = items[0];
+  const lastItem = items[items.length - 1];
+  const beforeStart = (): Key => (start < items.length ? keyOf(items[start]!) : { a: lastItem!.added, n: lastItem!.num + 1 });
+  const afterEnd = (): Key => (end > 0 ? keyOf(items[end - 1]!) : { a: first!.added, n: first!.num - 1 });
+  const url = (key: Key, back: boolean) => pageUrl(ctx, encodePageToken(back ? { ...key, p: 1 } : key));
+  const hasBefore = limit > 0 && start > 0;
+  const hasAfter = limit > 0 && end < items.length;
   return {
     count: items.length,
     data: page.map((m) => withOddShape(rt, m, presentMention(rt, m, { version: ctx.version, entities }))),
     paging: {
-      next_url: hasNext && limit > 0 && last ? pageUrl(ctx, encodePageToken({ a: last.added, n: last.num })) : null,
-      previous_url: null,
+      next_url: asc ? (hasAfter ? url(afterEnd(), false) : null) : hasBefore ? url(beforeStart(), false) : null,
+      previous_url: asc ? (hasBefore ? url(beforeStart(), true) : null) : hasAfter ? url(afterEnd(), true) : null,
     },
   };
 }

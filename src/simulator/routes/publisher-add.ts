@@ -1,6 +1,7 @@
 import { READ, WRITE, type ApiContext, type Route } from '../api-types.js';
 import type { CannedResponse, MentionRecord } from '../model.js';
 import { isPlainObject } from '../params.js';
+import { readMediaIds } from './media-routes.js';
 import { presentPublisherMention } from '../present-publisher-mention.js';
 import { publish, type PublishStatus } from '../publish.js';
 import { invalidParameter, notFound } from '../sim-error.js';
@@ -8,6 +9,8 @@ import { invalidParameter, notFound } from '../sim-error.js';
 export const PUBLISH_TYPES = ['post', 'reply', 'privatemessage', 'comment', 'like', 'favorite', 'retweet', 'reblog', 'submit'];
 const NEEDS_MENTION = new Set(['reply', 'comment', 'like', 'favorite', 'retweet', 'reblog']);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Services that send e-mail: the only ones `to` and `subject` apply to. */
+export const EMAIL_SERVICES: ReadonlySet<string> = new Set(['email']);
 
 function readType(ctx: ApiContext, required: boolean): string {
   const type = required ? ctx.params.required('type') : ctx.params.str('type') || 'post';
@@ -79,6 +82,18 @@ function readStatus(ctx: ApiContext, type: string, mention: MentionRecord | null
   return status;
 }
 
+/**
+ * engage-api.md, Publisher add: `to` "emails only; each id is an <EMAIL> address", `subject` "emails only". Either
+ * parameter, even empty, is refused unless every service is an e-mail service.
+ */
+function assertEmailOnly(ctx: ApiContext, services: readonly { type: string }[]): void {
+  for (const name of ['to', 'subject']) {
+    if (!ctx.params.has(name)) continue;
+    const other = services.find((s) => !EMAIL_SERVICES.has(s.type));
+    if (other) throw invalidParameter(`Parameter '${name}' is for e-mail services only, not '${other.type}'`);
+  }
+}
+
 function readTo(ctx: ApiContext): { id: string }[] {
   return (ctx.params.jsonArray('to') ?? []).map((t, i) => {
     const id = isPlainObject(t) ? t['id'] : undefined;
@@ -92,11 +107,9 @@ const postAdd = (ctx: ApiContext): unknown => {
   const mention = readMention(ctx);
   if (NEEDS_MENTION.has(type) && !mention) throw invalidParameter(`Type '${type}' needs 'topic_id' and 'mention_id'`);
   const services = readServices(ctx, mention);
+  assertEmailOnly(ctx, services);
   const to = readTo(ctx);
-  const media = (ctx.params.jsonArray('media') ?? []).map((m, i) => {
-    if (typeof m !== 'string' && typeof m !== 'number') throw invalidParameter(`media[${i}] must be a media id`);
-    return String(m);
-  });
+  const media = readMediaIds(ctx);
   const canned = readCanned(ctx);
   const status = readStatus(ctx, type, mention);
   const given = ctx.params.str('message') ?? '';
