@@ -13,17 +13,34 @@ export const ENGLISH_HOURS_WORDS: HoursWords = { locale: 'en', today: 'today', t
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+// Building an Intl formatter costs far more than using one, and every turn that mentions the hours needs some.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string, kind: 'weekday' | 'time' | 'date'): Intl.DateTimeFormat {
+  const key = `${kind}|${locale}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'weekday'
+        ? { weekday: 'long', timeZone: 'UTC' }
+        : kind === 'time'
+          ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }
+          : { day: 'numeric', month: 'long', timeZone: 'UTC' };
+    f = new Intl.DateTimeFormat(locale, options);
+    if (formatters.size >= 300) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 function weekdayName(weekday: number, locale: string): string {
   // 2023-01-01 was a Sunday, so day 1 + weekday lands on the wanted weekday.
-  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2023, 0, 1 + weekday)));
+  return formatter(locale, 'weekday').format(new Date(Date.UTC(2023, 0, 1 + weekday)));
 }
 
 function clockTime(hour: number, minute: number, locale: string): string {
   try {
     // 24-hour clock in every language (the schedule's own notation), with the language's separator.
-    return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(
-      new Date(Date.UTC(2023, 0, 1, hour, minute)),
-    );
+    return formatter(locale, 'time').format(new Date(Date.UTC(2023, 0, 1, hour, minute)));
   } catch {
     return `${pad(hour)}:${pad(minute)}`;
   }
@@ -45,9 +62,7 @@ export function describeMoment(instantMs: number, nowMs: number, timeZone: strin
   if (days === 1) return `${words.tomorrow} ${words.at} ${time}`;
   const day = weekdayName(then.weekday, words.locale);
   if (days < 7) return `${day} ${words.at} ${time}`;
-  const date = new Intl.DateTimeFormat(words.locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(then.year, then.month - 1, then.day)),
-  );
+  const date = formatter(words.locale, 'date').format(new Date(Date.UTC(then.year, then.month - 1, then.day)));
   return `${day} ${date} ${words.at} ${time}`;
 }
 

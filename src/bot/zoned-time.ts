@@ -40,7 +40,8 @@ export function assertTimeZone(timeZone: string): void {
   formatterFor(timeZone);
 }
 
-export function wallClock(instantMs: number, timeZone: string): WallClock {
+/** The zone's wall clock read from Intl (exact, and slow: a business-hours question needs hundreds of readings). */
+function readWallClock(instantMs: number, timeZone: string): WallClock {
   const parts = formatterFor(timeZone).formatToParts(new Date(instantMs));
   const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const year = get('year');
@@ -57,11 +58,44 @@ export function wallClock(instantMs: number, timeZone: string): WallClock {
   };
 }
 
-/** Offset of the zone from UTC at an instant, in milliseconds (east positive). */
-function offsetAt(instantMs: number, timeZone: string): number {
-  const w = wallClock(instantMs, timeZone);
+function readOffset(instantMs: number, timeZone: string): number {
+  const w = readWallClock(instantMs, timeZone);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instantMs / 1000) * 1000;
+}
+
+/**
+ * Offsets by zone and quarter hour. A bucket is cached only when its first and last second have the same offset, so
+ * a transition inside it (none happen there in today's zones, but history has odd ones) is read exactly each time.
+ */
+const BUCKET_MS = 15 * 60_000;
+const offsets = new Map<string, number | null>();
+
+/** Offset of the zone from UTC at an instant, in milliseconds (east positive). */
+function offsetAt(instantMs: number, timeZone: string): number {
+  const bucket = Math.floor(instantMs / BUCKET_MS);
+  const key = `${timeZone}|${bucket}`;
+  let cached = offsets.get(key);
+  if (cached === undefined) {
+    const first = readOffset(bucket * BUCKET_MS, timeZone);
+    cached = readOffset(bucket * BUCKET_MS + BUCKET_MS - 1000, timeZone) === first ? first : null;
+    if (offsets.size >= 20_000) offsets.clear();
+    offsets.set(key, cached);
+  }
+  return cached ?? readOffset(instantMs, timeZone);
+}
+
+export function wallClock(instantMs: number, timeZone: string): WallClock {
+  const d = new Date(Math.floor(instantMs / 1000) * 1000 + offsetAt(instantMs, timeZone));
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    weekday: d.getUTCDay(),
+  };
 }
 
 const DAY_MS = 86_400_000;
