@@ -68,7 +68,7 @@ export async function commitDecision(
  * follow-up effect is known to the outbox (a crash between file writes may have kept this one and not them).
  */
 export async function applyDecision(
-  ctx: BridgeContext,
+  ctx: Pick<BridgeContext, 'store' | 'log' | 'now'>,
   key: string,
   state: unknown,
   botLines: ReadonlyArray<{ at: number; text: string }>,

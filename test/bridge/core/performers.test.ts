@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPendingEffects } from '../../../src/bridge/outbox-runner.js';
+import { PERFORMERS, performEffect } from '../../../src/bridge/perform-effect.js';
+import type { Performers } from '../../../src/bridge/performer.js';
 import { InvalidParameterError } from '../../../src/engage/index.js';
 import { TARGET, botOwns, effectTestContext, escalatePayload } from '../effect-test-context.js';
 
@@ -146,5 +148,39 @@ describe('each performer does its one step against the service and records what 
     expect(done?.result).toEqual({ tagged: true });
     expect(t.calls.map((c) => c.what)).toEqual(['mentions.update', 'contacts.update']);
     expect(t.calls[0]?.args).toEqual([expect.anything(), { tags: ['csat-5'] }, { options: { tags_edit_mode: 'add' } }]);
+  });
+});
+
+describe('the effect runner takes its performer from a table by kind', () => {
+  it('hands each effect to the performer of its kind, with the explicit dependencies and the suspect flag', async () => {
+    const t = effectTestContext();
+    const seen: string[] = [];
+    const table = Object.fromEntries(
+      Object.keys(PERFORMERS).map((kind) => [
+        kind,
+        async (deps: unknown, effect: { key: string }, _p: unknown, suspect: boolean) => {
+          expect(deps).toBe(t.ctx.performerDeps);
+          seen.push(`${kind}:${effect.key}:${suspect}`);
+          return { by: kind };
+        },
+      ]),
+    ) as unknown as Performers;
+    const effect = (kind: string) => ({ key: `k-${kind}`, kind, contactKey: KEY, payload: { kind } }) as never;
+    expect(await performEffect(t.ctx.performerDeps, effect('reply'), true, table)).toEqual({ by: 'reply' });
+    expect(await performEffect(t.ctx.performerDeps, effect('escalate'), false, table)).toEqual({ by: 'escalate' });
+    expect(seen).toEqual(['reply:k-reply:true', 'escalate:k-escalate:false']);
+  });
+
+  it('has a performer for every kind of effect a decision plans', () => {
+    expect(Object.keys(PERFORMERS).sort()).toEqual(
+      ['cancel-escalation', 'decision', 'escalate', 'queue-escalation', 'reply', 'survey-answer'].sort(),
+    );
+  });
+
+  it('an effect of a kind this version does not know is finished with nothing done, not retried', async () => {
+    const t = effectTestContext();
+    const done = await run(t, 'x:1:future', { kind: 'future-kind' });
+    expect(done?.status).toBe('done');
+    expect(t.calls).toEqual([]);
   });
 });
