@@ -143,3 +143,38 @@ describe('after a crash the follow-up effects of a decision are restored and not
     expect(w.engage.calls.filter((c) => c.what === 'mentions.update' && 'actions' in (c.args[1] as object))).toHaveLength(0);
   });
 });
+
+describe('a takeover decided again after a crash does nothing twice', () => {
+  it('a person’s message handled before a crash but not marked processed is taken in again without a second handover', async () => {
+    world = await coreWorld();
+    const w = world;
+    await customerWrites(w.store, KEY, 'hello', 1_000);
+    await drain(w.bridge, KEY);
+    await w.store.recordInbound({
+      id: 'agent-1',
+      topicId: TOPIC,
+      key: KEY,
+      addedAt: 1_010,
+      payload: { kind: 'account', text: 'Hi, Bo here from support', authorName: 'Bo' },
+    });
+    // The first process decides the takeover and performs its effects, then dies before the message is marked.
+    const mark = w.store.markInboundProcessed.bind(w.store);
+    w.store.markInboundProcessed = async () => {
+      throw new Error('killed');
+    };
+    await drain(w.bridge, KEY);
+    await w.bridge.stop();
+    w.store.markInboundProcessed = mark;
+    const decided = (await w.store.pendingEffects(KEY)).length;
+    expect(w.engage.count('handover.toAgents')).toBe(1);
+    w.clock.advance(60_000);
+    const bridge = await w.restart();
+    await drain(bridge, KEY);
+    expect(decided).toBe(0);
+    expect(w.engage.count('handover.toAgents')).toBe(1);
+    expect(w.engage.replies()).toHaveLength(1);
+    expect(await w.store.pendingInbound(KEY)).toEqual([]);
+    expect(await w.store.pendingEffects(KEY)).toEqual([]);
+    expect((await w.store.getConversation(KEY))?.owner).toBe('agents');
+  });
+});
