@@ -9,6 +9,7 @@ import type { BridgeEngage } from './bridge-engage.js';
 import type { Ownership } from './ownership.js';
 import type { BridgeNotifier } from './notifier.js';
 import type { BusinessHoursCache } from './business-hours-cache.js';
+import type { PerformerDeps } from './performer.js';
 
 export interface BridgeSettings {
   readonly channels: readonly string[];
@@ -58,6 +59,8 @@ export interface BridgeContext {
   /** Reads customers' texts when an NLU server is configured; never throws, answers within its time budget. */
   readonly nlu?: NluParser;
   readonly health: BridgeHealthState;
+  /** What the effect performers use, built once (its reply-services cache lives as long as the bridge). */
+  readonly performerDeps: PerformerDeps;
   /** Canned responses of the account (menus name theirs), refreshed with the business hours. */
   cannedResponses(): readonly CannedResponse[];
   /**

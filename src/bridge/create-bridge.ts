@@ -22,6 +22,8 @@ import { Reconciler } from './reconcile.js';
 import { Scheduler } from './scheduler.js';
 import { BridgeControlService } from './bridge-control.js';
 import { WakeTimers } from './wake-timers.js';
+import { ReplyServices } from './reply-services.js';
+import type { PerformerDeps } from './performer.js';
 
 export interface BridgeOptions {
   readonly store: Store;
@@ -54,6 +56,17 @@ export async function createBridge(o: BridgeOptions) {
     confirmAgeMs: o.settings.ownerConfirmAgeMs,
     pausedForAll: () => health.pausedForAll,
   });
+  const channelServices = o.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES;
+  const performerDeps: PerformerDeps = {
+    store: o.store,
+    engage,
+    ownership,
+    replyServices: new ReplyServices(engage, now, channelServices),
+    notifier,
+    metrics: o.metrics,
+    log: o.log,
+    now,
+  };
   let events!: ConversationEvents;
   let dispatcherRef!: ReturnType<typeof createContactDispatcher>;
   const timers = new WakeTimers(now, (key) => dispatcherRef.schedule(key));
@@ -70,6 +83,7 @@ export async function createBridge(o: BridgeOptions) {
     settings: o.settings,
     ...(o.nlu ? { nlu: o.nlu } : {}),
     health,
+    performerDeps,
     cannedResponses: () => hours.cannedResponses(),
     clean: new Set(),
     wake: (key, atMs) => (atMs === undefined || atMs <= now() ? dispatcherRef.schedule(key) : timers.at(key, atMs)),
@@ -88,7 +102,6 @@ export async function createBridge(o: BridgeOptions) {
   });
   dispatcherRef = dispatcher;
 
-  const channelServices = o.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES;
   const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
   const topicIds = watchedTopics({
     configured: o.settings.topicIds,

@@ -27,7 +27,11 @@ export async function deadEffects(store: Pick<Store, 'getMeta'>): Promise<DeadEf
  * Parks an effect for good: it will never be tried again (a permanent error, or its retries used up). A manager
  * sees it: in the audit log, in `engage_bridge_effects_dead_total`, and in `status`.
  */
-export async function parkDead(ctx: BridgeContext, effect: Effect, reason: string): Promise<void> {
+export async function parkDead(
+  ctx: Pick<BridgeContext, 'store' | 'now' | 'log' | 'metrics'>,
+  effect: Effect,
+  reason: string,
+): Promise<void> {
   ctx.log.error({ contact: effect.contactKey, effect: effect.key, err: reason }, 'effect parked as dead: it will not be tried again');
   await ctx.store.failEffect(effect.key, reason);
   await ctx.store.audit({

@@ -1,4 +1,6 @@
-import type { BridgeContext } from './bridge-context.js';
+import type { PerformerDeps } from './performer.js';
+
+type AnnotationDeps = Pick<PerformerDeps, 'engage' | 'metrics' | 'log'>;
 
 /** What an escalation writes on the customer's mention once the handover is done. */
 export interface Annotations {
@@ -22,7 +24,7 @@ export interface AnnotationOutcome {
  * (`actions` is the conventions' choice): a refusal degrades quietly: logged, counted, put in the notice.
  * Each write is tried once: a note is appended by the service, so a repeat after a timeout could add it twice.
  */
-export async function annotateEscalation(ctx: BridgeContext, key: string, a: Annotations, suspect: boolean): Promise<AnnotationOutcome> {
+export async function annotateEscalation(ctx: AnnotationDeps, key: string, a: Annotations, suspect: boolean): Promise<AnnotationOutcome> {
   const ref = { topicId: a.target.topicId, id: a.target.mentionId };
   let tagged = a.tags.length === 0;
   if (!tagged) {
@@ -44,12 +46,12 @@ export async function annotateEscalation(ctx: BridgeContext, key: string, a: Ann
   }
 }
 
-async function noteAlreadyThere(ctx: BridgeContext, ref: { topicId: string; id: string }, note: string): Promise<boolean> {
+async function noteAlreadyThere(ctx: AnnotationDeps, ref: { topicId: string; id: string }, note: string): Promise<boolean> {
   const mention = await ctx.engage.mentions.get(ref);
   return (mention.actions ?? []).some((x) => x.type === 'note' && x.extra === note);
 }
 
-function refused(ctx: BridgeContext, key: string, kind: 'tags' | 'note', err: unknown): void {
+function refused(ctx: AnnotationDeps, key: string, kind: 'tags' | 'note', err: unknown): void {
   ctx.metrics.annotationsRefused.inc({ kind });
   ctx.log.warn(
     { contact: key, annotation: kind, err: (err as Error)?.message ?? String(err) },

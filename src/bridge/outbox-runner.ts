@@ -8,11 +8,21 @@ import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doub
 import type { EffectPayload } from './effect-payload.js';
 
 /**
+ * What the effect runner uses, named: the performers' own dependencies, the store, the doubts about effects that
+ * may have been in flight (`clean`), the token's health, and two ways out: waking a contact later and telling the
+ * brain that a handover failed for good (both tied to the dispatcher and the brain in `createBridge`).
+ */
+export type EffectRunnerDeps = Pick<
+  BridgeContext,
+  'store' | 'now' | 'log' | 'metrics' | 'notifier' | 'health' | 'clean' | 'performerDeps' | 'wake' | 'onEscalationFailed'
+>;
+
+/**
  * Performs a contact's pending effects in order. An effect that must wait (rate limit, fault) blocks the ones
  * after it, so the customer never sees messages out of order; the contact is woken when it may go on.
  * Returns false while blocked.
  */
-export async function runPendingEffects(ctx: BridgeContext, key: string): Promise<boolean> {
+export async function runPendingEffects(ctx: EffectRunnerDeps, key: string): Promise<boolean> {
   // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
   for (let round = 0; round < 100; round++) {
     const pending = (await ctx.store.pendingEffects(key)).filter((e) => !deferred(ctx, key, e));
@@ -24,14 +34,14 @@ export async function runPendingEffects(ctx: BridgeContext, key: string): Promis
 }
 
 /** An effect asked for later (a survey a while after the people are done) waits without holding up the others. */
-function deferred(ctx: BridgeContext, key: string, effect: Effect): boolean {
+function deferred(ctx: EffectRunnerDeps, key: string, effect: Effect): boolean {
   const notBefore = (effect.payload as { notBefore?: unknown } | null)?.notBefore;
   if (typeof notBefore !== 'number' || notBefore <= ctx.now()) return false;
   ctx.wake(key, notBefore);
   return true;
 }
 
-async function runRound(ctx: BridgeContext, key: string, pending: readonly Effect[]): Promise<boolean> {
+async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Effect[]): Promise<boolean> {
   for (const effect of pending) {
     const now = ctx.now();
     if (effect.retryAt !== undefined && effect.retryAt > now) {
@@ -45,7 +55,7 @@ async function runRound(ctx: BridgeContext, key: string, pending: readonly Effec
     // Only an effect that may have been in flight at a crash, or whose last attempt had no clear answer, is checked.
     const suspect = isSuspect(ctx, effect);
     try {
-      const result = await performEffect(ctx, effect, suspect);
+      const result = await performEffect(ctx.performerDeps, effect, suspect);
       ctx.clean.delete(effect.key);
       settled(ctx, effect.key);
       ctx.health.lastApiOkAt = ctx.now();
@@ -59,7 +69,7 @@ async function runRound(ctx: BridgeContext, key: string, pending: readonly Effec
   return true;
 }
 
-async function onFailure(ctx: BridgeContext, effect: Effect, err: unknown): Promise<boolean> {
+async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown): Promise<boolean> {
   const verdict = judgeEffectError(err, effect.attempts, ctx.now());
   const message = (err as Error)?.message ?? String(err);
   ctx.health.lastError = { atMs: ctx.now(), message };

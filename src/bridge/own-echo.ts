@@ -20,7 +20,7 @@ export async function knownBotUser(ctx: Pick<BridgeContext, 'store'>): Promise<B
  * that user's name (one GET, once): an account-written mention by that user is the bot's own message. Never
  * fails the reply: without it, echoes are matched by the bot's unmatched lines instead.
  */
-export async function learnBotUser(ctx: BridgeContext, publisherMention: unknown): Promise<void> {
+export async function learnBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'>, publisherMention: unknown): Promise<void> {
   const raw = publisherMention && typeof publisherMention === 'object' ? (publisherMention as { user_id?: unknown }).user_id : undefined;
   if (typeof raw !== 'string' && typeof raw !== 'number') return;
   const id = String(raw);

@@ -1,12 +1,11 @@
 import { InvalidParameterError } from '../engage/index.js';
 import type { Effect } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
 import { splitKey } from './contact-key.js';
 import { RecheckIncompleteError } from './effect-errors.js';
-import type { EffectPayload } from './effect-payload.js';
 import { learnBotUser } from './own-echo.js';
 import { findPublishedReply } from './reply-check.js';
-import { replyServicesOf, type ReplyService } from './reply-services.js';
+import type { ReplyService } from './reply-services.js';
+import type { PayloadOf, PerformerDeps } from './performer.js';
 
 /** What a performed reply leaves in its effect: the publisher mention is how the reply is found again. */
 export interface ReplyResult {
@@ -20,26 +19,26 @@ export interface ReplyResult {
  * (a crash or an unanswered call): it is looked for by the customer's mention id first, within bounds.
  */
 export async function performReply(
-  ctx: BridgeContext,
+  deps: PerformerDeps,
   effect: Effect,
-  p: Extract<EffectPayload, { kind: 'reply' }>,
+  p: PayloadOf<'reply'>,
   suspect: boolean,
 ): Promise<ReplyResult | { skipped: string }> {
   const key = effect.contactKey;
-  if (!(await ctx.ownership.botMaySpeak(key))) {
-    ctx.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
+  if (!(await deps.ownership.botMaySpeak(key))) {
+    deps.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
     return { skipped: 'the bot does not own the contact' };
   }
   if (suspect) {
     // The reply can only have been published after the customer's mention was added, on the service's own clock:
     // its `date.added` (kept on the transcript line) starts the search; our clock only when the line is gone.
-    const line = (await ctx.store.getConversation(key))?.transcript.find(
+    const line = (await deps.store.getConversation(key))?.transcript.find(
       (l) => l.from === 'customer' && l.mentionId === p.target.mentionId,
     );
     const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
-    const check = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, ...search }, ctx.now);
+    const check = await findPublishedReply(deps.engage, { mentionId: p.target.mentionId, text: p.text, ...search }, deps.now);
     if (check.outcome === 'published') {
-      ctx.log.info(
+      deps.log.info(
         { contact: key, effect: effect.key, publisherMention: check.publisherMentionId },
         'reply was already published: not sending it again',
       );
@@ -48,9 +47,9 @@ export async function performReply(
     if (check.outcome === 'unknown') throw new RecheckIncompleteError(check.why);
   }
   const { channel } = splitKey(key);
-  const services = replyServicesOf(ctx);
+  const services = deps.replyServices;
   const send = (from: readonly ReplyService[]) =>
-    ctx.engage.publisher.add({
+    deps.engage.publisher.add({
       type: 'reply',
       services: from,
       message: p.text,
@@ -69,7 +68,7 @@ export async function performReply(
     services.forget(channel, p.target.topicId);
     const fresh = await services.forReply(channel, p.target);
     if (sameServices(fresh, from)) throw err;
-    ctx.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
+    deps.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
     result = await send(fresh);
   }
   const recorded: ReplyResult = {
@@ -78,16 +77,16 @@ export async function performReply(
   };
   // Recorded (on disk) the moment the service answers: whatever happens after this, the reply is known to be out,
   // and nothing after it can have started without this on disk (see effect-doubt.ts).
-  await ctx.store.completeEffect(effect.key, recorded);
-  await ctx.store.flush();
-  ctx.metrics.replies.inc({ channel });
+  await deps.store.completeEffect(effect.key, recorded);
+  await deps.store.flush();
+  deps.metrics.replies.inc({ channel });
   try {
-    const at = ctx.now();
-    await ctx.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
-    await learnBotUser(ctx, result.publisher_mention);
+    const at = deps.now();
+    await deps.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
+    await learnBotUser(deps, result.publisher_mention);
   } catch (err) {
     // The reply is out and recorded: bookkeeping after it must not make it look failed (and be sent again).
-    ctx.log.warn(
+    deps.log.warn(
       { contact: key, effect: effect.key, err: (err as Error)?.message },
       'reply sent; updating the conversation after it failed',
     );

@@ -53,19 +53,3 @@ export class ReplyServices {
 function cacheKey(topicId: string, channel: string): string {
   return `${topicId}\u0000${channel}`;
 }
-
-const perBridge = new WeakMap<object, ReplyServices>();
-
-/** One cache per bridge, made on first use, so the bridge's context needs no new field. */
-export function replyServicesOf(ctx: {
-  readonly engage: Pick<BridgeEngage, 'publisher'>;
-  readonly now: () => number;
-  readonly settings: { readonly channelServices?: ChannelServices };
-}): ReplyServices {
-  let found = perBridge.get(ctx);
-  if (!found) {
-    found = new ReplyServices(ctx.engage, ctx.now, ctx.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES);
-    perBridge.set(ctx, found);
-  }
-  return found;
-}

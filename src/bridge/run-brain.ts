@@ -51,11 +51,14 @@ export async function commitDecision(
   const botLines = decision.actions.flatMap((a) => (a.type === 'reply' ? [{ at, text: a.text }] : []));
   await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: at } : undefined));
   const planned = planEffects(source, decision.actions, target, extra, { state: decision.state, botLines });
+  // Only effects stored now are known not to have happened: a twin from before a restart may have been performed.
+  const existed = new Set<string>();
+  for (const p of planned) if (await ctx.store.getEffect(p.key)) existed.add(p.key);
   // All in one coalesced write; and the first carries the others, should a crash split the write across files.
   const written = Promise.all(
     planned.map((p) => ctx.store.enqueueEffect({ key: p.key, kind: p.payload.kind, contactKey: key, payload: p.payload })),
   ).then((stored) => {
-    for (const e of stored) if (e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
+    for (const e of stored) if (!existed.has(e.key) && e.attempts === 0 && e.status === 'pending') ctx.clean.add(e.key);
   });
   if (durable) durable.push(written);
   else await written;
@@ -67,7 +70,7 @@ export async function commitDecision(
  * follow-up effect is known to the outbox (a crash between file writes may have kept this one and not them).
  */
 export async function applyDecision(
-  ctx: BridgeContext,
+  ctx: Pick<BridgeContext, 'store' | 'log' | 'now'>,
   key: string,
   state: unknown,
   botLines: ReadonlyArray<{ at: number; text: string }>,

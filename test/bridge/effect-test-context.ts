@@ -2,6 +2,7 @@ import { silentLogger } from '../../src/log.js';
 import { createMemoryStore } from '../../src/storage/index.js';
 import { createBridgeMetrics } from '../../src/metrics/bridge-metrics.js';
 import { Ownership } from '../../src/bridge/ownership.js';
+import { ReplyServices } from '../../src/bridge/reply-services.js';
 import type { BridgeContext } from '../../src/bridge/bridge-context.js';
 import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
 import type { EscalationNotice } from '../../src/bridge/notifier.js';
@@ -67,21 +68,34 @@ export function effectTestContext(overrides: FakeEngage = {}): EffectTestContext
   const bridgeEngage = engage as unknown as BridgeEngage;
   const metrics = createBridgeMetrics({ defaultMetrics: false });
   const ownership = new Ownership({ store, engage: bridgeEngage, now, confirmAgeMs: 30_000 });
+  const log = silentLogger();
+  const notifier = {
+    escalated: (n: EscalationNotice) => notices.push(n),
+    escalationStuck: () => {},
+    noticeUpdated: () => {},
+    tokenRevoked: () => {},
+    bridgePaused: () => {},
+  };
+  const performerDeps = {
+    store,
+    engage: bridgeEngage,
+    ownership,
+    replyServices: new ReplyServices(bridgeEngage, now),
+    notifier,
+    metrics,
+    log,
+    now,
+  };
   const ctx = {
     store,
     engage: bridgeEngage,
     ownership,
     flows: {},
     now,
-    log: silentLogger(),
+    log,
     metrics,
-    notifier: {
-      escalated: (n: EscalationNotice) => notices.push(n),
-      escalationStuck: () => {},
-      noticeUpdated: () => {},
-      tokenRevoked: () => {},
-      bridgePaused: () => {},
-    },
+    notifier,
+    performerDeps,
     hours: {},
     settings: {},
     health: { pausedForAll: false, revoked: false },

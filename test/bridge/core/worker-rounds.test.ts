@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServerError } from '../../../src/engage/index.js';
+import { KEY, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
+
+const OTHER = 'whatsapp:32470000502';
+let world: CoreWorld | undefined;
+afterEach(async () => {
+  await world?.bridge.stop();
+  world = undefined;
+});
+
+describe('the worker takes in every waiting message of a contact, in rounds, and leaves nothing half done', () => {
+  it('answers a first message: claims the contact, commits the decision, publishes the reply and marks the mention handled', async () => {
+    world = await coreWorld();
+    const w = world;
+    const id = await customerWrites(w.store, KEY, 'hello', 1_000);
+    await drain(w.bridge, KEY);
+    expect(w.engage.count('handover.toApplication')).toBe(1);
+    expect(w.engage.replies()).toHaveLength(1);
+    expect(await w.store.pendingInbound(KEY)).toEqual([]);
+    expect(await w.store.pendingEffects(KEY)).toEqual([]);
+    expect((await w.store.getEffect(`${id}:decision`))?.status).toBe('done');
+    const conv = await w.store.getConversation(KEY);
+    expect(conv?.owner).toBe('bot');
+    expect(conv?.transcript.map((l) => l.from)).toEqual(['customer', 'bot']);
+  });
+
+  it('drains a backlog of many messages for one contact in one run, each decided once and answered in order', async () => {
+    world = await coreWorld();
+    const w = world;
+    const ids: string[] = [];
+    for (let i = 0; i < 45; i++) ids.push(await customerWrites(w.store, KEY, '1', 1_000 + i));
+    await drain(w.bridge, KEY);
+    expect(await w.store.pendingInbound(KEY)).toEqual([]);
+    expect(await w.store.pendingEffects(KEY)).toEqual([]);
+    for (const id of ids) expect((await w.store.getEffect(`${id}:decision`))?.status).toBe('done');
+    const answered = w.engage.published.map((p) => p.mentionId);
+    expect(answered).toEqual(ids);
+    const conv = await w.store.getConversation(KEY);
+    // The transcript keeps the latest lines only; they end with the last message and its answer.
+    expect(conv?.transcript.filter((l) => l.from === 'customer').at(-1)?.mentionId).toBe(ids.at(-1));
+    expect(conv?.transcript.at(-1)?.from).toBe('bot');
+  });
+
+  it('a backlog longer than one run lets other contacts have a turn and is picked up again until drained', async () => {
+    world = await coreWorld();
+    const w = world;
+    // 50 rounds of 20 make one run: 1,010 messages need a second one.
+    for (let i = 0; i < 1_010; i++) await customerWrites(w.store, KEY, '1', 1_000 + i);
+    await customerWrites(w.store, OTHER, 'hello', 1_000);
+    w.bridge.dispatcher.schedule(KEY);
+    w.bridge.dispatcher.schedule(OTHER);
+    await w.bridge.idle();
+    expect(await w.store.pendingInbound()).toEqual([]);
+    expect(await w.store.pendingEffects()).toEqual([]);
+    expect(w.engage.replies()).toHaveLength(1_011);
+  });
+
+  it('messages decided in one batch each start from the state the one before left', async () => {
+    world = await coreWorld();
+    const w = world;
+    await customerWrites(w.store, KEY, 'hello', 1_000);
+    // "3" picks "Talk to an agent" from the menu the first answer shows: decided from a fresh state it would be a greeting.
+    await customerWrites(w.store, KEY, '3', 1_001);
+    await drain(w.bridge, KEY);
+    expect(w.engage.count('handover.toAgents')).toBe(1);
+    expect((await w.store.getConversation(KEY))?.owner).toBe('agents');
+    expect(w.notices).toHaveLength(1);
+  });
+
+  it('a message whose reply must wait for a retry is not decided again when the contact runs again', async () => {
+    world = await coreWorld();
+    const w = world;
+    w.engage.failNext(
+      'publisher.add',
+      new ServerError({ method: 'POST', path: '/1001/publisher/add', status: 503, serviceError: 'server_error', description: 'down' }),
+    );
+    const id = await customerWrites(w.store, KEY, 'hello', 1_000);
+    await drain(w.bridge, KEY);
+    expect(w.engage.replies()).toHaveLength(0);
+    // The decision is applied (its state is on the conversation), the reply waits, the mention stays pending.
+    expect((await w.store.getEffect(`${id}:decision`))?.status).toBe('done');
+    expect((await w.store.pendingInbound(KEY)).map((m) => m.id)).toEqual([id]);
+    w.clock.advance(60_000);
+    await drain(w.bridge, KEY);
+    expect(w.engage.replies()).toHaveLength(1);
+    expect(await w.store.pendingInbound(KEY)).toEqual([]);
+    const conv = await w.store.getConversation(KEY);
+    expect(conv?.transcript.map((l) => l.from)).toEqual(['customer', 'bot']);
+  });
+});
