@@ -6,6 +6,7 @@ import { learnBotUser } from './own-echo.js';
 import { findPublishedReply } from './reply-check.js';
 import type { ReplyService } from './reply-services.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
+import { serviceWindowClosed } from './service-time.js';
 
 /** What a performed reply leaves in its effect: the publisher mention is how the reply is found again. */
 export interface ReplyResult {
@@ -28,6 +29,12 @@ export async function performReply(
   if (!(await deps.ownership.botMaySpeak(key))) {
     deps.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
     return { skipped: 'the bot does not own the contact' };
+  }
+  const conv = await deps.store.getConversation(key);
+  if (conv && serviceWindowClosed(deps, conv)) {
+    // Decided while the window was open, sent after it closed (retries, a delayed survey): no free-form message now.
+    deps.log.warn({ contact: key, effect: effect.key }, "reply not sent: the channel's customer-service window has closed");
+    return { skipped: "the channel's customer-service window is closed" };
   }
   if (suspect) {
     // The reply can only have been published after the customer's mention was added, on the service's own clock:

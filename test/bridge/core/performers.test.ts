@@ -46,6 +46,25 @@ describe('each performer does its one step against the service and records what 
     expect(t.calls.some((c) => c.what === 'publisher.add')).toBe(false);
   });
 
+  it("reply: not sent once the channel's 24-hour customer-service window has closed (decided before, sent late)", async () => {
+    const t = effectTestContext();
+    const now = t.ctx.now();
+    await t.store.saveConversation({
+      key: KEY,
+      channel: 'whatsapp',
+      serviceId: '32470000701',
+      owner: 'bot',
+      ownerConfirmedAt: now,
+      transcript: [],
+      updatedAt: now,
+      lastInboundAt: now - 25 * 3_600_000,
+    });
+    (t.ctx.engage as unknown as { serviceNowMs: () => number }).serviceNowMs = () => now;
+    const done = await run(t, '9001:1:reply', { kind: 'reply', target: TARGET, text: 'How did we do?' });
+    expect(done).toMatchObject({ status: 'done', result: { skipped: "the channel's customer-service window is closed" } });
+    expect(t.calls.some((c) => c.what === 'publisher.add')).toBe(false);
+  });
+
   it('reply: a refusal asks for the services again and sends once more only when they changed', async () => {
     let listed = 0;
     let sent = 0;
