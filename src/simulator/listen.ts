@@ -28,7 +28,9 @@ export interface RunningSimulator {
 function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): number | undefined {
   const kind = pickFault(sim.faults, sim.faultRandom());
   if (!kind) return undefined;
-  const resetAt = Math.floor(sim.realMs() / 1000) + 1;
+  // Faults answer on the service's clock too (`Date`, and the reset as a moment on it).
+  res.setHeader('date', new Date(sim.now() * 1000).toUTCString());
+  const resetAt = sim.now() + 1;
   switch (kind) {
     case 'rate_limit':
       sendError(

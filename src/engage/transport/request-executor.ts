@@ -109,8 +109,9 @@ export class RequestExecutor {
       });
       status = answer.status;
       this.deps.allocation.observe(answer.headers, this.deps.clock());
-      this.deps.serviceClock?.observe(answer.headers, this.deps.clock());
       result = this.judge(op, answer);
+      // Only a good answer is surely the service's own (an error page may come from a proxy with its own clock).
+      if (result.ok) this.deps.serviceClock?.observe(answer.headers, this.deps.clock());
     } catch (error) {
       if (error instanceof ResponseTooLarge) {
         status = error.status;
