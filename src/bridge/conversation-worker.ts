@@ -1,5 +1,5 @@
 import { EngageError } from '../engage/index.js';
-import type { ConversationRecord, InboundMention } from '../storage/index.js';
+import { mentionRef, type ConversationRecord, type InboundMention } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
 import { runPendingEffects } from './outbox-runner.js';
@@ -73,7 +73,7 @@ export class ConversationWorker {
         for (const item of items) await this.handleOrPark(item, batch);
         await Promise.all(batch.durable);
         if (!(await runPendingEffects(this.ctx, key))) return;
-        for (const item of items) await this.ctx.store.markInboundProcessed(item.id);
+        for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
       }
       this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
@@ -84,18 +84,19 @@ export class ConversationWorker {
    * the run goes on; anything else is thrown, and the dispatcher retries the contact later with a growing delay.
    */
   private async handleOrPark(item: InboundMention, batch: Batch): Promise<void> {
+    const ref = mentionRef(item.topicId, item.id);
     try {
       await this.handle(item, batch);
-      this.failures.delete(item.id);
+      this.failures.delete(ref);
     } catch (err) {
       // A failure the bridge cannot classify (a bug, an odd item) hardly mends by itself: a few tries, then parked.
       // The service's transient failures (5xx, no answer, rate limits) are retried, later and later, not parked.
-      const tries = (this.failures.get(item.id) ?? 0) + 1;
+      const tries = (this.failures.get(ref) ?? 0) + 1;
       if (!isPermanentFailure(err) && (err instanceof EngageError || tries < MAX_UNCLASSIFIED_TRIES)) {
-        this.failures.set(item.id, tries);
+        this.failures.set(ref, tries);
         throw err;
       }
-      this.failures.delete(item.id);
+      this.failures.delete(ref);
       await parkDeadMention(this.ctx, item, err);
     }
   }
@@ -110,7 +111,9 @@ export class ConversationWorker {
   private async onCustomer(item: InboundMention, p: Extract<InboundPayload, { kind: 'customer' }>, batch: Batch): Promise<void> {
     const { ctx } = this;
     const key = item.key;
-    if (await ctx.store.getEffect(`${item.id}:decision`)) return; // decided before a restart: only effects remain
+    // Effect keys name the topic too: two topics may use the same mention id.
+    const ref = mentionRef(item.topicId, item.id);
+    if (await ctx.store.getEffect(`${ref}:decision`)) return; // decided before a restart: only effects remain
     ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
     let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
     // People may hand the contact back in the service tool without a word to us: that belief is trusted only briefly.
@@ -138,7 +141,7 @@ export class ConversationWorker {
       // The bot is stopped for this contact: keep the message for the people, decide nothing.
       await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined));
       batch.durable.push(
-        ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }),
+        ctx.store.enqueueEffect({ key: `${ref}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }),
       );
       return;
     }
@@ -164,7 +167,7 @@ export class ConversationWorker {
     await commitDecision(
       ctx,
       key,
-      item.id,
+      ref,
       decision,
       { mentionId: item.id, topicId: item.topicId },
       patch,

@@ -25,7 +25,7 @@ export interface IngestResult {
 }
 
 /**
- * Records mentions by id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
+ * Records mentions by topic and id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
  * each touched contact's worker. A topic's baseline read passes `historyBefore`: what it shows is recorded as seen
  * and processed, so it is never answered; no timestamp is compared with our clock here.
  */
@@ -53,7 +53,7 @@ export async function ingestMentions(
     const items = classifyMention(m, o);
     if (items.length === 0) ignored++;
     for (const item of items) {
-      if (await store.hasSeen(item.id)) {
+      if (await store.hasSeen(item.topicId, item.id)) {
         repeated++;
         continue;
       }
@@ -70,7 +70,7 @@ export async function ingestMentions(
             })
             .then(() => false),
         );
-        await store.markInboundProcessed(item.id);
+        await store.markInboundProcessed(item.topicId, item.id);
         history++;
         continue;
       }

@@ -37,7 +37,11 @@ export async function performReply(
       (l) => l.from === 'customer' && l.mentionId === p.target.mentionId,
     );
     const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
-    const check = await findPublishedReply(ctx.engage, { mentionId: p.target.mentionId, text: p.text, ...search }, ctx.now);
+    const check = await findPublishedReply(
+      ctx.engage,
+      { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },
+      ctx.now,
+    );
     if (check.outcome === 'published') {
       ctx.log.info(
         { contact: key, effect: effect.key, publisherMention: check.publisherMentionId },

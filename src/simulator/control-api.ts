@@ -30,6 +30,7 @@ const realismSchema = z.strictObject({
   rate_limit_headers: z.enum(RATE_LIMIT_HEADER_VARIANTS).optional(),
   gone_contacts: z.array(goneContactSchema).max(10_000).optional(),
   odd_item_rate: z.number().min(0).max(1).optional(),
+  overlapping_mention_ids: z.boolean().optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

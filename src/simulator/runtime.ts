@@ -21,6 +21,11 @@ export interface Realism {
   gone_contacts: GoneContact[];
   /** Share (0..1) of mentions that lists show with `message.content` as a number; dice from the fault seed. */
   odd_item_rate: number;
+  /**
+   * Each topic numbers its mentions on its own counter, so two topics issue the same ids (the API addresses a
+   * mention by topic and id and never promises ids unique across topics). Off: one counter for the account.
+   */
+  overlapping_mention_ids: boolean;
 }
 
 export const NO_REALISM: Realism = {
@@ -32,6 +37,7 @@ export const NO_REALISM: Realism = {
   rate_limit_headers: 'both',
   gone_contacts: [],
   odd_item_rate: 0,
+  overlapping_mention_ids: false,
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */
@@ -53,5 +59,5 @@ export interface Runtime {
   /** Every message published through the API or by an agent, for `/_sim/outbound`. */
   readonly outbound: BoundedLog<OutboundEntry>;
   /** A new inbound customer mention exists (webhook push). */
-  onInbound(mentionId: string): void;
+  onInbound(mentionId: string, topicId: number): void;
 }

@@ -58,7 +58,7 @@ export function simulateInbound(rt: Runtime, input: z.output<typeof inboundSchem
     content: text,
     clickedButtons: clicked,
   });
-  rt.onInbound(m.id);
+  rt.onInbound(m.id, m.topicId);
   return presentMention(rt, m, { version: CONTROL_VERSION });
 }
 

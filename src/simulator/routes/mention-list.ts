@@ -10,16 +10,18 @@ import { invalidParameter } from '../sim-error.js';
 
 const SORTS = ['dateadd:desc', 'dateadd:asc'];
 
-function readCursor(token: string | undefined): { a: number; n: number } | undefined {
+/** `t` (the topic) breaks ties between topics that share ids; a token without it passes every topic at (a, n). */
+function readCursor(token: string | undefined): { a: number; n: number; t?: number } | undefined {
   const cursor = decodePageToken(token);
   if (cursor === undefined) return undefined;
-  const { a, n } = cursor;
-  if (typeof a !== 'number' || typeof n !== 'number') throw invalidParameter("Parameter 'page_token' is not a valid page token");
-  return { a, n };
+  const { a, n, t } = cursor;
+  if (typeof a !== 'number' || typeof n !== 'number' || (t !== undefined && typeof t !== 'number'))
+    throw invalidParameter("Parameter 'page_token' is not a valid page token");
+  return t === undefined ? { a, n } : { a, n, t };
 }
 
 /**
- * `GET /inbox/mentions`: keyset paging on (date.added, id), so mentions that arrive while a client
+ * `GET /inbox/mentions`: keyset paging on (date.added, id, topic), so mentions that arrive while a client
  * pages never shift the pages it has not read yet.
  */
 export function listMentions(ctx: ApiContext): PagedList<unknown> {
@@ -48,11 +50,15 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   let page: typeof items;
   let hasNext: boolean;
   if (sort === 'dateadd:asc') {
-    const start = cursor ? upperBoundByKey(items, cursor.a, cursor.n) : 0;
+    const start = cursor ? upperBoundByKey(items, cursor.a, cursor.n, cursor.t) : 0;
     page = items.slice(start, start + limit);
     hasNext = start + limit < items.length;
   } else {
-    const end = cursor ? upperBoundByKey(items, cursor.a, cursor.n - 1) : items.length;
+    const end = !cursor
+      ? items.length
+      : cursor.t === undefined
+        ? upperBoundByKey(items, cursor.a, cursor.n - 1)
+        : upperBoundByKey(items, cursor.a, cursor.n, cursor.t - 1);
     page = items.slice(Math.max(0, end - limit), end).reverse();
     hasNext = end - limit > 0;
   }
@@ -61,7 +67,7 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
     count: items.length,
     data: page.map((m) => withOddShape(rt, m, presentMention(rt, m, { version: ctx.version, entities }))),
     paging: {
-      next_url: hasNext && limit > 0 && last ? pageUrl(ctx, encodePageToken({ a: last.added, n: last.num })) : null,
+      next_url: hasNext && limit > 0 && last ? pageUrl(ctx, encodePageToken({ a: last.added, n: last.num, t: last.topicId })) : null,
       previous_url: null,
     },
   };
