@@ -1,9 +1,10 @@
-import { AuthError, type InvalidMentionItem } from '../engage/index.js';
+import { AuthError, NotFoundError, type InvalidMentionItem, type Mention } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { TOKEN_REFUSED } from './notifier.js';
 import { ingestMentions } from './ingest.js';
 import { advanceCursor, nextWindow, parseCursor } from './poll-window.js';
-import type { ClassifyOptions } from './inbound-item.js';
+import type { ClassifyOptions, InboundItem } from './inbound-item.js';
+import { MentionRecheck, RECHECK_FOR_MS } from './poller-recheck.js';
 
 const SHALLOW_OVERLAP_SECONDS = 5;
 const DEEP_SCAN_EVERY_MS = 60_000;
@@ -35,11 +36,27 @@ export class Poller {
   private readonly topics = new Map<string, { failures: number; error: string; retryAtMs: number }>();
   /** Invalid items already counted and logged. */
   private readonly loggedInvalid = new Set<string>();
+  /** Recent customer mentions read again by id, for reply actions added to them later. */
+  readonly recheck = new MentionRecheck();
+  private readonly classify: ClassifyOptions & { watch: (item: InboundItem) => void };
 
   constructor(
     private readonly ctx: BridgeContext,
     private readonly o: PollerOptions,
-  ) {}
+  ) {
+    this.classify = {
+      channelBySource: o.channelBySource,
+      keyOfMention: (topicId, id) => this.recheck.keyOf(topicId, id),
+      onUnplaced: (m) => {
+        this.recheck.hurry();
+        ctx.log.debug(
+          { topicId: m.topic_id, mentionId: m.id },
+          'an account-written mention names no conversation: recent mentions are read again',
+        );
+      },
+      watch: (item) => this.recheck.watch(item, ctx.now()),
+    };
+  }
 
   /**
    * One pass over the topics. Each topic fails alone: its error and backoff are its own and the others are read
@@ -66,9 +83,47 @@ export class Poller {
       }
     }
     if (read === 0 && failed !== undefined) throw failed;
+    recorded += await this.recheckRecent();
     this.ctx.health.lastPollOkAt = this.ctx.now();
     this.ctx.health.lastApiOkAt = this.ctx.now();
     return { recorded };
+  }
+
+  /**
+   * Reads the watched customer mentions again by id (a bounded number per pass, when a pass is due): a reply action
+   * a person added to one of them is recorded like any other. One failed read is logged and skipped.
+   */
+  private async recheckRecent(): Promise<number> {
+    const { ctx } = this;
+    let recorded = 0;
+    for (const w of this.recheck.due(ctx.now())) {
+      let mention: Mention;
+      try {
+        ctx.metrics.pollCalls.inc({ kind: 'recheck' });
+        mention = await ctx.engage.mentions.get({ topicId: w.topicId, id: w.id });
+      } catch (err) {
+        if (err instanceof AuthError) throw err;
+        if (err instanceof NotFoundError) this.recheck.forget(w.key);
+        else this.recheck.checked(w, ctx.now());
+        ctx.log.warn({ topicId: w.topicId, mentionId: w.id, err: (err as Error)?.message }, 'could not read a recent mention again');
+        continue;
+      }
+      this.recheck.checked(w, ctx.now());
+      recorded += (await ingestMentions(ctx.store, [mention], { ...this.classify, schedule: this.o.schedule })).recorded;
+    }
+    return recorded;
+  }
+
+  /** After a restart: the latest customer mention of each conversation the bot spoke in recently is watched again. */
+  private async watchRecentConversations(): Promise<void> {
+    const { ctx } = this;
+    for (const c of await ctx.store.listConversations({ owner: 'bot' })) {
+      if (!c.lastMentionId || !c.lastMentionTopicId || ctx.now() - c.updatedAt > RECHECK_FOR_MS) continue;
+      this.recheck.watch(
+        { topicId: c.lastMentionTopicId, id: c.lastMentionId, key: c.key, addedAt: (c.lastInboundAt ?? 0) / 1000 },
+        c.updatedAt,
+      );
+    }
   }
 
   /** Topics whose last read failed, with their error and when they are tried again. */
@@ -101,6 +156,9 @@ export class Poller {
    * a customer writes after it is new. Failures are logged; the topic's next poll is its baseline read then.
    */
   async readBaselines(): Promise<void> {
+    await this.watchRecentConversations().catch((err: unknown) =>
+      this.ctx.log.warn({ err: (err as Error)?.message }, 'could not list recent conversations to watch their mentions'),
+    );
     let topicIds: readonly string[];
     try {
       topicIds = await this.o.topicIds();
@@ -140,8 +198,9 @@ export class Poller {
       sort: 'dateadd:asc',
       limit: PAGE_LIMIT,
     })) {
+      ctx.metrics.pollCalls.inc({ kind: 'list' });
       this.skipInvalid(topicId, page.invalid);
-      const r = await ingestMentions(ctx.store, page.data, { ...this.o, historyBefore, schedule: this.o.schedule });
+      const r = await ingestMentions(ctx.store, page.data, { ...this.classify, historyBefore, schedule: this.o.schedule });
       recorded += r.recorded;
       if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
     }
