@@ -1,9 +1,22 @@
+import { AuthError, type Mention, NotFoundError } from '../engage/index.js';
+import type { BridgeContext } from './bridge-context.js';
+
 /** How often the recently active customer mentions are read again (our clock). */
 export const RECHECK_EVERY_MS = 30_000;
 /** How long after a contact's latest customer message its mention is still read again (our clock). */
 export const RECHECK_FOR_MS = 30 * 60_000;
 /** Mentions read again in one pass at most: the delay of a pass over all of them is bounded by the count. */
 export const RECHECKS_PER_PASS = 20;
+/**
+ * Re-reads per pass within a configured hourly budget: at most a quarter of it (polls take at most half), so
+ * replies keep their room (but at least one per pass); RECHECKS_PER_PASS when no budget is configured.
+ */
+export function rechecksPerPass(budgetPerHour: number): number {
+  if (budgetPerHour <= 0) return RECHECKS_PER_PASS;
+  const passesPerHour = 3_600_000 / RECHECK_EVERY_MS;
+  return Math.max(1, Math.min(RECHECKS_PER_PASS, Math.floor((budgetPerHour * 0.25) / passesPerHour)));
+}
+
 /** Contacts watched at most; the one idle longest makes room. */
 export const MAX_WATCHED = 2_000;
 
@@ -61,13 +74,13 @@ export class MentionRecheck {
     return this.byKey.size;
   }
 
-  /** The mentions to read again now (least recently read first), or none when no pass is due. */
-  due(nowMs: number): WatchedMention[] {
+  /** The mentions to read again now (least recently read first, at most `limit`), or none when no pass is due. */
+  due(nowMs: number, limit = RECHECKS_PER_PASS): WatchedMention[] {
     if (!this.hurried && nowMs - this.lastPassMs < RECHECK_EVERY_MS && nowMs >= this.lastPassMs) return [];
     this.hurried = false;
     this.lastPassMs = nowMs;
     for (const [key, w] of this.byKey) if (nowMs - w.seenAtMs > RECHECK_FOR_MS) this.byKey.delete(key);
-    return [...this.byKey.values()].sort((a, b) => a.checkedAtMs - b.checkedAtMs).slice(0, RECHECKS_PER_PASS);
+    return [...this.byKey.values()].sort((a, b) => a.checkedAtMs - b.checkedAtMs).slice(0, limit);
   }
 
   checked(w: WatchedMention, nowMs: number): void {
@@ -79,5 +92,41 @@ export class MentionRecheck {
     let idlest: WatchedMention | undefined;
     for (const w of this.byKey.values()) if (!idlest || w.seenAtMs < idlest.seenAtMs) idlest = w;
     if (idlest) this.byKey.delete(idlest.key);
+  }
+}
+
+/**
+ * Reads the watched customer mentions again by id (a bounded number per pass, when a pass is due): a reply action
+ * a person added to one of them is recorded like any other. One failed read is logged and skipped.
+ */
+export async function recheckRecent(
+  ctx: Pick<BridgeContext, 'engage' | 'now' | 'log' | 'settings'>,
+  recheck: MentionRecheck,
+  o: { count: () => void; ingest: (m: Mention) => Promise<number> },
+): Promise<number> {
+  let recorded = 0;
+  for (const w of recheck.due(ctx.now(), rechecksPerPass(ctx.settings.rateLimitPerHour ?? 0))) {
+    let mention: Mention;
+    try {
+      o.count();
+      mention = await ctx.engage.mentions.get({ topicId: w.topicId, id: w.id });
+    } catch (err) {
+      if (err instanceof AuthError) throw err;
+      if (err instanceof NotFoundError) recheck.forget(w.key);
+      else recheck.checked(w, ctx.now());
+      ctx.log.warn({ topicId: w.topicId, mentionId: w.id, err: (err as Error)?.message }, 'could not read a recent mention again');
+      continue;
+    }
+    recheck.checked(w, ctx.now());
+    recorded += await o.ingest(mention);
+  }
+  return recorded;
+}
+
+/** After a restart: the latest customer mention of each conversation the bot spoke in recently is watched again. */
+export async function watchRecentConversations(ctx: Pick<BridgeContext, 'store' | 'now'>, recheck: MentionRecheck): Promise<void> {
+  for (const c of await ctx.store.listConversations({ owner: 'bot' })) {
+    if (!c.lastMentionId || !c.lastMentionTopicId || ctx.now() - c.updatedAt > RECHECK_FOR_MS) continue;
+    recheck.watch({ topicId: c.lastMentionTopicId, id: c.lastMentionId, key: c.key, addedAt: (c.lastInboundAt ?? 0) / 1000 }, c.updatedAt);
   }
 }

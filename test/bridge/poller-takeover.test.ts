@@ -106,3 +106,13 @@ describe('a person taking over in the service tool', () => {
     expect(await ownerOf('+3200000023')).toBe('bot');
   });
 });
+
+describe('re-reads of recent mentions', () => {
+  it('stay within a quarter of a configured hourly budget, and at 20 per pass without one', async () => {
+    const { rechecksPerPass } = await import('../../src/bridge/poller-recheck.js');
+    expect(rechecksPerPass(0)).toBe(20);
+    expect(rechecksPerPass(1000)).toBe(2); // 250 an hour over 120 passes
+    expect(rechecksPerPass(100)).toBe(1);
+    expect(rechecksPerPass(1_000_000)).toBe(20);
+  });
+});
