@@ -100,12 +100,18 @@ export class MentionRecheck {
  * a person added to one of them is recorded like any other. One failed read is logged and skipped.
  */
 export async function recheckRecent(
-  ctx: Pick<BridgeContext, 'engage' | 'now' | 'log' | 'settings'>,
+  ctx: Pick<BridgeContext, 'engage' | 'now' | 'log' | 'settings' | 'store'>,
   recheck: MentionRecheck,
   o: { count: () => void; ingest: (m: Mention) => Promise<number> },
 ): Promise<number> {
   let recorded = 0;
   for (const w of recheck.due(ctx.now(), rechecksPerPass(ctx.settings.rateLimitPerHour ?? 0))) {
+    // Only a conversation the bot may speak in needs a takeover seen: people's or paused ones cost no call.
+    const owner = (await ctx.store.getConversation(w.key))?.owner;
+    if (owner === 'agents' || owner === 'paused') {
+      recheck.checked(w, ctx.now());
+      continue;
+    }
     let mention: Mention;
     try {
       o.count();

@@ -116,3 +116,31 @@ describe('re-reads of recent mentions', () => {
     expect(rechecksPerPass(1_000_000)).toBe(20);
   });
 });
+
+describe('the re-read pass', () => {
+  it('reads again only mentions of conversations the bot may speak in, each pass at most the bound', async () => {
+    const { MentionRecheck, recheckRecent } = await import('../../src/bridge/poller-recheck.js');
+    const { createMemoryStore } = await import('../../src/storage/index.js');
+    const store = createMemoryStore({ clock: () => 1_000 });
+    const now = () => 1_000;
+    for (const [key, owner] of [
+      ['whatsapp:1', 'bot'],
+      ['whatsapp:2', 'agents'],
+      ['whatsapp:3', 'unknown'],
+    ] as const)
+      await store.saveConversation({ key, channel: 'whatsapp', serviceId: key.slice(9), owner, transcript: [], updatedAt: 1_000 });
+    const recheck = new MentionRecheck();
+    for (const n of [1, 2, 3, 4]) recheck.watch({ topicId: '2001', id: String(9000 + n), key: `whatsapp:${n}`, addedAt: n }, 1_000);
+    const read: string[] = [];
+    const ctx = {
+      store,
+      now,
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      settings: { rateLimitPerHour: 0 },
+      engage: { mentions: { get: async (ref: { id: string }) => (read.push(ref.id), { id: ref.id, topic_id: '2001' }) } },
+    } as unknown as Parameters<typeof recheckRecent>[0];
+    await recheckRecent(ctx, recheck, { count: () => undefined, ingest: async () => 0 });
+    expect(read.sort()).toEqual(['9001', '9003', '9004']);
+    await store.close();
+  });
+});
