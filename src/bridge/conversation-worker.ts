@@ -1,5 +1,5 @@
 import { EngageError } from '../engage/index.js';
-import { mentionRef, type ConversationRecord, type InboundMention } from '../storage/index.js';
+import { mentionRef, type ConversationRecord, type InboundMention, type TranscriptLine } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
 import { runPendingEffects } from './outbox-runner.js';
@@ -30,6 +30,11 @@ interface Batch {
 function humanActivityFirst(items: InboundMention[]): InboundMention[] {
   const human = items.filter((i) => (i.payload as InboundPayload).kind !== 'customer');
   return human.length === 0 ? items : [...human, ...items.filter((i) => (i.payload as InboundPayload).kind === 'customer')];
+}
+
+/** The transcript line of this mention: same id, and same topic when the line names one. */
+function isLineOf(l: TranscriptLine, item: { id: string; topicId: string }): boolean {
+  return l.mentionId === item.id && (l.topicId === undefined || l.topicId === item.topicId);
 }
 
 function blank(key: string, now: number): ConversationRecord {
@@ -127,11 +132,11 @@ export class ConversationWorker {
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }
     const shown = p.text || p.clicked.map((b) => b.title).join(', ');
-    const line = { at: item.addedAt * 1000, from: 'customer' as const, text: shown, mentionId: item.id };
+    const line = { at: item.addedAt * 1000, from: 'customer' as const, text: shown, mentionId: item.id, topicId: item.topicId };
     const patch = (c: ConversationRecord): ConversationRecord => ({
       ...c,
       // Idempotent: a decision lost in a crash is taken again, without a second copy of the line.
-      transcript: c.transcript.some((l) => l.mentionId === item.id) ? c.transcript : [...c.transcript, line],
+      transcript: c.transcript.some((l) => isLineOf(l, item)) ? c.transcript : [...c.transcript, line],
       lastInboundAt: item.addedAt * 1000,
       lastMentionId: item.id,
       lastMentionTopicId: item.topicId,
@@ -189,13 +194,20 @@ export class ConversationWorker {
     if (echo.own) {
       if (echo.lineIndex >= 0) {
         await ctx.store.updateConversation(item.key, (c) =>
-          c ? { ...c, transcript: c.transcript.map((l, i) => (i === echo.lineIndex ? { ...l, mentionId: item.id } : l)) } : undefined,
+          c
+            ? {
+                ...c,
+                transcript: c.transcript.map((l, i) => (i === echo.lineIndex ? { ...l, mentionId: item.id, topicId: item.topicId } : l)),
+              }
+            : undefined,
         );
       }
       return;
     }
     await ctx.store.updateConversation(item.key, (c) =>
-      c ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id }] } : undefined,
+      c
+        ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id, topicId: item.topicId }] }
+        : undefined,
     );
     await this.onHumanActivity(item.key, at, p.authorName, batch);
   }

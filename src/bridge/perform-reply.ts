@@ -34,7 +34,7 @@ export async function performReply(
     // The reply can only have been published after the customer's mention was added, on the service's own clock:
     // its `date.added` (kept on the transcript line) starts the search; our clock only when the line is gone.
     const line = (await ctx.store.getConversation(key))?.transcript.find(
-      (l) => l.from === 'customer' && l.mentionId === p.target.mentionId,
+      (l) => l.from === 'customer' && l.mentionId === p.target.mentionId && (l.topicId === undefined || l.topicId === p.target.topicId),
     );
     const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
     const check = await findPublishedReply(

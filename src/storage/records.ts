@@ -12,6 +12,8 @@ export const transcriptLineSchema = z.object({
   from: z.enum(['customer', 'bot', 'agent', 'system']),
   text: z.string(),
   mentionId: z.string().optional(),
+  /** The mention's topic: ids are unique only within a topic (lines written before it was kept lack it). */
+  topicId: z.string().optional(),
 });
 export type TranscriptLine = z.infer<typeof transcriptLineSchema>;
 

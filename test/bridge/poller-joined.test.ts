@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sourceFilter } from '../../src/bridge/poller.js';
+import { InvalidParameterError, type MentionListQuery } from '../../src/engage/index.js';
 import { botMessagesTo, callsOf, startHarness, type Harness } from '../e2e/harness.js';
 
 describe('polling every watched topic at once (#11.8)', () => {
@@ -76,6 +77,50 @@ describe('polling every watched topic at once (#11.8)', () => {
         .slice(before)
         .map((c) => c.params['topic_ids']),
     ).toEqual(['2001']);
+  });
+
+  it('skips one topic’s odd item alone in the joint read: the other topic’s customer is answered', async () => {
+    h = await startHarness({ env: { ENGAGE_TOPIC_IDS: '2001,2002' } });
+    sales();
+    h.advance(120_000);
+    await h.settle();
+    await sayIn(2001, '+3200000046', 'first');
+    const odd = h.sim.state.mentions.range([2001], 0, Number.MAX_SAFE_INTEGER).at(-1)!;
+    (odd as unknown as { content: unknown }).content = 42; // message.content as a number
+    await sayIn(2002, '+3200000047', 'hello');
+    const before = listCalls().length;
+    await h.settle();
+    expect(
+      listCalls()
+        .slice(before)
+        .map((c) => c.params['topic_ids']),
+    ).toEqual(['2001,2002']);
+    expect(botMessagesTo(h, '+3200000047').length).toBeGreaterThan(0);
+    expect(botMessagesTo(h, '+3200000046')).toEqual([]);
+    expect(await h.running.metrics.text()).toMatch(/engage_bridge_skipped_items_total\{source="poll",reason="invalid-mention"\} 1\b/);
+  });
+
+  it('drops the source filter for good when the service refuses it, and reads every source', async () => {
+    h = await startHarness();
+    const { mentions } = h.running.bridge.context.engage;
+    const real = mentions.listPages.bind(mentions);
+    (mentions as { listPages: typeof real }).listPages = (q: MentionListQuery = {}) => {
+      if (q.filter === undefined) return real(q);
+      // biome-ignore lint/correctness/useYield: a generator that fails on its first read, like a refused call
+      return (async function* () {
+        throw new InvalidParameterError({ method: 'GET', path: '/1001/inbox/mentions', status: 400, description: 'bad filter' });
+      })();
+    };
+    await h.say('+3200000048', 'hello');
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000048').length).toBeGreaterThan(0);
+    const before = listCalls().length;
+    await h.settle();
+    expect(
+      listCalls()
+        .slice(before)
+        .map((c) => c.params['filter']),
+    ).toEqual([undefined]);
   });
 
   it('builds the source filter only from plain service names', () => {
