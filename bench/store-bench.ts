@@ -61,7 +61,7 @@ async function sustainedLoad(store: Store, seconds: number): Promise<{ mutations
     for (let n = 0; performance.now() < until; n += 1) {
       const id = `load-${w}-${n}`;
       await store.recordInbound({ id, topicId: '2001', key: `whatsapp:${32470000000 + w}`, addedAt: n, payload: { text: 'hi' } });
-      await store.markInboundProcessed(id);
+      await store.markInboundProcessed('2001', id);
       mutations += 2;
     }
   };

@@ -1,3 +1,4 @@
+import type { PollCallLog } from './poller-calls.js';
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { ChannelServices } from '../engage/index.js';
@@ -42,6 +43,8 @@ export interface BridgeHealthState {
   lastPollOkAt?: number;
   newestMentionAt?: number;
   lastError?: { atMs: number; message: string };
+  /** Inbox reads of the last hour (`status`). */
+  pollCalls?: PollCallLog;
 }
 
 /** Everything the bridge's parts share; built once by `createBridge`. */

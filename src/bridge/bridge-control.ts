@@ -91,6 +91,7 @@ export class BridgeControlService {
       ...(ctx.health.lastError ? { lastError: ctx.health.lastError } : {}),
       botPausedForAll: ctx.health.pausedForAll,
       ...(newest !== undefined ? { newestMentionAtMs: newest } : {}),
+      ...(ctx.health.pollCalls ? { pollCallsLastHour: ctx.health.pollCalls.lastHour(ctx.now()) } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import { EngageError } from '../engage/index.js';
-import type { ConversationRecord, InboundMention } from '../storage/index.js';
+import { mentionRef, type ConversationRecord, type InboundMention, type TranscriptLine } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
 import { runPendingEffects } from './outbox-runner.js';
@@ -31,6 +31,11 @@ interface Batch {
 function humanActivityFirst(items: InboundMention[]): InboundMention[] {
   const human = items.filter((i) => (i.payload as InboundPayload).kind !== 'customer');
   return human.length === 0 ? items : [...human, ...items.filter((i) => (i.payload as InboundPayload).kind === 'customer')];
+}
+
+/** The transcript line of this mention: same id, and same topic when the line names one. */
+function isLineOf(l: TranscriptLine, item: { id: string; topicId: string }): boolean {
+  return l.mentionId === item.id && (l.topicId === undefined || l.topicId === item.topicId);
 }
 
 function blank(key: string, now: number): ConversationRecord {
@@ -74,7 +79,7 @@ export class ConversationWorker {
         for (const item of items) await this.handleOrPark(item, batch);
         await Promise.all(batch.durable);
         if (!(await runPendingEffects(this.ctx, key))) return;
-        for (const item of items) await this.ctx.store.markInboundProcessed(item.id);
+        for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
       }
       this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
@@ -85,18 +90,19 @@ export class ConversationWorker {
    * the run goes on; anything else is thrown, and the dispatcher retries the contact later with a growing delay.
    */
   private async handleOrPark(item: InboundMention, batch: Batch): Promise<void> {
+    const ref = mentionRef(item.topicId, item.id);
     try {
       await this.handle(item, batch);
-      this.failures.delete(item.id);
+      this.failures.delete(ref);
     } catch (err) {
       // A failure the bridge cannot classify (a bug, an odd item) hardly mends by itself: a few tries, then parked.
       // The service's transient failures (5xx, no answer, rate limits) are retried, later and later, not parked.
-      const tries = (this.failures.get(item.id) ?? 0) + 1;
+      const tries = (this.failures.get(ref) ?? 0) + 1;
       if (!isPermanentFailure(err) && (err instanceof EngageError || tries < MAX_UNCLASSIFIED_TRIES)) {
-        this.failures.set(item.id, tries);
+        this.failures.set(ref, tries);
         throw err;
       }
-      this.failures.delete(item.id);
+      this.failures.delete(ref);
       await parkDeadMention(this.ctx, item, err);
     }
   }
@@ -111,7 +117,9 @@ export class ConversationWorker {
   private async onCustomer(item: InboundMention, p: Extract<InboundPayload, { kind: 'customer' }>, batch: Batch): Promise<void> {
     const { ctx } = this;
     const key = item.key;
-    if (await ctx.store.getEffect(`${item.id}:decision`)) return; // decided before a restart: only effects remain
+    // Effect keys name the topic too: two topics may use the same mention id.
+    const ref = mentionRef(item.topicId, item.id);
+    if (await ctx.store.getEffect(`${ref}:decision`)) return; // decided before a restart: only effects remain
     ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
     let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
     // People may hand the contact back in the service tool without a word to us: that belief is trusted only briefly.
@@ -129,11 +137,11 @@ export class ConversationWorker {
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }
     const shown = p.text || p.clicked.map((b) => b.title).join(', ');
-    const line = { at: item.addedAt * 1000, from: 'customer' as const, text: shown, mentionId: item.id };
+    const line = { at: item.addedAt * 1000, from: 'customer' as const, text: shown, mentionId: item.id, topicId: item.topicId };
     const patch = (c: ConversationRecord): ConversationRecord => ({
       ...c,
       // Idempotent: a decision lost in a crash is taken again, without a second copy of the line.
-      transcript: c.transcript.some((l) => l.mentionId === item.id) ? c.transcript : [...c.transcript, line],
+      transcript: c.transcript.some((l) => isLineOf(l, item)) ? c.transcript : [...c.transcript, line],
       lastInboundAt: item.addedAt * 1000,
       lastMentionId: item.id,
       lastMentionTopicId: item.topicId,
@@ -143,7 +151,7 @@ export class ConversationWorker {
       // The bot is stopped for this contact: keep the message for the people, decide nothing.
       await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined));
       batch.durable.push(
-        ctx.store.enqueueEffect({ key: `${item.id}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }),
+        ctx.store.enqueueEffect({ key: `${ref}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }),
       );
       return;
     }
@@ -170,7 +178,7 @@ export class ConversationWorker {
     await commitDecision(
       ctx,
       key,
-      item.id,
+      ref,
       decision,
       { mentionId: item.id, topicId: item.topicId },
       patch,
@@ -192,13 +200,20 @@ export class ConversationWorker {
     if (echo.own) {
       if (echo.lineIndex >= 0) {
         await ctx.store.updateConversation(item.key, (c) =>
-          c ? { ...c, transcript: c.transcript.map((l, i) => (i === echo.lineIndex ? { ...l, mentionId: item.id } : l)) } : undefined,
+          c
+            ? {
+                ...c,
+                transcript: c.transcript.map((l, i) => (i === echo.lineIndex ? { ...l, mentionId: item.id, topicId: item.topicId } : l)),
+              }
+            : undefined,
         );
       }
       return;
     }
     await ctx.store.updateConversation(item.key, (c) =>
-      c ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id }] } : undefined,
+      c
+        ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id, topicId: item.topicId }] }
+        : undefined,
     );
     await this.onHumanActivity(item.key, at, p.authorName, batch);
   }

@@ -17,6 +17,7 @@ import { ConversationEvents } from './conversation-events.js';
 import { createContactDispatcher } from './contact-dispatcher.js';
 import { watchedTopics } from './poller-topics.js';
 import { takeWebhookPush, type WebhookOutcome } from './webhook-intake.js';
+import { PollCallLog } from './poller-calls.js';
 import { Poller } from './poller.js';
 import { Reconciler } from './reconcile.js';
 import { Scheduler } from './scheduler.js';
@@ -48,7 +49,7 @@ export async function createBridge(o: BridgeOptions) {
   const mutex = new KeyedMutex();
   const engage = withMappedHandover(o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
-  const health = { pausedForAll: false, revoked: false };
+  const health = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog() };
   const ownership = new Ownership({
     store: o.store,
     engage,

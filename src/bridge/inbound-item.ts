@@ -32,6 +32,27 @@ export interface InboundItem {
 export interface ClassifyOptions {
   /** Served channels by the `source.service` value that names them. */
   readonly channelBySource: ReadonlyMap<string, string>;
+  /** The contact of a customer mention the bridge read recently (see `poller-recheck.ts`). */
+  readonly keyOfMention?: (topicId: string, id: string) => string | undefined;
+  /** An account-written mention whose conversation cannot be found (no thread, no known reply target). */
+  readonly onUnplaced?: (m: Mention) => void;
+}
+
+const present = (v: unknown): v is string | number => (typeof v === 'string' && v !== '') || typeof v === 'number';
+
+/**
+ * The customer an account-written mention answers when it names no thread (`source.thread_id` is optional, "not
+ * available for all sources"): its `in_reply_to` (the mention it answers: its author, or its topic and id when the
+ * bridge read that mention recently). Read tolerantly: the description does not show the field on inbox mentions.
+ */
+function replyTargetKey(m: Mention, channel: string, o: ClassifyOptions): string | undefined {
+  const target = (m as { in_reply_to?: unknown }).in_reply_to;
+  if (present(target)) return o.keyOfMention?.(m.topic_id, String(target));
+  if (typeof target !== 'object' || target === null) return undefined;
+  const t = target as { id?: unknown; topic_id?: unknown; author?: { id?: unknown; managed?: unknown } | null };
+  if (t.author && t.author.managed !== true && present(t.author.id)) return contactKey(channel, String(t.author.id));
+  if (present(t.id)) return o.keyOfMention?.(present(t.topic_id) ? String(t.topic_id) : m.topic_id, String(t.id));
+  return undefined;
 }
 
 /** The language field of a mention (on the mention or its message), when the service sends one. */
@@ -54,12 +75,17 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
   const text = m.message?.content ?? '';
   if (m.author?.managed === true) {
     const thread = m.source?.thread_id;
-    if (thread === undefined || thread === null || thread === '') return [];
+    const key = present(thread) ? contactKey(channel, String(thread)) : replyTargetKey(m, channel, o);
+    if (key === undefined) {
+      // A person may have answered someone: the reply actions on recent customer mentions will tell whom.
+      o.onUnplaced?.(m);
+      return [];
+    }
     return [
       {
         id: m.id,
         topicId: m.topic_id,
-        key: contactKey(channel, thread),
+        key,
         channel,
         addedAt,
         payload: { kind: 'account', text, ...(m.author?.name ? { authorName: m.author.name } : {}) },

@@ -1,6 +1,7 @@
 import { mentionSchema, type Mention } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
-import { classifyMention, type ClassifyOptions, type InboundPayload } from './inbound-item.js';
+import { classifyMention, type ClassifyOptions, type InboundItem, type InboundPayload } from './inbound-item.js';
+import { knownBotUser } from './own-echo.js';
 
 /** What is kept of an inbound text: the store's transcript line limit (its default), applied at arrival. */
 export const INBOUND_TEXT_MAX_CHARS = 2000;
@@ -25,7 +26,7 @@ export interface IngestResult {
 }
 
 /**
- * Records mentions by id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
+ * Records mentions by topic and id before anything acts on them (at-least-once in, exactly-once acted on), then asks for
  * each touched contact's worker. A topic's baseline read passes `historyBefore`: what it shows is recorded as seen
  * and processed, so it is never answered; no timestamp is compared with our clock here.
  */
@@ -40,24 +41,31 @@ export async function ingestMentions(
     maxTextChars?: number;
     /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
     waitDurable?: boolean;
+    /** Told of every customer message read that is not history (new or again), for `poller-recheck.ts`. */
+    watch?: (item: InboundItem) => void;
   },
 ): Promise<IngestResult> {
   let ignored = 0;
   let repeated = 0;
-  let history = 0;
+  let historyCount = 0;
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
+  // The service may show the bot's own replies as reply actions too: those are not a person taking over.
+  const botUserId = (await knownBotUser({ store }))?.id;
   for (const m of mentions) {
     const added = m.date?.added ?? undefined;
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
-    const items = classifyMention(m, o);
+    const all = classifyMention(m, o);
+    const items = all.filter((i) => !(i.payload.kind === 'agent-action' && botUserId !== undefined && i.payload.userId === botUserId));
     if (items.length === 0) ignored++;
     for (const item of items) {
-      if (await store.hasSeen(item.id)) {
+      const history = o.historyBefore !== undefined && item.addedAt < o.historyBefore;
+      if (item.payload.kind === 'customer' && !history) o.watch?.(item);
+      if (await store.hasSeen(item.topicId, item.id)) {
         repeated++;
         continue;
       }
-      if (o.historyBefore !== undefined && item.addedAt < o.historyBefore) {
+      if (history) {
         // Recorded and marked processed in the same turn (both apply in memory at once): no worker can pick it up.
         records.push(
           store
@@ -70,8 +78,8 @@ export async function ingestMentions(
             })
             .then(() => false),
         );
-        await store.markInboundProcessed(item.id);
-        history++;
+        await store.markInboundProcessed(item.topicId, item.id);
+        historyCount++;
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.
@@ -91,12 +99,12 @@ export async function ingestMentions(
   const durable = Promise.all(records);
   if (o.waitDurable === false) {
     durable.catch(() => undefined); // a failed write is retried by the store; the poller re-reads the mention
-    return { recorded: records.length - history, repeated, ignored, history, newestAddedAt: newest };
+    return { recorded: records.length - historyCount, repeated, ignored, history: historyCount, newestAddedAt: newest };
   }
   const outcomes = await durable;
   const recorded = outcomes.filter(Boolean).length;
-  repeated += outcomes.length - history - recorded;
-  return { recorded, repeated, ignored, history, newestAddedAt: newest };
+  repeated += outcomes.length - historyCount - recorded;
+  return { recorded, repeated, ignored, history: historyCount, newestAddedAt: newest };
 }
 
 /** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */

@@ -1,5 +1,5 @@
 import { EngageError } from '../engage/index.js';
-import type { InboundMention } from '../storage/index.js';
+import { mentionRef, type InboundMention } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { judgeEffectError } from './effect-errors.js';
 import { listDead } from './effect-dead.js';
@@ -23,8 +23,8 @@ export async function parkDeadMention(ctx: BridgeContext, item: InboundMention, 
     { contact: item.key, mention: item.id, err: (err as Error)?.message },
     'mention parked as dead: it will not be tried again',
   );
-  await ctx.store.markInboundProcessed(item.id);
+  await ctx.store.markInboundProcessed(item.topicId, item.id);
   await ctx.store.audit({ at: ctx.now(), actor: 'bridge', action: 'gave up mention', subject: item.key, reason, result: 'failed' });
   ctx.metrics.mentionsDead.inc({ code });
-  await listDead(ctx, { key: item.id, kind: 'mention', contactKey: item.key, reason, atMs: ctx.now() });
+  await listDead(ctx, { key: mentionRef(item.topicId, item.id), kind: 'mention', contactKey: item.key, reason, atMs: ctx.now() });
 }

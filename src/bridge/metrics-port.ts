@@ -25,6 +25,11 @@ export interface BridgeMetrics {
   readonly skippedItems: CounterPort<'source' | 'reason'>;
   /** Customers' CSAT/NPS answers. */
   readonly surveyAnswers: CounterPort<'kind' | 'score' | 'channel'>;
+  /**
+   * API calls made to read the inbox: `list` (a page of the mentions list) and `recheck` (a recent customer mention
+   * read again by id, for reply actions added later). `status` shows them per hour.
+   */
+  readonly pollCalls: CounterPort<'kind'>;
   readonly pollLagSeconds: GaugePort;
   readonly outboxPending: GaugePort;
 }

@@ -40,10 +40,14 @@ export async function performReply(
     // The reply can only have been published after the customer's mention was added, on the service's own clock:
     // its `date.added` (kept on the transcript line) starts the search; our clock only when the line is gone.
     const line = (await deps.store.getConversation(key))?.transcript.find(
-      (l) => l.from === 'customer' && l.mentionId === p.target.mentionId,
+      (l) => l.from === 'customer' && l.mentionId === p.target.mentionId && (l.topicId === undefined || l.topicId === p.target.topicId),
     );
     const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
-    const check = await findPublishedReply(deps.engage, { mentionId: p.target.mentionId, text: p.text, ...search }, deps.now);
+    const check = await findPublishedReply(
+      deps.engage,
+      { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },
+      deps.now,
+    );
     if (check.outcome === 'published') {
       deps.log.info(
         { contact: key, effect: effect.key, publisherMention: check.publisherMentionId },

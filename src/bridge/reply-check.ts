@@ -33,6 +33,12 @@ function listedTarget(pm: Record<string, unknown>): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
+/** Topics may share mention ids: an `in_reply_to` of another topic is another mention (#11.10). */
+function sameTopic(target: { topic_id?: unknown }, topicId: string | undefined): boolean {
+  const t = target.topic_id;
+  return topicId === undefined || t === undefined || t === null || String(t) === topicId;
+}
+
 /**
  * Was this reply already published (a crash or an unanswered call between sending and recording)? Decided by ids:
  * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention.
@@ -44,7 +50,7 @@ export async function findPublishedReply(
    * `serviceFromMs`: the customer's mention's `date.added` (the service's clock, the same as the list's), the
    * narrow window; `sinceMs`: when the effect was stored (our clock), the wide fallback.
    */
-  reply: { mentionId: string; text: string } & ({ serviceFromMs: number } | { sinceMs: number }),
+  reply: { mentionId: string; topicId?: string; text: string } & ({ serviceFromMs: number } | { sinceMs: number }),
   now: () => number,
 ): Promise<ReplyCheck> {
   const deadline = now() + RECHECK_LIMITS.timeMs;
@@ -61,7 +67,7 @@ export async function findPublishedReply(
       if (gets >= RECHECK_LIMITS.gets || now() > deadline) return { outcome: 'unknown', why: `re-check stopped after ${gets} look-ups` };
       gets++;
       const full = await engage.publisherMentions.get(pm.id);
-      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId)
+      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
         return { outcome: 'published', publisherMentionId: String(full.id) };
     }
     if (!page.paging?.next_url) return { outcome: 'absent' };

@@ -111,6 +111,8 @@ export interface BridgeHealth {
   readonly apiBudgetResetMs?: number;
   readonly lastError?: { readonly atMs: number; readonly message: string };
   readonly botPausedForAll: boolean;
+  /** Inbox reads in the last hour: `list` pages of the mentions list, `recheck` recent mentions read again by id. */
+  readonly pollCallsLastHour?: { readonly list: number; readonly recheck: number };
   /** Effects parked for good (never tried again): how many, and the newest first. */
   readonly deadEffects?: {
     readonly count: number;

@@ -22,6 +22,11 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
     `Ingestion lag: ${lag}`,
     `Conversations: ${owners || 'none'}`,
     `API budget: ${budget}`,
+    ...(h.pollCallsLastHour
+      ? [
+          `Polling: ${h.pollCallsLastHour.list + h.pollCallsLastHour.recheck} calls in the last hour (${h.pollCallsLastHour.list} list pages, ${h.pollCallsLastHour.recheck} re-reads)`,
+        ]
+      : []),
     `Last error: ${lastError}`,
     ...(dead
       ? [

@@ -21,6 +21,8 @@ export interface BridgeMetrics {
   readonly outboxPending: Gauge;
   readonly storeWrites: Gauge;
   readonly skippedItems: Counter<'source' | 'reason'>;
+  /** Inbox reads: `list` (one page of the mentions list, all watched topics at once) or `recheck` (one mention by id). */
+  readonly pollCalls: Counter<'kind'>;
   text(): Promise<string>;
 }
 
@@ -103,6 +105,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_skipped_items_total',
       help: 'External items skipped, one by one, because they could not be read',
       labelNames: ['source', 'reason'],
+      registers,
+    }),
+    pollCalls: new Counter({
+      name: 'engage_bridge_poll_calls_total',
+      help: 'API calls made to read the inbox: list (a page of the mentions list) or recheck (a recent mention read again by id)',
+      labelNames: ['kind'],
       registers,
     }),
     text: () => registry.metrics(),

@@ -34,6 +34,7 @@ const realismSchema = z.strictObject({
     .array(z.string().regex(/^[a-z0-9_-]{1,40}$/, 'must be a source service name like facebook'))
     .max(50)
     .optional(),
+  overlapping_mention_ids: z.boolean().optional(),
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

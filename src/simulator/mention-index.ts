@@ -14,22 +14,31 @@ export function lowerBoundByDate(list: MentionRecord[], seconds: number): number
   return lo;
 }
 
-/** Position just after the mention with key (added, num) in a list sorted by (added, num). */
-export function upperBoundByKey(list: MentionRecord[], added: number, num: number): number {
+/**
+ * Position just after the mention with key (added, num, topic) in a list sorted by that key. Topics may share ids
+ * (`overlapping_mention_ids`), so the topic breaks ties; a key without a topic (`Infinity`) passes every topic.
+ */
+export function upperBoundByKey(list: MentionRecord[], added: number, num: number, topic = Number.POSITIVE_INFINITY): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const m = list[mid]!;
-    if (m.added < added || (m.added === added && m.num <= num)) lo = mid + 1;
+    if (m.added < added || (m.added === added && (m.num < num || (m.num === num && m.topicId <= topic)))) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-/** Mentions by id, by topic (sorted by date then id) and by conversation thread. */
+/** The list order: date added, then id, then topic (ids are unique per topic only). */
+export const byListKey = (a: MentionRecord, b: MentionRecord): number => a.added - b.added || a.num - b.num || a.topicId - b.topicId;
+
+/** Mentions by id (one per topic), by topic (sorted by date then id) and by conversation thread. */
 export class MentionIndex {
-  private readonly byId = new Map<string, MentionRecord>();
+  private readonly byId = new Map<string, MentionRecord[]>();
+  private count = 0;
+  /** The highest id number each topic ever held (ids are never reused within a topic). */
+  private readonly topNum = new Map<number, number>();
   private readonly byTopic = new Map<number, MentionRecord[]>();
   private readonly byThread = new Map<string, MentionRecord[]>();
 
@@ -39,15 +48,27 @@ export class MentionIndex {
   latestListedFrom = 0;
 
   get size(): number {
-    return this.byId.size;
+    return this.count;
   }
 
-  get(id: string): MentionRecord | undefined {
-    return this.byId.get(id);
+  /** The mention `id` of the topic; without a topic, the first one with that id (ids overlap only when asked). */
+  get(id: string, topicId?: number | string | null): MentionRecord | undefined {
+    const same = this.byId.get(id);
+    if (topicId === undefined || topicId === null) return same?.[0];
+    return same?.find((m) => String(m.topicId) === String(topicId));
+  }
+
+  /** The highest id number the topic ever held (0: none). */
+  topNumOf(topicId: number): number {
+    return this.topNum.get(topicId) ?? 0;
   }
 
   add(m: MentionRecord): void {
-    this.byId.set(m.id, m);
+    const same = this.byId.get(m.id);
+    if (same) same.push(m);
+    else this.byId.set(m.id, [m]);
+    this.count++;
+    this.topNum.set(m.topicId, Math.max(this.topNum.get(m.topicId) ?? 0, m.num));
     if (m.visibleAtMs > this.latestVisibleAtMs) this.latestVisibleAtMs = m.visibleAtMs;
     if (m.listedFrom > this.latestListedFrom) this.latestListedFrom = m.listedFrom;
     let list = this.byTopic.get(m.topicId);
@@ -64,10 +85,13 @@ export class MentionIndex {
     else this.byThread.set(key, [m]);
   }
 
-  remove(id: string): boolean {
-    const m = this.byId.get(id);
+  remove(id: string, topicId?: number | string): boolean {
+    const m = this.get(id, topicId);
     if (!m) return false;
-    this.byId.delete(id);
+    const same = this.byId.get(id) ?? [];
+    if (same.length <= 1) this.byId.delete(id);
+    else same.splice(same.indexOf(m), 1);
+    this.count--;
     const list = this.byTopic.get(m.topicId);
     if (list) {
       const at = list.indexOf(m);
@@ -96,7 +120,7 @@ export class MentionIndex {
       slices.push(list.slice(lowerBoundByDate(list, from), end));
     }
     if (slices.length <= 1) return slices[0] ?? [];
-    return slices.flat().sort((a, b) => a.added - b.added || a.num - b.num);
+    return slices.flat().sort(byListKey);
   }
 }
 

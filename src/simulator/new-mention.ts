@@ -22,7 +22,7 @@ export function addMention(rt: Runtime, input: NewMention): MentionRecord {
   const tie = realism.timestamp_ties === true ? 10 : typeof realism.timestamp_ties === 'number' ? realism.timestamp_ties : 0;
   const added = tie > 0 ? now - (now % tie) : now;
   const delay = realism.indexing_delay_ms > 0 ? Math.floor(rt.random() * realism.indexing_delay_ms) : 0;
-  const id = state.newId('mention');
+  const id = realism.overlapping_mention_ids ? state.newTopicMentionId(input.topicId) : state.newId('mention');
   const m: MentionRecord = {
     id,
     num: Number(id),

@@ -28,7 +28,7 @@ export function presentPublisherMention(
     user_id: pm.authorUserId,
   };
   if (opts.withReply && pm.mentionId) {
-    const target = rt.state.mentions.get(pm.mentionId);
+    const target = rt.state.mentions.get(pm.mentionId, pm.topicId);
     if (target) item['in_reply_to'] = presentMention(rt, target, { version: opts.version });
   }
   return withExtras(rt, item);

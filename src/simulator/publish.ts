@@ -92,7 +92,7 @@ export function deliver(rt: Runtime, pm: PublisherMention): void {
   const { state } = rt;
   pm.status = 'posted';
   state.scheduled.delete(pm.id);
-  const target = pm.mentionId ? state.mentions.get(pm.mentionId) : undefined;
+  const target = pm.mentionId ? state.mentions.get(pm.mentionId, pm.topicId) : undefined;
   const service = target?.service ?? pm.services[0]?.type ?? 'web';
   const profile = state.profileFor(service);
   const user = state.users.get(pm.authorUserId);

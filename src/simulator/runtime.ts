@@ -26,6 +26,11 @@ export interface Realism {
    * says it is "not available for all sources".
    */
   omit_thread_id_sources: string[];
+  /**
+   * Each topic numbers its mentions on its own counter, so two topics issue the same ids (the API addresses a
+   * mention by topic and id and never promises ids unique across topics). Off: one counter for the account.
+   */
+  overlapping_mention_ids: boolean;
 }
 
 export const NO_REALISM: Realism = {
@@ -38,6 +43,7 @@ export const NO_REALISM: Realism = {
   gone_contacts: [],
   odd_item_rate: 0,
   omit_thread_id_sources: [],
+  overlapping_mention_ids: false,
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */
@@ -59,5 +65,5 @@ export interface Runtime {
   /** Every message published through the API or by an agent, for `/_sim/outbound`. */
   readonly outbound: BoundedLog<OutboundEntry>;
   /** A new inbound customer mention exists (webhook push). */
-  onInbound(mentionId: string): void;
+  onInbound(mentionId: string, topicId: number): void;
 }

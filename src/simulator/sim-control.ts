@@ -69,7 +69,7 @@ export function simulateInbound(rt: Runtime, input: z.output<typeof inboundSchem
     clickedButtons: clicked,
     attachments: (input.attachments ?? []).map((a) => ({ type: a.type, url: a.url, question: a.question ?? null })),
   });
-  rt.onInbound(m.id);
+  rt.onInbound(m.id, m.topicId);
   return presentMention(rt, m, { version: CONTROL_VERSION });
 }
 

@@ -22,6 +22,8 @@ export interface Profile {
 
 const contactKey = (type: string, serviceId: string): string => `${type}\u0000${serviceId}`;
 
+const FIRST_MENTION_ID = 9001;
+
 /** Everything the simulated account holds, rebuilt from the seed on reset. */
 export class SimState {
   readonly account: { id: string; name: string };
@@ -46,7 +48,7 @@ export class SimState {
   readonly lastQuickReplies = new Map<string, Button[]>();
   /** Files added through media/add, by id. */
   readonly media = new Map<string, MediaItem>();
-  private next = { contact: 7001, publisher: 8001, mention: 9001, schedule: 1, group: 1, message: 1, media: 6001 };
+  private next = { contact: 7001, publisher: 8001, mention: FIRST_MENTION_ID, schedule: 1, group: 1, message: 1, media: 6001 };
 
   constructor(seed: Seed) {
     this.account = { ...seed.account };
@@ -85,6 +87,17 @@ export class SimState {
 
   newId(kind: keyof SimState['next']): string {
     return String(this.next[kind]++);
+  }
+
+  /**
+   * A mention id from the topic's own count (`overlapping_mention_ids`): every topic starts at the account's first
+   * mention id, so topics issue the same ids; always above any id the topic ever held, and the account counter is
+   * kept above it, so switching the option on or off never repeats an id within a topic.
+   */
+  newTopicMentionId(topicId: number): string {
+    const next = Math.max(FIRST_MENTION_ID, this.mentions.topNumOf(topicId) + 1);
+    this.next.mention = Math.max(this.next.mention, next + 1);
+    return String(next);
   }
 
   contactByService(type: string, serviceId: string): Contact | undefined {

@@ -96,8 +96,8 @@ export class Simulator implements Runtime {
     this.base = url.replace(/\/$/, '');
   }
 
-  onInbound(mentionId: string): void {
-    const m = this.state.mentions.get(mentionId);
+  onInbound(mentionId: string, topicId: number): void {
+    const m = this.state.mentions.get(mentionId, topicId);
     if (m) this.webhooks.push([presentMention(this, m, { version: CONTROL_VERSION })]);
   }
 

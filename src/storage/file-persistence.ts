@@ -9,6 +9,9 @@ import type { HotState } from './hot-state.js';
 import { applyRecord, takeBatch } from './journal-batch.js';
 import { JournalFiles } from './journal-files.js';
 import { JsonLinesFile } from './jsonl-file.js';
+import { keySeenByTopic } from './key-seen-by-topic.js';
+import { mentionRef } from './records.js';
+import { hasSeenIn } from './state/inbox.js';
 import { coldConversationDecoder, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
 import { CONVERSATIONS_DIR, conversationShardPath, readColdLine } from './cold-conversations.js';
 import { acquireLock, isCode } from './lock-file.js';
@@ -200,8 +203,10 @@ export class FilePersistence implements Persistence {
       if (record.n > covered) applyRecord(state, record);
     });
     this.seq = Math.max(covered, last);
+    if (decoded && decoded.fromVersion < 2) keySeenByTopic(state);
     // A seen id always goes with its inbox entry; an older layout could lose the seen shard alone.
-    for (const mention of state.inbox) if (!state.seen.has(mention.id)) state.seen.set(mention.id, now);
+    for (const mention of state.inbox)
+      if (!hasSeenIn(state, mention.topicId, mention.id)) state.seen.set(mentionRef(mention.topicId, mention.id), now);
     // What was just loaded is not a change for the journal (the shards stay dirty for the next snapshot).
     for (const [, table] of shardedTables(state)) table.takeChanged();
     state.cursors.takeChanged();

@@ -4,7 +4,7 @@ import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from
 import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
 import { ShardedMap } from './sharded-map.js';
 
-export const CURRENT_SCHEMA_VERSION = 1;
+export const CURRENT_SCHEMA_VERSION = 2;
 
 export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().int(), nextEffectSeq: z.number().int() });
 export type HotMeta = z.infer<typeof hotMetaSchema>;
@@ -44,12 +44,12 @@ export interface HotState {
   cursors: JsonMap<StoredCursor>;
   escalations: JsonMap<Escalation>;
   conversations: ShardedMap<ConversationSlot>;
-  /** Every inbound mention id recorded, with when it was first seen (pruned by age). */
+  /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen (pruned by age). */
   seen: ShardedMap<number>;
   outbox: ShardedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
   pendingEffects: Set<string>;
-  /** Inbox changes since the journal last took them: the mention added, or null once processed. */
+  /** Inbox changes since the journal last took them, by `topicId/id`: the mention added, or null once processed. */
   inboxChanges: Map<string, InboundMention | null>;
 }
 

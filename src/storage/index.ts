@@ -6,7 +6,7 @@ export type { StoreOptions, StoreLogger, RetentionSettings } from './store-optio
 export { DEFAULT_RETENTION } from './store-options.js';
 export { StoreError, isStoreError } from './store-error.js';
 export type { StoreErrorCode } from './store-error.js';
-export { conversationKey } from './records.js';
+export { conversationKey, mentionRef } from './records.js';
 export type {
   AuditEntry,
   ConversationRecord,

@@ -4,7 +4,8 @@ import type { ConversationSlot, HotState } from './hot-state.js';
 import type { JsonMap } from './json-map.js';
 import { decodeConversationLine, decodeEffectLine, decodeSeenLine } from './load-shards.js';
 import type { LineDecoder } from './load-shards.js';
-import { cursorSchema, escalationSchema, inboundMentionSchema } from './records.js';
+import { cursorSchema, escalationSchema, inboundMentionSchema, mentionRef } from './records.js';
+import type { InboundMention } from './records.js';
 import type { ShardedMap } from './sharded-map.js';
 
 /**
@@ -110,16 +111,19 @@ export function applyRecord(state: HotState, record: JournalRecord): void {
       state.meta = meta;
     });
   }
-  for (const [id, value] of record.inbox ?? []) {
+  // Inbox changes are keyed `topicId/id`; a record written before the upgrade to topic keys names the id alone.
+  const isKey = (key: string) => (mention: InboundMention) =>
+    mentionRef(mention.topicId, mention.id) === key || (!key.includes('/') && mention.id === key);
+  for (const [key, value] of record.inbox ?? []) {
     if (value === null) {
       changes.push(() => {
-        const index = state.inbox.findIndex((mention) => mention.id === id);
+        const index = state.inbox.findIndex(isKey(key));
         if (index >= 0) state.inbox.splice(index, 1);
       });
     } else {
       const mention = check(inboundMentionSchema, value, 'inbox');
       changes.push(() => {
-        if (!state.inbox.some((known) => known.id === id)) state.inbox.push(mention);
+        if (!state.inbox.some(isKey(key))) state.inbox.push(mention);
       });
     }
   }

@@ -34,7 +34,17 @@ const fromV0: Migration = (data, { now }) => {
   };
 };
 
-export const MIGRATIONS: readonly Migration[] = [fromV0];
+/**
+ * Version 1 keyed seen ids and inbox changes by the mention id alone; version 2 keys them by topic and id. The
+ * seen ids live in shard files and journal records the core file does not hold, so this step only raises the
+ * version; `keySeenByTopic` (below) re-keys the loaded state once everything is read.
+ */
+const fromV1: Migration = (data) => {
+  const v1 = z.looseObject({ schemaVersion: z.literal(1) }).parse(data);
+  return { ...v1, schemaVersion: 2 };
+};
+
+export const MIGRATIONS: readonly Migration[] = [fromV0, fromV1];
 
 /** The version a parsed file declares: a missing field means the unversioned prototype (0). */
 export function schemaVersionOf(data: unknown): number | undefined {

@@ -12,6 +12,8 @@ export const transcriptLineSchema = z.object({
   from: z.enum(['customer', 'bot', 'agent', 'system']),
   text: z.string(),
   mentionId: z.string().optional(),
+  /** The mention's topic: ids are unique only within a topic (lines written before it was kept lack it). */
+  topicId: z.string().optional(),
 });
 export type TranscriptLine = z.infer<typeof transcriptLineSchema>;
 
@@ -49,6 +51,20 @@ export const inboundMentionSchema = z.object({
   payload: z.unknown(),
 });
 export type InboundMention = z.infer<typeof inboundMentionSchema>;
+
+/**
+ * What identifies a mention: the API addresses it by topic and id (`inbox/mention/{topic_id}/{id}`) and never
+ * says ids are unique across topics, so seen ids, the inbox and effect keys all use `topicId/id`.
+ */
+export function mentionRef(topicId: string, id: string): string {
+  return `${topicId}/${id}`;
+}
+
+/**
+ * The topic of an id seen before mentions were keyed by topic (schema v1) whose topic is unknown: it counts as
+ * seen in every topic (a service topic id is never `*`), so nothing read before the upgrade is answered again.
+ */
+export const ANY_TOPIC = '*';
 
 export const effectInputSchema = z.object({
   /** `${mentionId}:${step}`: the same inbound step always derives the same key. */

@@ -19,7 +19,7 @@ import type {
   StoreMeta,
 } from './records.js';
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
-import { markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
+import { hasSeenIn, markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
 import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
 import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
@@ -71,14 +71,15 @@ export class StoreCore implements Store {
     return structuredClone(pendingInboundIn(this.state, key));
   }
 
-  async markInboundProcessed(id: string): Promise<void> {
+  async markInboundProcessed(topicId: string, id: string): Promise<void> {
     this.ensureOpen();
-    if (markInboundProcessedIn(this.state, requireId(id, 'Mention id'))) this.writer.markDirty();
+    if (typeof topicId !== 'string') throw new StoreError('invalid', 'Topic id must be a string; nothing was changed.');
+    if (markInboundProcessedIn(this.state, topicId, requireId(id, 'Mention id'))) this.writer.markDirty();
   }
 
-  async hasSeen(id: string): Promise<boolean> {
+  async hasSeen(topicId: string, id: string): Promise<boolean> {
     this.ensureOpen();
-    return this.state.seen.has(id);
+    return hasSeenIn(this.state, topicId, id);
   }
 
   async enqueueEffect(effect: EffectInput): Promise<Effect> {

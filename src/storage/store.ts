@@ -53,12 +53,15 @@ export type OwnerCounts = Record<Owner, number> & { archived: number };
  * waits for it). What survives which crash: `src/storage/README.md`.
  */
 export interface Store {
-  /** Durable. Records an inbound mention once: false when its id was seen before (never act twice). */
+  /**
+   * Durable. Records an inbound mention once: false when its topic and id were seen before (never act twice).
+   * Mentions are told apart by topic and id: two topics may use the same id.
+   */
   recordInbound(mention: InboundMention): Promise<boolean>;
   /** Recorded mentions not yet processed, in `addedAt` then id order. */
   pendingInbound(key?: string): Promise<InboundMention[]>;
-  markInboundProcessed(id: string): Promise<void>;
-  hasSeen(id: string): Promise<boolean>;
+  markInboundProcessed(topicId: string, id: string): Promise<void>;
+  hasSeen(topicId: string, id: string): Promise<boolean>;
 
   /** Durable. Idempotent by key: enqueueing a known key returns the effect already stored. */
   enqueueEffect(effect: EffectInput): Promise<Effect>;

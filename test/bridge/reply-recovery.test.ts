@@ -76,6 +76,22 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-b', recovered: true });
   });
 
+  it('takes a reply to the same mention id in another topic for another mention, and sends its own (#11.10)', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield { data: [{ id: 'pm-other-topic', message: { content: 'Hello Ann' } }] };
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: TARGET.mentionId, topic_id: '2002' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY);
+    expect(count(t, 'publisherMentions.get')).toBe(1);
+    expect(count(t, 'publisher.add')).toBe(1);
+  });
+
   it('after a restart re-checks only the reply that may have been in flight, not the ones after it', async () => {
     const t = effectTestContext();
     await botOwns(t.store, KEY, t.ctx.now());

@@ -26,7 +26,7 @@ describe('the webhook', () => {
     });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ accepted: 1, skipped: { invalid: 1, otherTopic: 1, notServed: 0, unconfirmed: 0 } });
-    expect(await h.running.store.hasSeen(String(otherTopic.id))).toBe(false);
+    expect(await h.running.store.hasSeen(String(otherTopic.topic_id), String(otherTopic.id))).toBe(false);
     const metrics = await h.running.metrics.text();
     expect(metrics).toMatch(/engage_bridge_skipped_items_total\{source="webhook",reason="other-topic"\} 1\b/);
   });

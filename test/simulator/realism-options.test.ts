@@ -227,3 +227,35 @@ describe('odd_item_rate', () => {
     expect(await pick()).toEqual(odd);
   });
 });
+
+describe('overlapping_mention_ids', () => {
+  it('numbers each topic on its own, so two topics issue the same id, addressed and paged apart by topic (#11.10)', async () => {
+    s.sim.state.topics.set(2002, { id: 2002, name: 'Sales' });
+    const off = await s.inbound('whatsapp', '3247300', 'one id counter');
+    expect((await s.control('GET', '/_sim/realism')).body.overlapping_mention_ids).toBe(false);
+    await s.control('POST', '/_sim/realism', { overlapping_mention_ids: true });
+    const a = await s.inbound('whatsapp', '3247301', 'topic one');
+    const b = await s.inbound('whatsapp', '3247302', 'topic two', { topic_id: 2002 });
+    expect(b['id']).toBe('9001');
+    expect(a['id']).toBe(String(Number(off['id']) + 1));
+    const again = await s.inbound('whatsapp', '3247303', 'topic two again', { topic_id: 2002 });
+    expect(again['id']).toBe('9002');
+    const overlap = await s.inbound('whatsapp', '3247304', 'same id as in 2002', { topic_id: 2001 });
+    const one = await s.api('GET', `/1001/inbox/mention/2002/9001`, { version: V });
+    expect(one.body.response.message.content).toBe('topic two');
+    // One id per page: the mentions share a second, so only the topic tells 2001/9001 and 2002/9001 apart.
+    const seen: string[] = [];
+    let page = await s.api('GET', '/1001/inbox/mentions', { version: V, limit: 1, sort: 'dateadd:asc', topic_ids: '2001,2002' });
+    for (let n = 0; n < 10; n++) {
+      for (const m of page.body.response.data as Array<{ topic_id: unknown; id: unknown }>)
+        seen.push(`${String(m.topic_id)}/${String(m.id)}`);
+      const next = page.body.response.paging.next_url as string | null;
+      if (!next) break;
+      const url = new URL(next);
+      page = await s.api('GET', `${url.pathname}${url.search}`);
+    }
+    expect(seen.sort()).toEqual(
+      [`2001/${String(off['id'])}`, `2001/${String(a['id'])}`, `2001/${String(overlap['id'])}`, '2002/9001', '2002/9002'].sort(),
+    );
+  });
+});

@@ -52,7 +52,7 @@ describe('the crash matrix of the file store', () => {
     const flag = settledFlag(recorded);
     const killed = await reopen(await killCopy(dataDir, await tempDir()));
     expect(flag.settled).toBe(false);
-    expect(await killed.hasSeen('2')).toBe(false);
+    expect(await killed.hasSeen('2001', '2')).toBe(false);
   });
 
   it('killed between append and fsync: not yet acknowledged; kept by kill -9, dropped by a power cut', async () => {

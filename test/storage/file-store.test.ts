@@ -167,22 +167,86 @@ describe('the file store', () => {
       const store = await openFileStore({ dataDir, clock: () => T0 });
       expect(await store.getConversation('whatsapp:32470000001')).toMatchObject({ owner: 'agents', contactName: 'Ann' });
       expect(await store.countByOwner()).toMatchObject({ bot: 1, agents: 1 });
-      expect(await store.hasSeen('9002')).toBe(true);
+      expect(await store.hasSeen('2001', '9002')).toBe(true);
       expect(await store.getCursor('2001')).toEqual({ since: 1699999990 });
       await store.close();
       expect(await readFile(join(dataDir, 'store.json.v0.bak'), 'utf8')).toBe(await readFile(fixture, 'utf8'));
       const core = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
-      expect(core).toMatchObject({ schemaVersion: 1 });
+      expect(core).toMatchObject({ schemaVersion: 2 });
       expect(core).not.toHaveProperty('conversations');
+      // The prototype did not know topics: its ids count as seen in every topic.
       expect(await shardLines(dataDir, 'seen')).toEqual(
         expect.arrayContaining([
-          ['9001', T0],
-          ['9002', T0],
+          ['*/9001', T0],
+          ['*/9002', T0],
         ]),
       );
       expect(await storedConversations(dataDir)).toHaveLength(2);
       const reopened = await openFileStore({ dataDir });
-      expect(await reopened.hasSeen('9001')).toBe(true);
+      expect(await reopened.hasSeen('2001', '9001')).toBe(true);
+      await reopened.close();
+    });
+
+    it('migrates a v1 store to topic keys: a waiting mention keeps its topic and its effects, other ids stay seen in every topic (#11.10)', async () => {
+      const dataDir = await tempDir();
+      const waiting = mention('9003', { topicId: '2002' });
+      const effect = {
+        key: '9003:decision',
+        kind: 'decision',
+        contactKey: waiting.key,
+        payload: { kind: 'decision' },
+        seq: 1,
+        status: 'pending',
+        attempts: 0,
+        createdAt: T0,
+        updatedAt: T0,
+      };
+      const v1 = {
+        schemaVersion: 1,
+        meta: { createdAt: T0, values: {}, nextEscalationSeq: 1, nextEffectSeq: 2 },
+        inbox: [waiting],
+        cursors: {},
+        escalations: {},
+        seen: { '9001': T0, '9003': T0 },
+        outbox: { '9003:decision': effect },
+      };
+      await writeFile(join(dataDir, 'store.json'), JSON.stringify(v1));
+      const store = await openFileStore({ dataDir, clock: () => T0 });
+      expect(await store.hasSeen('2001', '9001')).toBe(true);
+      expect(await store.hasSeen('2005', '9001')).toBe(true);
+      expect(await store.hasSeen('2002', '9003')).toBe(true);
+      expect(await store.hasSeen('2001', '9003')).toBe(false);
+      expect(await store.recordInbound(mention('9003', { topicId: '2001' }))).toBe(true);
+      expect(await store.getEffect('2002/9003:decision')).toMatchObject({ key: '2002/9003:decision', status: 'pending' });
+      expect(await store.getEffect('9003:decision')).toBeUndefined();
+      await store.markInboundProcessed('2002', '9003');
+      await store.close();
+      expect(JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'))).toMatchObject({ schemaVersion: 2 });
+      expect(await readFile(join(dataDir, 'store.json.v1.bak'), 'utf8')).toBe(JSON.stringify(v1));
+      expect(await shardLines(dataDir, 'seen')).toEqual(
+        expect.arrayContaining([
+          ['*/9001', T0],
+          ['2002/9003', T0],
+        ]),
+      );
+      const reopened = await openFileStore({ dataDir });
+      expect((await reopened.pendingInbound()).map((m) => `${m.topicId}/${m.id}`)).toEqual(['2001/9003']);
+      await reopened.close();
+    });
+
+    it('replays a v1 journal record that names an inbox mention by id alone', async () => {
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir, clock: () => T0 });
+      await store.recordInbound(mention('9004', { topicId: '2002' }));
+      await store.close();
+      const core = JSON.parse(await readFile(join(dataDir, 'store.json'), 'utf8'));
+      await writeFile(join(dataDir, 'store.json'), JSON.stringify({ ...core, schemaVersion: 1 }));
+      const n = (core.journalSeq ?? 0) + 1;
+      const journal = `journal-${String(n).padStart(12, '0')}.jsonl`;
+      await writeFile(join(dataDir, journal), `${JSON.stringify({ n, inbox: [['9004', null]] })}\n`);
+      const reopened = await openFileStore({ dataDir });
+      expect(await reopened.pendingInbound()).toEqual([]);
+      expect(await reopened.hasSeen('2002', '9004')).toBe(true);
       await reopened.close();
     });
 
@@ -202,8 +266,8 @@ describe('the file store', () => {
       await store.recordInbound(mention('9001'));
       await store.enqueueEffect({ key: '9001:reply', kind: 'reply', contactKey: 'whatsapp:32470000001', payload: { text: 'hi' } });
       const records = await journalRecords(dataDir);
-      expect(records.flatMap((r) => (r.inbox ?? []).map(([id]) => id))).toEqual(['9001']);
-      expect(records.flatMap((r) => (r.seen ?? []).map(([id]) => id))).toEqual(['9001']);
+      expect(records.flatMap((r) => (r.inbox ?? []).map(([id]) => id))).toEqual(['2001/9001']);
+      expect(records.flatMap((r) => (r.seen ?? []).map(([id]) => id))).toEqual(['2001/9001']);
       expect(records.flatMap((r) => (r.outbox ?? []).map(([key]) => key))).toEqual(['9001:reply']);
       // What the disk holds at this instant is what a kill -9 leaves.
       const crashed = await crashCopy(dataDir, await tempDir());
@@ -289,7 +353,7 @@ describe('the file store', () => {
       expect(lines.some((l) => l.level === 'error')).toBe(true);
       await rm(blocker, { recursive: true });
       await store.flush();
-      expect((await journalRecords(dataDir)).flatMap((r) => (r.inbox ?? []).map(([id]) => id))).toEqual(['1']);
+      expect((await journalRecords(dataDir)).flatMap((r) => (r.inbox ?? []).map(([id]) => id))).toEqual(['2001/1']);
       await store.close();
       const reopened = await openFileStore({ dataDir });
       expect((await reopened.pendingInbound()).map((m) => m.id)).toEqual(['1']);

@@ -21,9 +21,53 @@ describe('the PostgreSQL store', () => {
     await first.recordInbound(mention('9001'));
     await first.close();
     const second = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
-    expect(await second.hasSeen('9001')).toBe(true);
+    expect(await second.hasSeen('2001', '9001')).toBe(true);
     expect((await second.pendingInbound()).map((m) => m.id)).toEqual(['9001']);
     await second.close();
+  });
+
+  it('migrates a v1 state to topic keys at open, writing core and seen rows together (#11.10)', async () => {
+    const databaseUrl = await server.createDatabase();
+    const first = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    await first.recordInbound(mention('9001', { topicId: '2002' }));
+    await first.recordInbound(mention('9005'));
+    await first.markInboundProcessed('2001', '9005');
+    await first.close();
+    // Written back as a v1 engage-bridge left it: bare seen ids, schemaVersion 1.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const core = JSON.parse((await client.query('SELECT body FROM bridge_core WHERE id = 1')).rows[0].body);
+      await client.query('UPDATE bridge_core SET body = $1 WHERE id = 1', [JSON.stringify({ ...core, schemaVersion: 1 })]);
+      const rows = (await client.query("SELECT idx, body FROM bridge_shards WHERE tbl = 'seen'")).rows as Array<{
+        idx: number;
+        body: string;
+      }>;
+      for (const row of rows)
+        await client.query("UPDATE bridge_shards SET body = $1 WHERE tbl = 'seen' AND idx = $2", [
+          row.body.replace(/"\d+\//g, '"'),
+          row.idx,
+        ]);
+    } finally {
+      await client.end();
+    }
+    const second = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    expect(await second.hasSeen('2002', '9001')).toBe(true);
+    expect(await second.hasSeen('2001', '9001')).toBe(false);
+    expect(await second.hasSeen('2003', '9005')).toBe(true);
+    await second.close();
+    const check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+    try {
+      expect(JSON.parse((await check.query('SELECT body FROM bridge_core WHERE id = 1')).rows[0].body).schemaVersion).toBe(2);
+      const seen = ((await check.query("SELECT body FROM bridge_shards WHERE tbl = 'seen'")).rows as Array<{ body: string }>)
+        .map((r) => r.body)
+        .join('\n');
+      expect(seen).toContain('"2002/9001"');
+      expect(seen).toContain('"*/9005"');
+    } finally {
+      await check.end();
+    }
   });
 
   it('lets one instance hold the lease and refuses a second while it lives', async () => {
@@ -52,8 +96,8 @@ describe('the PostgreSQL store', () => {
     await successor.close();
     await deposed.close().catch(() => {});
     const reader = await openPostgresStore({ databaseUrl, instanceName: 'c' });
-    expect(await reader.hasSeen('7001')).toBe(false);
-    expect(await reader.hasSeen('7002')).toBe(true);
+    expect(await reader.hasSeen('2001', '7001')).toBe(false);
+    expect(await reader.hasSeen('2001', '7002')).toBe(true);
     await reader.close();
   });
 
@@ -77,7 +121,7 @@ describe('the PostgreSQL store', () => {
     });
     expect(waiting).toBe(true);
     expect((await successor.pendingInbound()).map((m) => m.id)).toEqual(['8001']);
-    await successor.markInboundProcessed('8001');
+    await successor.markInboundProcessed('2001', '8001');
     await successor.flush();
     await successor.close();
   }, 60_000);

@@ -71,7 +71,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       it('records a mention once and reports a repeat as seen', async () => {
         expect(await store.recordInbound(mention('9001'))).toBe(true);
         expect(await store.recordInbound(mention('9001', { payload: 'other' }))).toBe(false);
-        expect(await store.hasSeen('9001')).toBe(true);
+        expect(await store.hasSeen('2001', '9001')).toBe(true);
         expect(await store.pendingInbound()).toEqual([mention('9001')]);
       });
 
@@ -85,25 +85,36 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
 
       it('forgets a processed mention from the inbox but still knows its id', async () => {
         await store.recordInbound(mention('1'));
-        await store.markInboundProcessed('1');
-        await store.markInboundProcessed('1');
+        await store.markInboundProcessed('2001', '1');
+        await store.markInboundProcessed('2001', '1');
         expect(await store.pendingInbound()).toEqual([]);
         expect(await store.recordInbound(mention('1'))).toBe(false);
       });
 
       it('refuses to mark an id that was never recorded', async () => {
-        expect(isStoreError(await rejection(store.markInboundProcessed('nope')), 'invalid')).toBe(true);
+        expect(isStoreError(await rejection(store.markInboundProcessed('2001', 'nope')), 'invalid')).toBe(true);
       });
 
       it('refuses a malformed mention with the field named and records nothing', async () => {
         const error = await rejection(store.recordInbound({ ...mention('1'), addedAt: 'yesterday' } as unknown as InboundMention));
         expect(isStoreError(error, 'invalid')).toBe(true);
         expect(String((error as Error).message)).toContain('addedAt');
-        expect(await store.hasSeen('1')).toBe(false);
+        expect(await store.hasSeen('2001', '1')).toBe(false);
+      });
+
+      it('tells mentions apart by topic and id: the same id in a second topic is a new mention (#11.10)', async () => {
+        expect(await store.recordInbound(mention('9001'))).toBe(true);
+        expect(await store.recordInbound(mention('9001', { topicId: '2002' }))).toBe(true);
+        expect(await store.hasSeen('2002', '9001')).toBe(true);
+        expect(await store.hasSeen('2003', '9001')).toBe(false);
+        await store.markInboundProcessed('2001', '9001');
+        expect((await store.pendingInbound()).map((m) => `${m.topicId}/${m.id}`)).toEqual(['2002/9001']);
+        expect(await store.recordInbound(mention('9001', { topicId: '2002' }))).toBe(false);
+        await store.flush();
       });
 
       it('keeps ids like __proto__ and constructor apart from object internals', async () => {
-        expect(await store.hasSeen('constructor')).toBe(false);
+        expect(await store.hasSeen('2001', 'constructor')).toBe(false);
         expect(await store.recordInbound(mention('__proto__'))).toBe(true);
         expect(await store.recordInbound(mention('__proto__'))).toBe(false);
       });
@@ -279,7 +290,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     describe('pruning', () => {
       it('drops old seen ids, finished effects, closed escalations and audit entries, keeping live ones', async () => {
         await store.recordInbound(mention('old-done'));
-        await store.markInboundProcessed('old-done');
+        await store.markInboundProcessed('2001', 'old-done');
         await store.recordInbound(mention('old-pending'));
         await store.enqueueEffect({ key: 'old-done:reply', kind: 'reply', contactKey: 'whatsapp:1', payload: null });
         await store.completeEffect('old-done:reply');
@@ -292,8 +303,8 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         await store.audit({ at: clock.now, actor: 'bridge', action: 'owner', subject: 'whatsapp:2' });
 
         expect(await store.prune()).toEqual({ seenIds: 1, effects: 1, escalations: 1, auditEntries: 1, archiveCopies: 0 });
-        expect(await store.hasSeen('old-done')).toBe(false);
-        expect(await store.hasSeen('old-pending')).toBe(true);
+        expect(await store.hasSeen('2001', 'old-done')).toBe(false);
+        expect(await store.hasSeen('2001', 'old-pending')).toBe(true);
         expect(await store.getEffect('old-pending:reply')).toBeDefined();
         expect((await store.listEscalations()).map((e) => e.id)).toEqual(['esc-2']);
         expect((await store.listAudit()).map((e) => e.subject)).toEqual(['whatsapp:2']);

@@ -14,6 +14,8 @@ const SORTS = ['dateadd:desc', 'dateadd:asc'];
 interface Cursor {
   a: number;
   n: number;
+  /** The topic: breaks ties between topics that share ids; a token without it passes every topic at (a, n). */
+  t?: number;
   /** 1: the page before the key (previous_url); absent: the page after it (next_url). */
   p?: 1;
 }
@@ -21,15 +23,15 @@ interface Cursor {
 function readCursor(token: string | undefined): Cursor | undefined {
   const cursor = decodePageToken(token);
   if (cursor === undefined) return undefined;
-  const { a, n, p } = cursor;
-  if (typeof a !== 'number' || typeof n !== 'number' || (p !== undefined && p !== 1)) {
+  const { a, n, t, p } = cursor;
+  if (typeof a !== 'number' || typeof n !== 'number' || (t !== undefined && typeof t !== 'number') || (p !== undefined && p !== 1)) {
     throw invalidParameter("Parameter 'page_token' is not a valid page token");
   }
-  return p === 1 ? { a, n, p } : { a, n };
+  return { a, n, ...(t !== undefined ? { t } : {}), ...(p === 1 ? { p } : {}) };
 }
 
-type Key = { a: number; n: number };
-const keyOf = (m: MentionRecord): Key => ({ a: m.added, n: m.num });
+type Key = { a: number; n: number; t: number };
+const keyOf = (m: MentionRecord): Key => ({ a: m.added, n: m.num, t: m.topicId });
 
 /**
  * The slice [start, end) of `items` (ascending by date.added, id) a request asks for. Forward tokens read on from
@@ -38,15 +40,16 @@ const keyOf = (m: MentionRecord): Key => ({ a: m.added, n: m.num });
 function pageRange(items: MentionRecord[], sort: string, cursor: Cursor | undefined, limit: number): [number, number] {
   const asc = sort === 'dateadd:asc';
   if (!cursor) return asc ? [0, Math.min(limit, items.length)] : [Math.max(0, items.length - limit), items.length];
-  const after = upperBoundByKey(items, cursor.a, cursor.n);
-  const before = upperBoundByKey(items, cursor.a, cursor.n - 1);
+  const after = upperBoundByKey(items, cursor.a, cursor.n, cursor.t);
+  const before =
+    cursor.t === undefined ? upperBoundByKey(items, cursor.a, cursor.n - 1) : upperBoundByKey(items, cursor.a, cursor.n, cursor.t - 1);
   // Ascending forward and descending backward both read the items after the key; the other two those before it.
   if (asc === (cursor.p === undefined)) return [after, Math.min(items.length, after + limit)];
   return [Math.max(0, before - limit), before];
 }
 
 /**
- * `GET /inbox/mentions`: keyset paging on (date.added, id), so mentions that arrive while a client
+ * `GET /inbox/mentions`: keyset paging on (date.added, id, topic), so mentions that arrive while a client
  * pages never shift the pages it has not read yet.
  */
 export function listMentions(ctx: ApiContext): PagedList<unknown> {
@@ -78,8 +81,9 @@ export function listMentions(ctx: ApiContext): PagedList<unknown> {
   // Keys that bound the items before `start` (items < key) and after `end` (items > key), page empty or not.
   const first = items[0];
   const lastItem = items[items.length - 1];
-  const beforeStart = (): Key => (start < items.length ? keyOf(items[start]!) : { a: lastItem!.added, n: lastItem!.num + 1 });
-  const afterEnd = (): Key => (end > 0 ? keyOf(items[end - 1]!) : { a: first!.added, n: first!.num - 1 });
+  const beforeStart = (): Key =>
+    start < items.length ? keyOf(items[start]!) : { a: lastItem!.added, n: lastItem!.num, t: lastItem!.topicId + 1 };
+  const afterEnd = (): Key => (end > 0 ? keyOf(items[end - 1]!) : { a: first!.added, n: first!.num, t: first!.topicId - 1 });
   const url = (key: Key, back: boolean) => pageUrl(ctx, encodePageToken(back ? { ...key, p: 1 } : key));
   const hasBefore = limit > 0 && start > 0;
   const hasAfter = limit > 0 && end < items.length;

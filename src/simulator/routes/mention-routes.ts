@@ -8,7 +8,7 @@ import { notFound } from '../sim-error.js';
 import { listMentions } from './mention-list.js';
 
 function findMention(ctx: ApiContext): MentionRecord {
-  const m = ctx.rt.state.mentions.get(ctx.path.id ?? '');
+  const m = ctx.rt.state.mentions.get(ctx.path.id ?? '', ctx.path.topic_id ?? '');
   if (!m || String(m.topicId) !== ctx.path.topic_id) throw notFound('Mention not found');
   return m;
 }
@@ -37,7 +37,7 @@ const deleteMention = (ctx: ApiContext): unknown => {
   const options = ctx.params.jsonObject('options') ?? {};
   assertKeys(options, ['delete_on_service', 'hide_on_service', 'block_author_on_service'], 'options');
   for (const [key, value] of Object.entries(options)) readBoolean(value, `options.${key}`);
-  return ctx.rt.state.mentions.remove(m.id);
+  return ctx.rt.state.mentions.remove(m.id, m.topicId);
 };
 
 export const mentionRoutes: Route[] = [

@@ -23,7 +23,7 @@ function readMention(ctx: ApiContext): MentionRecord | null {
   const mentionId = ctx.params.str('mention_id');
   if (!topicId && !mentionId) return null;
   if (!topicId || !mentionId) throw invalidParameter("Parameters 'topic_id' and 'mention_id' go together");
-  const m = ctx.rt.state.mentions.get(mentionId);
+  const m = ctx.rt.state.mentions.get(mentionId, topicId);
   if (!m || String(m.topicId) !== topicId) throw notFound('Mention not found');
   return m;
 }

@@ -8,6 +8,7 @@ import type { Store } from '../store.js';
 import { Lease } from './lease.js';
 import { PostgresPersistence } from './postgres-persistence.js';
 import { migrateSchema } from './schema-migrations.js';
+import { CURRENT_SCHEMA_VERSION } from '../hot-state.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** `BRIDGE_DATABASE_URL`; TLS when it says so (`sslmode=require` and the like, as `pg` reads it). */
@@ -64,7 +65,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       resolved.logger.info({ token: lease.fencingToken }, 'took over the PostgreSQL lease: now active');
     }
     const persistence = new PostgresPersistence(pool, lease.fence, resolved.logger, release);
-    const state = await persistence.load(resolved.clock());
+    const { state, migrated } = await persistence.load(resolved.clock());
     timer = setInterval(
       () => {
         lease.renew().then(
@@ -77,7 +78,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       Math.max(100, Math.floor(ttlMs / 3)),
     );
     timer.unref();
-    return new StoreCore(state, persistence, resolved);
+    const store = new StoreCore(state, persistence, resolved);
+    // A migrated state is written in the new layout at once (core and re-keyed shards in one transaction).
+    if (migrated) {
+      await store.persistAll();
+      resolved.logger.info({ toVersion: CURRENT_SCHEMA_VERSION }, 'PostgreSQL store state migrated');
+    }
+    return store;
   } catch (error) {
     await release();
     throw error;

@@ -1,6 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import { decodeCoreFile } from '../decode-core-file.js';
-import { coreFileText, emptyHotState, shardedTables } from '../hot-state.js';
+import { CURRENT_SCHEMA_VERSION, coreFileText, emptyHotState, shardedTables } from '../hot-state.js';
+import { keySeenByTopic } from '../key-seen-by-topic.js';
+import { mentionRef } from '../records.js';
+import { hasSeenIn } from '../state/inbox.js';
 import type { HotState } from '../hot-state.js';
 import { decodeConversationLine, decodeEffectLine, decodeSeenLine } from '../load-shards.js';
 import type { LineDecoder } from '../load-shards.js';
@@ -31,7 +34,7 @@ export class PostgresPersistence implements Persistence {
     private readonly onRelease: () => Promise<void>,
   ) {}
 
-  async load(now: number): Promise<HotState> {
+  async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
     const core = await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1');
     const decoded = core[0] === undefined ? undefined : decodeCoreFile(core[0].body, `${WHERE} (bridge_core)`, now);
     const state = decoded?.state ?? emptyHotState(now);
@@ -51,9 +54,13 @@ export class PostgresPersistence implements Persistence {
       loadShardText(row.body, table, decode, `${WHERE} (bridge_shards ${row.tbl} ${row.idx})`);
     }
     for (const [, table] of tables) table.takeDirty();
-    for (const mention of state.inbox) if (!state.seen.has(mention.id)) state.seen.set(mention.id, now);
+    const migrated = decoded !== undefined && decoded.fromVersion < CURRENT_SCHEMA_VERSION;
+    // Re-keyed after takeDirty: the changed shards are written with the first commit, in one transaction with the core.
+    if (decoded && decoded.fromVersion < 2) keySeenByTopic(state);
+    for (const mention of state.inbox)
+      if (!hasSeenIn(state, mention.topicId, mention.id)) state.seen.set(mentionRef(mention.topicId, mention.id), now);
     indexPendingEffects(state);
-    return state;
+    return { state, migrated };
   }
 
   async writeHot(state: HotState): Promise<number> {

@@ -1,13 +1,20 @@
 import type { HotState } from '../hot-state.js';
+import { ANY_TOPIC, mentionRef } from '../records.js';
 import type { InboundMention } from '../records.js';
 import { StoreError } from '../store-error.js';
 
-/** Records the mention unless its id was seen before; returns whether it was new. */
+/** Whether the mention `topicId`/`id` was recorded (or, before the upgrade to topic keys, its id in any topic). */
+export function hasSeenIn(state: HotState, topicId: string, id: string): boolean {
+  return state.seen.has(mentionRef(topicId, id)) || state.seen.has(mentionRef(ANY_TOPIC, id));
+}
+
+/** Records the mention unless its topic and id were seen before; returns whether it was new. */
 export function recordInboundIn(state: HotState, mention: InboundMention, now: number): boolean {
-  if (state.seen.has(mention.id)) return false;
-  state.seen.set(mention.id, now);
+  if (hasSeenIn(state, mention.topicId, mention.id)) return false;
+  const ref = mentionRef(mention.topicId, mention.id);
+  state.seen.set(ref, now);
   state.inbox.push(mention);
-  state.inboxChanges.set(mention.id, mention);
+  state.inboxChanges.set(ref, mention);
   return true;
 }
 
@@ -24,21 +31,21 @@ export function pendingInboundIn(state: HotState, key?: string): InboundMention[
     .sort((a, b) => a.addedAt - b.addedAt || compareIds(a.id, b.id));
 }
 
-/** Idempotent for a known id; an id never recorded is a caller's mistake worth hearing about. */
-export function markInboundProcessedIn(state: HotState, id: string): boolean {
-  const index = state.inbox.findIndex((mention) => mention.id === id);
+/** Idempotent for a known mention; one never recorded is a caller's mistake worth hearing about. */
+export function markInboundProcessedIn(state: HotState, topicId: string, id: string): boolean {
+  const index = state.inbox.findIndex((mention) => mention.id === id && mention.topicId === topicId);
   if (index >= 0) {
     state.inbox.splice(index, 1);
-    state.inboxChanges.set(id, null);
+    state.inboxChanges.set(mentionRef(topicId, id), null);
     return true;
   }
-  if (state.seen.has(id)) return false;
-  throw new StoreError('invalid', `Inbound mention ${id} was never recorded; nothing was changed.`);
+  if (hasSeenIn(state, topicId, id)) return false;
+  throw new StoreError('invalid', `Inbound mention ${id} of topic ${topicId} was never recorded; nothing was changed.`);
 }
 
 /** Forgets ids first seen before the cut-off, except mentions still waiting to be processed. */
 export function pruneSeenIn(state: HotState, beforeMs: number): number {
-  const waiting = new Set(state.inbox.map((mention) => mention.id));
+  const waiting = new Set(state.inbox.map((mention) => mentionRef(mention.topicId, mention.id)));
   let dropped = 0;
   for (const [id, seenAt] of state.seen.entries()) {
     if (seenAt < beforeMs && !waiting.has(id)) {

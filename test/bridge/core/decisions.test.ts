@@ -119,7 +119,7 @@ describe('after a crash the follow-up effects of a decision are restored and not
     await bridge.prepare();
     await bridge.idle();
     expect(w.engage.replies()).toHaveLength(1);
-    expect((await w.store.getEffect(`${id}:1:reply`))?.result).toMatchObject({ publisherMentionId: 'pm-1', recovered: true });
+    expect((await w.store.getEffect(`${TOPIC}/${id}:1:reply`))?.result).toMatchObject({ publisherMentionId: 'pm-1', recovered: true });
     expect(await w.store.pendingInbound()).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '../../../src/engage/index.js';
-import { KEY, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
+import { KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
 const OTHER = 'whatsapp:32470000502';
 let world: CoreWorld | undefined;
@@ -19,7 +19,7 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     expect(w.engage.replies()).toHaveLength(1);
     expect(await w.store.pendingInbound(KEY)).toEqual([]);
     expect(await w.store.pendingEffects(KEY)).toEqual([]);
-    expect((await w.store.getEffect(`${id}:decision`))?.status).toBe('done');
+    expect((await w.store.getEffect(`${TOPIC}/${id}:decision`))?.status).toBe('done');
     const conv = await w.store.getConversation(KEY);
     expect(conv?.owner).toBe('bot');
     expect(conv?.transcript.map((l) => l.from)).toEqual(['customer', 'bot']);
@@ -33,7 +33,7 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     await drain(w.bridge, KEY);
     expect(await w.store.pendingInbound(KEY)).toEqual([]);
     expect(await w.store.pendingEffects(KEY)).toEqual([]);
-    for (const id of ids) expect((await w.store.getEffect(`${id}:decision`))?.status).toBe('done');
+    for (const id of ids) expect((await w.store.getEffect(`${TOPIC}/${id}:decision`))?.status).toBe('done');
     const answered = w.engage.published.map((p) => p.mentionId);
     expect(answered).toEqual(ids);
     const conv = await w.store.getConversation(KEY);
@@ -79,7 +79,7 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     await drain(w.bridge, KEY);
     expect(w.engage.replies()).toHaveLength(0);
     // The decision is applied (its state is on the conversation), the reply waits, the mention stays pending.
-    expect((await w.store.getEffect(`${id}:decision`))?.status).toBe('done');
+    expect((await w.store.getEffect(`${TOPIC}/${id}:decision`))?.status).toBe('done');
     expect((await w.store.pendingInbound(KEY)).map((m) => m.id)).toEqual([id]);
     w.clock.advance(60_000);
     await drain(w.bridge, KEY);
