@@ -1,7 +1,8 @@
-import { link, readFile, readdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { link, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isCode } from './lock-file.js';
+import { PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
  * Debug only (`BRIDGE_DEBUG_SYNC_RECORD`): what a power cut would keep, written down after every sync the
@@ -70,7 +71,7 @@ export class SyncRecord {
 async function writeSyncRecord(dataDir: string, data: SyncRecordData): Promise<void> {
   // Renamed into place, so a kill -9 leaves the old record or the new one, never half of one.
   const path = join(dataDir, SYNC_RECORD_FILE);
-  await writeFile(`${path}.next`, JSON.stringify(data));
+  await writeFile(`${path}.next`, JSON.stringify(data), { mode: PRIVATE_FILE_MODE });
   await rename(`${path}.next`, path);
 }
 
@@ -95,7 +96,7 @@ export interface PowerLossCut {
 /**
  * Takes a stopped store's data directory (no process may hold it) to what a power cut at that moment would
  * have left, as far as the sync record knows: journal files cut back to their synced length (files after the
- * recorded one emptied), and a core rename without its directory sync undone. Snapshot shards, the archive
+ * recorded one emptied; all of them when there is no record: nothing was ever synced with the record on), and a core rename without its directory sync undone. Snapshot shards, the archive
  * and the audit log are left as they are (see the crash matrix in README.md).
  */
 export async function cutToSyncRecord(dataDir: string): Promise<PowerLossCut> {
@@ -107,7 +108,7 @@ export async function cutToSyncRecord(dataDir: string): Promise<PowerLossCut> {
     if (record.journal !== undefined && name < record.journal) continue;
     const keep = name === record.journal ? record.length : 0;
     const path = join(dataDir, name);
-    const size = (await readFile(path)).length;
+    const { size } = await stat(path);
     if (size > keep) {
       await truncate(path, keep);
       cut.journalBytes += size - keep;

@@ -56,6 +56,8 @@ describe('power loss at the point the sync record names', () => {
     watch.releaseHeld();
     expect(await recorded).toBe(true);
     expect((await openAndList(await powerCut(dataDir))).sort()).toEqual(['1', '2']);
+    // Private like every file of the store.
+    expect((await stat(join(dataDir, 'debug-sync-record.json'))).mode & 0o777).toBe(0o600);
   });
 
   async function openAndList(dataDir: string): Promise<string[]> {
