@@ -1,7 +1,7 @@
-// `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, ownership flips and
+// `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, power loss, ownership flips and
 // agent replies from the service's side), judged from the simulator's logs. Prints one JSON object; exit 1 when
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
-// Usage: npm run chaos [-- --smoke] [--no-realism] [--contacts N] [--messages N] [--kills N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
+// Usage: npm run chaos [-- --smoke] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, useBuiltCli } from './lib/child-process.js';
 import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
@@ -11,6 +11,7 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
   contacts: 50,
   messagesPerContact: 40,
   kills: 4,
+  powerLosses: 2,
   faults: { server_error: 0.05, rate_limit: 0.03, reset: 0.02, timeout: 0.01, malformed: 0.02 },
   seed: 7,
   pollIntervalMs: 500,
@@ -30,6 +31,7 @@ export const CHAOS_SMOKE: ChaosOptions = {
   contacts: 10,
   messagesPerContact: 2,
   kills: 1,
+  powerLosses: 1,
   thinkMs: [50, 200],
   realism: { clock_offset_seconds: -3, rate_limit_headers: 'no_reset' },
   settleMs: 20_000,
@@ -59,6 +61,7 @@ async function main(): Promise<number> {
     contacts: numberFlag('contacts') ?? base.contacts,
     messagesPerContact: numberFlag('messages') ?? base.messagesPerContact,
     kills: numberFlag('kills') ?? base.kills,
+    powerLosses: numberFlag('power-losses') ?? base.powerLosses,
     seed: numberFlag('seed') ?? base.seed,
     ownerConfirmAgeMs: numberFlag('confirm-age-ms') ?? base.ownerConfirmAgeMs,
     log: (line) => process.stderr.write(`${line}\n`),

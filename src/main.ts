@@ -138,7 +138,7 @@ async function openCore(
         leaseTtlMs: config.bridge.leaseTtlMs,
         ...(options.standby ? { standby: options.standby } : {}),
       })
-    : await openFileStore({ ...storeOptions, dataDir });
+    : await openFileStore({ ...storeOptions, dataDir, debugSyncRecord: config.bridge.debugSyncRecord });
   cleanups.push(() => store.close());
   const metrics = createBridgeMetrics({ defaultMetrics: options.defaultMetrics ?? true });
   const engage = createEngageClient({

@@ -11,6 +11,7 @@ import { makeContacts } from './load-driver.js';
 import { LogTail } from './log-tail.js';
 import { writeOpenHoursSeed } from './open-hours-seed.js';
 import { startSimulator, type RunningSim } from './processes.js';
+import { POWER_LOSS_ENV, emptyPowerLossTally, interruptionPlan, powerLoss } from './power-loss-fault.js';
 import { seededRandom } from './prng.js';
 import type { Faults } from './sim-client.js';
 
@@ -19,6 +20,8 @@ export interface ChaosOptions {
   readonly messagesPerContact: number;
   /** kill -9 and restart of the bridge, spread evenly over the messages sent. */
   readonly kills: number;
+  /** Power cuts (kill -9, then every unsynced write dropped: `power-loss-fault.ts`), placed among the kills. */
+  readonly powerLosses?: number;
   readonly faults: Faults;
   readonly seed: number;
   readonly pollIntervalMs: number;
@@ -69,7 +72,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       requestTimeoutMs: 2000,
       ownerConfirmAgeMs: o.ownerConfirmAgeMs,
       waitFor: 'health',
-      extra: { LOG_LEVEL: o.bridgeLogLevel ?? 'info' },
+      extra: { LOG_LEVEL: o.bridgeLogLevel ?? 'info', ...((o.powerLosses ?? 0) > 0 ? POWER_LOSS_ENV : {}) },
       ...(o.webhook ? { webhookSecret } : {}),
     });
     const setWebhook = async () => {
@@ -85,21 +88,27 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (o.realism) await sim.client.realism(o.realism);
 
     const total = o.contacts * o.messagesPerContact;
-    const killAt = Array.from({ length: o.kills }, (_, i) => Math.floor(((i + 1) * total) / (o.kills + 1)));
+    const plan = interruptionPlan(o.kills, o.powerLosses ?? 0);
+    const killAt = plan.map((_, i) => Math.floor(((i + 1) * total) / (plan.length + 1)));
+    const powerLosses = emptyPowerLossTally();
     let sent = 0;
     let restarting: Promise<void> = Promise.resolve();
     const onMessage = async () => {
       sent++;
-      if (!killAt.includes(sent)) return;
-      log(`kill -9 after ${sent} messages`);
+      const at = killAt.indexOf(sent);
+      if (at < 0) return;
+      const fault = plan[at]!;
+      log(`${fault === 'power-loss' ? 'power loss (kill -9, unsynced writes dropped)' : 'kill -9'} after ${sent} messages`);
       const k = keeper!;
-      await restarting;
-      await k.kill();
+      // Chained at once: two interruptions close together (another contact's message arriving during a kill)
+      // would otherwise both see the old chain and start two bridges on one data directory.
+      const stopped = restarting.then(() => (fault === 'power-loss' ? powerLoss(k, join(dir, 'data'), powerLosses) : k.kill()));
       // The restart runs while customers keep writing: what they say meanwhile waits in the service.
-      restarting = (async () => {
+      restarting = stopped.then(async () => {
         await k.start();
         await setWebhook();
-      })();
+      });
+      await stopped;
     };
     const random = seededRandom(o.seed);
     const events: DriverEvent[] = [];
@@ -156,13 +165,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     return {
       messages: verdict.messages,
       contacts: o.contacts,
-      kills: keeper.kills,
+      kills: keeper.kills - powerLosses.count,
       faults: {
         injected: o.faults,
         api_calls: api.length,
         answered_503: api.filter((r) => r.status === 503).length,
         answered_400: api.filter((r) => r.status === 400).length,
         dropped_or_reset: api.filter((r) => r.status === 0).length,
+        power_loss: powerLosses.count,
+        power_loss_journal_bytes_cut: powerLosses.journalBytesCut,
+        power_loss_snapshot_renames_undone: powerLosses.coreRenamesUndone,
       },
       answered: verdict.answered,
       escalated: verdict.escalated,

@@ -187,6 +187,12 @@ export const SETTINGS = [
   setting('BRIDGE_AUDIT_RETENTION_DAYS', int(1, 3650).default(90), '`90`', 'how long audit entries are kept'),
   setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),
   setting(
+    'BRIDGE_DEBUG_SYNC_RECORD',
+    z.enum(['off', 'on']).default('off'),
+    '`off`',
+    'debug only (file store): `on` writes down, after each sync, what a power cut would keep (`debug-sync-record.json` in `BRIDGE_DATA_DIR`), so `npm run chaos` can simulate power loss; costs two file operations per write',
+  ),
+  setting(
     'BRIDGE_NLU_URL',
     z.url({ protocol: /^https?$/ }).optional(),
     'none (keywords only)',

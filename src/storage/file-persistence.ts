@@ -25,6 +25,7 @@ import { entryOf } from './state/conversations.js';
 import type { ColdSlot } from './state/conversations.js';
 import { indexPendingEffects } from './state/outbox.js';
 import { StoreError, describeCause } from './store-error.js';
+import { SyncRecord } from './sync-record.js';
 import type { ResolvedStoreOptions, StoreLogger } from './store-options.js';
 
 export { STORE_FILE };
@@ -58,8 +59,9 @@ export class FilePersistence implements Persistence {
     private readonly lock: LockHandle,
     private readonly logger: StoreLogger,
     private readonly options: ResolvedStoreOptions,
+    private readonly syncRecord: SyncRecord | undefined,
   ) {
-    this.journal = new JournalFiles(dataDir, this.counters);
+    this.journal = new JournalFiles(dataDir, this.counters, syncRecord);
     this.archive = new ArchiveShards(join(dataDir, ARCHIVE_DIR), () => {
       this.counters.fsyncs += 1;
     });
@@ -69,6 +71,7 @@ export class FilePersistence implements Persistence {
   static async open(
     dataDir: string,
     options: ResolvedStoreOptions,
+    debug: { syncRecord?: boolean } = {},
   ): Promise<{ persistence: FilePersistence; state: HotState; migrated: boolean }> {
     const dirs = [dataDir, join(dataDir, ARCHIVE_DIR), ...shardedTables(emptyHotState(0)).map(([name]) => join(dataDir, name))];
     for (const dir of dirs) {
@@ -78,7 +81,9 @@ export class FilePersistence implements Persistence {
     }
     const lock = await acquireLock(join(dataDir, LOCK_FILE), dataDir, options.logger);
     try {
-      const persistence = new FilePersistence(dataDir, new JsonLinesFile(join(dataDir, AUDIT_FILE)), lock, options.logger, options);
+      const syncRecord = debug.syncRecord ? await SyncRecord.open(dataDir) : undefined;
+      const auditFile = new JsonLinesFile(join(dataDir, AUDIT_FILE));
+      const persistence = new FilePersistence(dataDir, auditFile, lock, options.logger, options, syncRecord);
       return { persistence, ...(await persistence.load(options.clock())) };
     } catch (error) {
       await lock.release();
@@ -124,10 +129,17 @@ export class FilePersistence implements Persistence {
   }
 
   private async snapshotNow(state: HotState): Promise<void> {
-    await writeSnapshot(this.dataDir, state, this.journal, () => this.seq, {
-      coldBefore: this.options.clock() - this.options.coldAfterMinutes * 60_000,
-      journalPending: (key) => this.journalPending.has(key),
-    });
+    await writeSnapshot(
+      this.dataDir,
+      state,
+      this.journal,
+      () => this.seq,
+      {
+        coldBefore: this.options.clock() - this.options.coldAfterMinutes * 60_000,
+        journalPending: (key) => this.journalPending.has(key),
+      },
+      this.syncRecord,
+    );
     this.counters.snapshots += 1;
   }
 

@@ -6,6 +6,7 @@ import type { JournalRecord } from './journal-batch.js';
 import { PRIVATE_FILE_MODE, makePrivate } from './private-files.js';
 import { StoreError, describeCause } from './store-error.js';
 import { syncDir } from './sync-dir.js';
+import type { SyncRecord } from './sync-record.js';
 
 const NAME = /^journal-(\d{12})\.jsonl$/;
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move the data directory away.';
@@ -37,6 +38,8 @@ export class JournalFiles {
   constructor(
     private readonly dataDir: string,
     private readonly counters: JournalCounters,
+    /** Debug only: told what is on disk after each sync, before the caller is. */
+    private readonly syncRecord?: SyncRecord,
   ) {}
 
   /** Appends one record and syncs it; resolves only once it is on disk. */
@@ -55,6 +58,8 @@ export class JournalFiles {
         throw error;
       }
       this.length += buffer.length;
+      // Only after the sync returned: the record must never claim what a power cut could still take.
+      await this.syncRecord?.journalSynced(this.appendTo!, this.length);
       this.counters.fsyncs += 1;
       this.counters.bytes += buffer.length;
       this.bytesSinceSnapshot += buffer.length;

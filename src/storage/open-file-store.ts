@@ -7,6 +7,11 @@ import type { Store } from './store.js';
 export interface FileStoreOptions extends StoreOptions {
   /** `BRIDGE_DATA_DIR`: created if missing; one process at a time. */
   dataDir: string;
+  /**
+   * Debug only (`BRIDGE_DEBUG_SYNC_RECORD`): after each sync, write down what a power cut would keep
+   * (`sync-record.ts`), for power-loss simulations. Off by default.
+   */
+  debugSyncRecord?: boolean;
 }
 
 // Group commit needs no spacing: a write is one journal append and one fsync, and callers arriving
@@ -19,7 +24,9 @@ const DEFAULT_WRITE_INTERVAL_MS = 0;
  */
 export async function openFileStore(options: FileStoreOptions): Promise<Store> {
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
-  const { persistence, state, migrated } = await FilePersistence.open(options.dataDir, resolved);
+  const { persistence, state, migrated } = await FilePersistence.open(options.dataDir, resolved, {
+    syncRecord: options.debugSyncRecord === true,
+  });
   const store = new StoreCore(state, persistence, resolved);
   // A migrated file is rewritten in the new layout at once (its original is kept as a backup).
   if (migrated) await store.persistAll();

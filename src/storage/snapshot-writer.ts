@@ -10,6 +10,7 @@ import { shardFileName } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
 import { StoreError, describeCause } from './store-error.js';
 import { syncDir } from './sync-dir.js';
+import type { SyncRecord } from './sync-record.js';
 
 export const STORE_FILE = 'store.json';
 const NEXT = '.next';
@@ -42,6 +43,7 @@ export async function writeSnapshot(
   journal: JournalFiles,
   journalSeq: () => number,
   cold: SnapshotCold,
+  syncRecord?: SyncRecord,
 ): Promise<number> {
   // A consistent cut, taken between two journal records: seen ids and the outbox at the same moment as
   // the core (a seen id without its inbox entry would be a mention skipped for ever). Conversations may
@@ -78,8 +80,10 @@ export async function writeSnapshot(
     await runLimited(tasks, PARALLEL_SHARD_WRITES);
     for (const { name, dirty } of tables) if (dirty.length > 0) await syncDir(join(dataDir, name));
     bytes += Buffer.byteLength(coreText);
-    await writeDurably(join(dataDir, STORE_FILE), coreText);
+    const corePath = join(dataDir, STORE_FILE);
+    await writeDurably(corePath, coreText, () => syncRecord?.coreRenaming(corePath));
     await syncDir(dataDir);
+    await syncRecord?.coreSynced(corePath);
   } catch (error) {
     for (const { table, dirty } of tables) table.markDirty(dirty);
     if (error instanceof StoreError) throw error;
@@ -89,7 +93,7 @@ export async function writeSnapshot(
   return bytes;
 }
 
-async function writeDurably(path: string, text: string): Promise<void> {
+async function writeDurably(path: string, text: string, beforeRename?: () => Promise<void> | undefined): Promise<void> {
   const next = `${path}${NEXT}`;
   await new TextFile(next).write(text);
   const handle = await open(next, 'r+');
@@ -100,6 +104,7 @@ async function writeDurably(path: string, text: string): Promise<void> {
   } finally {
     await handle.close();
   }
+  await beforeRename?.();
   await rename(next, path);
 }
 
