@@ -80,7 +80,7 @@ describe('power loss at the point the sync record names', () => {
       const id = String(i);
       work.push(
         store.recordInbound(mention(id)).then(() => {
-          durable.push({ what: `inbound ${id}`, holds: async (s) => s.hasSeen(id) });
+          durable.push({ what: `inbound ${id}`, holds: async (s) => s.hasSeen('2001', id) });
         }),
       );
       work.push(
