@@ -5,7 +5,8 @@
  *
  * A topic with no cursor yet gets a *baseline* read: everything it shows is recorded as history (by id), and
  * whatever becomes visible later is new. Nothing is ever decided by comparing the service's `date.added` with
- * our clock; our clock only picks how far back the baseline read reaches.
+ * our clock: the poller passes the service's time (its answers' `Date`) for a baseline's reach once it knows it,
+ * and a baseline tried again reaches back to its first try (`baseline-tries.ts`).
  */
 export interface PollCursor {
   /** Newest `date.added` (UNIX seconds, the service's clock) read so far. */

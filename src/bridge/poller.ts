@@ -15,6 +15,8 @@ import { advanceCursor, nextWindow, parseCursor, type PollWindowOptions } from '
 import type { PollCallKind } from './poller-calls.js';
 import type { ClassifyOptions, InboundItem } from './inbound-item.js';
 import { MentionRecheck, recheckRecent, watchRecentConversations } from './poller-recheck.js';
+import { serviceNowMs } from './service-time.js';
+import { BaselineTries } from './baseline-tries.js';
 
 const SHALLOW_OVERLAP_SECONDS = 5;
 const DEEP_SCAN_EVERY_MS = 60_000;
@@ -63,6 +65,7 @@ export class Poller {
   private failures = 0;
   /** Topics whose last read failed. */
   private readonly topics = new Map<string, { failures: number; error: string; retryAtMs: number }>();
+  private readonly baselines = new BaselineTries();
   /** Invalid items already counted and logged. */
   private readonly loggedInvalid = new Set<string>();
   /** The service refused the source filter once: every source is read. */
@@ -299,11 +302,16 @@ export class Poller {
     const { ctx } = this;
     let recorded = 0;
     const cursor = parseCursor(await ctx.store.getCursor(topicId));
-    const window = nextWindow(cursor, ctx.now(), this.windowOptions());
-    const historyBefore = window.baseline ? window.answerFromSeconds : undefined;
+    const o = this.windowOptions();
+    // A baseline's reach and its history boundary are moments on the service's clock (ours until it answered once).
+    const window = nextWindow(cursor, cursor === undefined ? (serviceNowMs(ctx) ?? ctx.now()) : ctx.now(), o);
+    if (window.baseline) this.baselines.note(topicId, serviceNowMs(ctx));
+    const plan = window.baseline ? this.baselines.plan(topicId, window, o.backfillSeconds + o.lookbackSeconds) : undefined;
+    const historyBefore = plan?.historyBefore;
     let newest: number | undefined;
-    const query = { topicIds: [topicId], dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc', limit: PAGE_LIMIT };
-    for await (const page of this.pages(query)) {
+    const dateFrom = new Date((plan?.fromSeconds ?? window.fromSeconds) * 1000);
+    for await (const page of this.pages({ topicIds: [topicId], dateFrom, sort: 'dateadd:asc', limit: PAGE_LIMIT })) {
+      if (window.baseline) this.baselines.note(topicId, serviceNowMs(ctx));
       this.skipInvalid(topicId, page.invalid);
       const r = await ingestMentions(ctx.store, page.data, { ...this.classify, historyBefore, schedule: this.o.schedule });
       recorded += r.recorded;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MentionListQuery } from '../../src/engage/index.js';
 import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
 
 describe('the first-start baseline', () => {
@@ -31,5 +32,30 @@ describe('the first-start baseline', () => {
     await h.say('+3200000002', 'a new question');
     await h.settle();
     expect(botMessagesTo(h, '+3200000002').length).toBeGreaterThan(0);
+  });
+
+  it('answers a customer who wrote after a failed baseline read, when the read succeeds later', async () => {
+    h = await startHarness();
+    await h.say('+3200000003', 'an old question');
+    const { context, poller } = h.running.bridge;
+    for (const t of (await context.engage.topics.list({ limit: 200 })).data) await context.store.setCursor(String(t.id), null);
+    await context.store.setCursor('*', null);
+    const { mentions } = context.engage;
+    const real = mentions.listPages.bind(mentions);
+    (mentions as { listPages: typeof real }).listPages = (q: MentionListQuery = {}) => {
+      // biome-ignore lint/correctness/useYield: a read refused before its first page
+      return (async function* () {
+        throw new Error('the baseline read failed');
+      })();
+    };
+    await poller.tick().catch(() => undefined);
+    (mentions as { listPages: typeof real }).listPages = real;
+    // Two seconds later on the service's clock, a customer writes; then the baseline read succeeds.
+    h.setServiceOffset(2);
+    await h.say('+3200000004', 'hello, anyone?');
+    h.advance(5 * 60_000); // past the failed read's backoff
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000003')).toEqual([]);
+    expect(botMessagesTo(h, '+3200000004').length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,26 @@
+import type { PollWindow } from './poll-window.js';
+
+/**
+ * A topic's baseline read (its first: what it shows is history) may fail and be tried again minutes later. What was
+ * written after the first try is a customer waiting, not history, and the retry still reaches back to it. Both are
+ * measured on the service's clock (its answers' `Date`), never on ours.
+ */
+export class BaselineTries {
+  /** The service's time (UNIX seconds) at each topic's first try, once known. */
+  private readonly first = new Map<string, number>();
+
+  /** Notes the first try's time, if not known yet (call before the read, and again once an answer came). */
+  note(topicId: string, serviceNowMs: number | undefined): void {
+    if (!this.first.has(topicId) && serviceNowMs !== undefined) this.first.set(topicId, Math.floor(serviceNowMs / 1000));
+  }
+
+  /** Where a baseline read starts and what of it is history; `reachSeconds` is how far back a first try reaches. */
+  plan(topicId: string, window: PollWindow, reachSeconds: number): { fromSeconds: number; historyBefore: number } {
+    const first = this.first.get(topicId);
+    if (first === undefined) return { fromSeconds: window.fromSeconds, historyBefore: window.answerFromSeconds };
+    return {
+      fromSeconds: Math.min(window.fromSeconds, first - reachSeconds),
+      historyBefore: Math.min(window.answerFromSeconds, first + 1),
+    };
+  }
+}
