@@ -17,8 +17,14 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
   pollIntervalMs: 500,
   webhook: true,
   // The real service, as issue 10 saw it: its clock 3 s behind ours, mentions listed 10 s after their date, and
-  // rate-limit answers without a reset header.
-  realism: { clock_offset_seconds: -3, late_indexing_seconds: 10, rate_limit_headers: 'no_reset' },
+  // rate-limit answers without a reset header; and (issue 11) WhatsApp mentions without `source.thread_id`, which
+  // the description says is not available for all sources: people's replies are placed another way.
+  realism: {
+    clock_offset_seconds: -3,
+    late_indexing_seconds: 10,
+    rate_limit_headers: 'no_reset',
+    omit_thread_id_sources: ['whatsapp'],
+  },
   thinkMs: [200, 1200],
   ownerConfirmAgeMs: 0,
   settleMs: 30_000,
