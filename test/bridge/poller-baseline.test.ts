@@ -42,7 +42,7 @@ describe('the first-start baseline', () => {
     await context.store.setCursor('*', null);
     const { mentions } = context.engage;
     const real = mentions.listPages.bind(mentions);
-    (mentions as { listPages: typeof real }).listPages = (q: MentionListQuery = {}) => {
+    (mentions as { listPages: typeof real }).listPages = (_q: MentionListQuery = {}) => {
       // biome-ignore lint/correctness/useYield: a read refused before its first page
       return (async function* () {
         throw new Error('the baseline read failed');
