@@ -39,8 +39,6 @@ export async function ingestMentions(
     schedule: (key: string) => void;
     /** Longest inbound text kept (characters); default INBOUND_TEXT_MAX_CHARS. */
     maxTextChars?: number;
-    /** false: return once recorded in memory (the write follows within ~55 ms); the webhook's poller safety net covers a crash. */
-    waitDurable?: boolean;
     /** Told of every customer message read that is not history (new or again), for `poller-recheck.ts`. */
     watch?: (item: InboundItem) => void;
   },
@@ -96,12 +94,8 @@ export async function ingestMentions(
       o.schedule(item.key);
     }
   }
-  const durable = Promise.all(records);
-  if (o.waitDurable === false) {
-    durable.catch(() => undefined); // a failed write is retried by the store; the poller re-reads the mention
-    return { recorded: records.length - historyCount, repeated, ignored, history: historyCount, newestAddedAt: newest };
-  }
-  const outcomes = await durable;
+  // Returns once every record is on disk (the webhook answers only then; the poller moves its cursor only then).
+  const outcomes = await Promise.all(records);
   const recorded = outcomes.filter(Boolean).length;
   repeated += outcomes.length - historyCount - recorded;
   return { recorded, repeated, ignored, history: historyCount, newestAddedAt: newest };

@@ -44,13 +44,10 @@ export async function takeWebhookPush(
     if (own === undefined) unconfirmed++;
     else taken.push(own);
   }
-  // Answered once recorded in memory: the service's push is not held up by the disk, and the poller re-reads
-  // anything a crash in the next ~55 ms could lose.
-  const r = await ingestMentions(o.store, taken, {
-    channelBySource: o.channelBySource,
-    schedule: o.schedule,
-    waitDurable: false,
-  });
+  // Answered only once on disk (one group commit, a millisecond or so): a push acknowledged and then lost to a
+  // crash or a power cut would be found again only by a later re-read, after newer messages were answered (chaos
+  // saw such customers skipped while people took over in between).
+  const r = await ingestMentions(o.store, taken, { channelBySource: o.channelBySource, schedule: o.schedule });
   const skipped = { invalid: parsed.invalid, otherTopic, notServed: r.ignored, unconfirmed };
   if (skipped.invalid) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'invalid-mention' }, skipped.invalid);
   if (skipped.otherTopic) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'other-topic' }, skipped.otherTopic);
