@@ -1,7 +1,7 @@
 // `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, power loss, ownership flips and
 // agent replies from the service's side), judged from the simulator's logs. Prints one JSON object; exit 1 when
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
-// Usage: npm run chaos [-- --smoke] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
+// Usage: npm run chaos [-- --smoke] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, useBuiltCli } from './lib/child-process.js';
 import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
@@ -57,6 +57,22 @@ function stringFlag(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** `--faults rate_limit=0,server_error=0.1`: changes some of the injected fault rates (0..1), keeping the others. */
+function faultsFlag(base: ChaosOptions['faults']): ChaosOptions['faults'] {
+  const raw = stringFlag('faults');
+  if (raw === undefined) return base;
+  const out: Record<string, number> = { ...base };
+  for (const part of raw.split(',')) {
+    const [name, value] = part.split('=');
+    const p = Number(value);
+    if (!name || !(name in base) || !Number.isFinite(p) || p < 0 || p > 1) {
+      throw new Error(`--faults takes name=rate pairs (0..1) among ${Object.keys(base).join(', ')} (got "${part}")`);
+    }
+    out[name] = p;
+  }
+  return out as ChaosOptions['faults'];
+}
+
 async function main(): Promise<number> {
   // As deployed: the built CLI (npm run chaos builds it). Under tsx every restart compiles the sources again, which
   // on a busy 2-core machine took 5-10 s and made each kill an outage customers waited through.
@@ -69,6 +85,7 @@ async function main(): Promise<number> {
     kills: numberFlag('kills') ?? base.kills,
     powerLosses: numberFlag('power-losses') ?? base.powerLosses,
     seed: numberFlag('seed') ?? base.seed,
+    faults: faultsFlag(base.faults),
     ownerConfirmAgeMs: numberFlag('confirm-age-ms') ?? base.ownerConfirmAgeMs,
     log: (line) => process.stderr.write(`${line}\n`),
     ...(stringFlag('dump') ? { dumpDir: stringFlag('dump')! } : {}),
