@@ -21,6 +21,12 @@ export interface BridgeMetrics {
   readonly outboxPending: Gauge;
   readonly storeWrites: Gauge;
   readonly skippedItems: Counter<'source' | 'reason'>;
+  /** With PostgreSQL: 1 while this instance is active (holds the lease), 0 while it is a standby. */
+  readonly activeRole: Gauge;
+  /** Lease renewals that went through. */
+  readonly leaseRenewals: Counter;
+  /** Times this instance took the lease over after waiting as a standby. */
+  readonly leaseTakeovers: Counter;
   text(): Promise<string>;
 }
 
@@ -103,6 +109,21 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_skipped_items_total',
       help: 'External items skipped, one by one, because they could not be read',
       labelNames: ['source', 'reason'],
+      registers,
+    }),
+    activeRole: new Gauge({
+      name: 'engage_bridge_active',
+      help: 'Role of this instance: 1 active (holds the store), 0 standby (waits for the PostgreSQL lease)',
+      registers,
+    }),
+    leaseRenewals: new Counter({
+      name: 'engage_bridge_lease_renewals_total',
+      help: 'PostgreSQL lease renewals that went through',
+      registers,
+    }),
+    leaseTakeovers: new Counter({
+      name: 'engage_bridge_lease_takeovers_total',
+      help: 'Times this instance took the PostgreSQL lease over after waiting as a standby',
       registers,
     }),
     text: () => registry.metrics(),

@@ -43,6 +43,11 @@ export class Lease {
     return false;
   }
 
+  /** Stops writing at once: the lease could not be renewed in time, so another instance may hold it now. */
+  forget(): void {
+    this.token = undefined;
+  }
+
   /** Gives the lease up at once, so a standby need not wait for it to expire. */
   async release(): Promise<void> {
     if (this.token === undefined) return;
