@@ -61,6 +61,13 @@ function startInstance(simUrl: string, databaseUrl: string, env: Record<string, 
   };
 }
 
+/** One sample of `/metrics`, or undefined when the metric is not there. */
+async function metric(url: string, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -106,6 +113,34 @@ describe('two instances on one PostgreSQL database', () => {
       await waitFor('the successor ready on the same HTTP server', async () => (await getJson(`${standbyUrl}/readyz`)).status === 200);
       const status = await askCommandSocket(`${b.dataDir}/bridge.sock`, 'status');
       expect(status?.output).toContain('Role: active');
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it('shows the role, the lease renewals and the takeovers in /metrics', async () => {
+    const databaseUrl = await server.createDatabase();
+    const a = startInstance(simulator.url, databaseUrl);
+    const active = await a.running;
+    const b = startInstance(simulator.url, databaseUrl);
+    try {
+      const standbyUrl = await b.standby;
+      expect(await metric(active.http.url, 'engage_bridge_active')).toBe(1);
+      expect(await metric(standbyUrl, 'engage_bridge_active')).toBe(0);
+      expect(await metric(standbyUrl, 'engage_bridge_lease_takeovers_total')).toBe(0);
+      // Renewed every third of the 2 s lease.
+      await waitFor(
+        'a lease renewal counted',
+        async () => ((await metric(active.http.url, 'engage_bridge_lease_renewals_total')) ?? 0) >= 1,
+      );
+      expect(await metric(active.http.url, 'engage_bridge_lease_takeovers_total')).toBe(0);
+
+      await a.stop();
+      await b.running;
+      expect(await metric(standbyUrl, 'engage_bridge_active')).toBe(1);
+      expect(await metric(standbyUrl, 'engage_bridge_lease_takeovers_total')).toBe(1);
+      await waitFor('the successor renewing', async () => ((await metric(standbyUrl, 'engage_bridge_lease_renewals_total')) ?? 0) >= 1);
     } finally {
       await a.stop();
       await b.stop();
