@@ -3,8 +3,9 @@ import { parseConfig } from '../../src/config.js';
 import { askCommandSocket } from '../../src/http/ask-command-socket.js';
 import { silentLogger } from '../../src/log.js';
 import { start, type RunningBridge } from '../../src/main.js';
-import { createSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { createSimulator, type RunningSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
 import { startTestPostgres, type TestPostgres } from '../storage/postgres-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { testTempDir } from '../support/temp-dir.js';
 import { waitFor } from '../support/wait-for.js';
 import { REPO } from './harness.js';
@@ -68,6 +69,15 @@ async function metric(url: string, name: string): Promise<number | undefined> {
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
+/** The sum of a counter over its labels. */
+async function total(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+}
+
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -76,9 +86,12 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 describe('two instances on one PostgreSQL database', () => {
   let server: TestPostgres;
   let simulator: RunningSimulator;
+  let sim: SimulatorHandle['sim'];
   beforeAll(async () => {
     server = await startTestPostgres();
-    simulator = await createSimulator().listen({ host: '127.0.0.1', port: 0 });
+    const handle = createSimulator();
+    sim = handle.sim;
+    simulator = await handle.listen({ host: '127.0.0.1', port: 0 });
   }, 120_000);
   afterAll(async () => {
     await simulator?.close();
@@ -146,4 +159,59 @@ describe('two instances on one PostgreSQL database', () => {
       await b.stop();
     }
   });
+
+  it('has the active instance step down when the database stops answering, and the standby take over with no double reply', async () => {
+    const databaseUrl = await server.createDatabase();
+    const proxy = await startTcpProxy(Number(new URL(databaseUrl).port));
+    const viaProxy = new URL(databaseUrl);
+    viaProxy.port = String(proxy.port);
+    const a = startInstance(simulator.url, viaProxy.toString());
+    const cutOff = await a.running;
+    const b = startInstance(simulator.url, databaseUrl);
+    const customer = async (id: string): Promise<string> => {
+      const res = await fetch(`${simulator.url}/_sim/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'whatsapp', author: { id, name: 'Ann' }, text: 'hello' }),
+      });
+      return ((await res.json()) as { id: string }).id;
+    };
+    const repliesTo = (mentionId: string) => sim.outbound.after(0).filter((o) => o.author === 'bot' && o.mention_id === mentionId);
+    try {
+      await b.standby;
+      const first = await customer('net-cut-1');
+      await waitFor('the active instance answering', () => repliesTo(first).length > 0);
+
+      proxy.cut();
+      // Written while nobody may act: answered once, by the successor.
+      const during = await customer('net-cut-2');
+      const successor = await b.running;
+      await waitFor('the cut-off instance stepping down', () => cutOff.role === 'standby');
+      await waitFor('the successor answering the customer who wrote during the cut', () => repliesTo(during).length > 0, 20_000);
+      const after = await customer('net-cut-3');
+      await waitFor('the successor answering', () => repliesTo(after).length > 0);
+      const callsOfDeposed = await total(cutOff.http.url, 'engage_bridge_api_calls_total');
+      const last = await customer('net-cut-4');
+      await waitFor('the successor answering again', () => repliesTo(last).length > 0);
+      await successor.bridge.idle();
+      // Stepped down: no Engage call since, and it says standby on the same HTTP server.
+      expect(await total(cutOff.http.url, 'engage_bridge_api_calls_total')).toBe(callsOfDeposed);
+      expect((await getJson(`${cutOff.http.url}/healthz`)).status).toBe(200);
+      expect((await getJson(`${cutOff.http.url}/readyz`)).body).toMatchObject({ code: 'standby' });
+      expect(await metric(cutOff.http.url, 'engage_bridge_active')).toBe(0);
+
+      // No message published twice for the same mention.
+      const published = sim.outbound.after(0).filter((o) => o.author === 'bot');
+      const keys = published.map((o) => `${o.mention_id}\n${o.message}`);
+      expect(new Set(keys).size).toBe(keys.length);
+
+      // The network comes back: the deposed instance waits as a standby again.
+      proxy.heal();
+      await a.stop();
+    } finally {
+      await a.stop();
+      await b.stop();
+      await proxy.close();
+    }
+  }, 60_000);
 });
