@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -236,7 +237,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const webhookSecret = config.bridge.webhookSecret;
     const http = await startHttpServer(
       {
-        readiness: () => roles.current?.bridge.readiness() ?? { ready: false, code: 'standby' },
+        readiness: () => roles.current?.bridge.readiness() ?? { ready: false, code: shared ? 'standby' : 'not-ready', detail: 'starting' },
         log: log.child({ component: 'http' }),
         metricsText: async () => {
           const active = roles.current;
@@ -262,6 +263,8 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     cleanups.push(() => http.close());
     let commandSocket: Awaited<ReturnType<typeof startCommandSocket>> | undefined;
     const openCommandSocket = async () => {
+      // With PostgreSQL no store creates the data directory: the socket needs it.
+      await mkdir(dataDir, { recursive: true, mode: 0o700 });
       commandSocket = await startCommandSocket(
         {
           run: (text: string) => {
