@@ -1,7 +1,9 @@
 // `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, power loss, ownership flips and
 // agent replies from the service's side), judged from the simulator's logs. Prints one JSON object; exit 1 when
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
-// Usage: npm run chaos [-- --smoke] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
+// `--failover`: two bridges on one embedded PostgreSQL; each kill -9 hits the active one and the report adds the
+// takeover times (`--lease-ttl-ms`, default 5000).
+// Usage: npm run chaos [-- --smoke] [--failover] [--lease-ttl-ms N] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, useBuiltCli } from './lib/child-process.js';
 import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
@@ -83,7 +85,8 @@ async function main(): Promise<number> {
     contacts: numberFlag('contacts') ?? base.contacts,
     messagesPerContact: numberFlag('messages') ?? base.messagesPerContact,
     kills: numberFlag('kills') ?? base.kills,
-    powerLosses: numberFlag('power-losses') ?? base.powerLosses,
+    // Power cuts model the file store's journal; two instances share PostgreSQL, whose durability is the server's.
+    powerLosses: numberFlag('power-losses') ?? (process.argv.includes('--failover') ? 0 : base.powerLosses),
     seed: numberFlag('seed') ?? base.seed,
     faults: faultsFlag(base.faults),
     ownerConfirmAgeMs: numberFlag('confirm-age-ms') ?? base.ownerConfirmAgeMs,
@@ -91,6 +94,7 @@ async function main(): Promise<number> {
     ...(stringFlag('dump') ? { dumpDir: stringFlag('dump')! } : {}),
     ...(process.argv.includes('--debug-logs') ? { bridgeLogLevel: 'debug' as const } : {}),
     ...(process.argv.includes('--no-realism') ? { realism: undefined } : {}),
+    ...(process.argv.includes('--failover') ? { failover: { leaseTtlMs: numberFlag('lease-ttl-ms') ?? 5000 } } : {}),
   };
   const report = await runChaos(options);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,20 +1,25 @@
+import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
 import { openPostgresStore } from './storage/postgres/open-postgres-store.js';
+import type { LeaseEvents } from './storage/postgres/lease-keeper.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { withMappedHandover } from './bridge/mapped-handover.js';
+import { bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
-import { createSimulator, DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
-import { createCommandRunner, runCliCommand, type CommandDeps } from './commands/index.js';
-import { createSlackApp, originOf, type SlackApp } from './slack/index.js';
-import { createNluClient, type NluParser } from './nlu/index.js';
+import { DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
+import { runCliCommand, type CommandDeps } from './commands/index.js';
+import { standbyCommandAnswer } from './commands/status-command.js';
+import { RoleSupervisor, type ActivePart, type InstanceRole } from './cli/instance-role.js';
+import { settlesWithin, stopsBy } from './cli/settles-within.js';
+import { FINAL_STEPS_MS, startSlack } from './cli/start-slack.js';
 
 export interface StartDeps {
   readonly log: Logger;
@@ -27,6 +32,8 @@ export interface StartDeps {
   readonly demoPort?: number;
   /** Ends a PostgreSQL standby's wait for the lease (the process was asked to stop). */
   readonly stopSignal?: AbortSignal;
+  /** Told when this instance begins waiting as a PostgreSQL standby (its health and readiness answer already). */
+  readonly onStandby?: (info: { httpUrl: string }) => void;
 }
 
 export interface RunningBridge {
@@ -41,6 +48,8 @@ export interface RunningBridge {
   readonly engage: { baseUrl: string; accountId: string };
   /** The terminal's manager commands, on the same executors as Slack. */
   readonly commandDeps: CommandDeps;
+  /** With PostgreSQL, `standby` after this instance stepped down (its lease lapsed) until it takes over again. */
+  readonly role: InstanceRole;
   stop(): Promise<void>;
 }
 
@@ -50,62 +59,7 @@ export interface RunningBridge {
  */
 export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as const;
 
-/** The bridge's part of the settings. */
-export function bridgeSettingsOf(config: Config): BridgeSettings {
-  const b = config.bridge;
-  return {
-    channels: config.engage.channels,
-    channelServices: config.engage.channelServices,
-    topicIds: config.engage.topicIds,
-    rateLimitPerHour: config.engage.rateLimitPerHour,
-    pollIntervalMs: b.pollIntervalMs,
-    lookbackSeconds: b.lookbackSeconds,
-    backfillMinutes: b.backfillMinutes,
-    ownerConfirmAgeMs: b.ownerConfirmAgeMs,
-    agentsReconfirmAgeMs: b.agentsReconfirmAgeMs,
-    idleReturnMinutes: b.idleReturnMinutes,
-    maxReplyAgeMinutes: b.maxReplyAgeMinutes,
-    stuckEscalationMinutes: b.stuckEscalationMinutes,
-    maxConcurrentContacts: b.maxConcurrentContacts,
-    transcriptLines: b.transcriptLines,
-    businessHoursSchedule: b.businessHoursSchedule,
-  };
-}
-
-/** The client-side token bucket for ENGAGE_RATE_LIMIT_PER_HOUR (0: only the service's own headers). */
-/** The NLU client; its failures are logged without the server's address (it may carry credentials). */
-export function nluClientOf(config: Config, now: () => number, log: Logger): NluParser {
-  const nluLog = log.child({ component: 'nlu' });
-  return createNluClient({
-    url: config.nlu.url ?? '',
-    timeoutMs: config.nlu.timeoutMs,
-    breakerFailures: config.nlu.breakerFailures,
-    breakerOpenMs: config.nlu.breakerOpenMs,
-    now,
-    onFailure: (why) => nluLog.warn({ why }, 'NLU gave no answer; matching keywords instead'),
-    onBreaker: (state) =>
-      state === 'open'
-        ? nluLog.error({ forMs: config.nlu.breakerOpenMs }, 'NLU failed repeatedly: not asking it for a while')
-        : nluLog.info({}, 'NLU answers again'),
-  });
-}
-
-export function bucketOf(perHour: number) {
-  // 0: no client-side budget beyond the service's own headers.
-  if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
-  return { burst: Math.max(1, Math.min(20, Math.floor(perHour / 60))), requestsPerSecond: perHour / 3600 };
-}
-
-async function startDemoSimulator(port: number | undefined, log: Logger): Promise<RunningSimulator> {
-  const handle = createSimulator();
-  try {
-    return await handle.listen({ host: '127.0.0.1', port: port ?? 4010 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    log.warn({ port: port ?? 4010 }, 'the demo port is taken; the simulator uses any free port');
-    return handle.listen({ host: '127.0.0.1', port: 0 });
-  }
-}
+export { bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
 
 /** What every way of running the bridge shares: flows, store, client, bridge, and the commands' dependencies. */
 async function openCore(
@@ -113,7 +67,13 @@ async function openCore(
   deps: Pick<StartDeps, 'log' | 'cwd' | 'now'>,
   cleanups: Array<() => Promise<void>>,
   engageTarget: { baseUrl: string; accountId: string; token: string },
-  options: { standby?: { signal?: AbortSignal }; settings?: Partial<BridgeSettings>; defaultMetrics?: boolean } = {},
+  options: {
+    standby?: { signal?: AbortSignal; onStandby?: () => void };
+    lease?: LeaseEvents;
+    settings?: Partial<BridgeSettings>;
+    metrics?: BridgeMetrics;
+    defaultMetrics?: boolean;
+  } = {},
 ) {
   const { log } = deps;
   const now = deps.now ?? Date.now;
@@ -137,10 +97,11 @@ async function openCore(
         databaseUrl: config.bridge.databaseUrl,
         leaseTtlMs: config.bridge.leaseTtlMs,
         ...(options.standby ? { standby: options.standby } : {}),
+        ...(options.lease ? { lease: options.lease } : {}),
       })
     : await openFileStore({ ...storeOptions, dataDir, debugSyncRecord: config.bridge.debugSyncRecord });
   cleanups.push(() => store.close());
-  const metrics = createBridgeMetrics({ defaultMetrics: options.defaultMetrics ?? true });
+  const metrics = options.metrics ?? createBridgeMetrics({ defaultMetrics: options.defaultMetrics ?? true });
   const engage = createEngageClient({
     baseUrl: engageTarget.baseUrl,
     accountId: engageTarget.accountId,
@@ -219,35 +180,13 @@ export async function startCommandService(config: Config, deps: Pick<StartDeps, 
   }
 }
 
-/** What shutdown keeps for the steps after the bridge has stopped (flushing the store, closing sockets). */
-const FINAL_STEPS_MS = 3000;
-
-/** Waits for `work`; when it is still running after `ms`, calls `late` once (and keeps waiting). */
-async function stopsBy(work: Promise<void>, ms: number, late: () => void): Promise<void> {
-  const timer = setTimeout(late, Math.max(0, ms));
-  try {
-    await work;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** True when `work` settled within `ms`; false when it is left running. */
-export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([work.then(() => true as const), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { settlesWithin } from './cli/settles-within.js';
 
 /**
- * The composition root: settings → (demo simulator) → store → client → brain → bridge → Slack → HTTP.
- * Nothing happens at import; everything it starts is stopped by `stop()`, in reverse order.
+ * The composition root: settings → (demo simulator) → HTTP → store → client → brain → bridge → Slack.
+ * Health, readiness and metrics are served from the start, so a PostgreSQL standby waiting for the lease
+ * answers its probes; it becomes active without restarting them, and steps back to standby when its lease
+ * lapses. Nothing happens at import; everything it starts is stopped by `stop()`, in reverse order.
  */
 export async function start(config: Config, deps: StartDeps): Promise<RunningBridge> {
   const { log } = deps;
@@ -258,8 +197,11 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
   const deadlineMs = config.bridge.shutdownDeadlineMs;
   let stoppingSince = 0;
   const remainingMs = () => stoppingSince + deadlineMs - Date.now();
+  const stopping = new AbortController();
+  deps.stopSignal?.addEventListener('abort', () => stopping.abort(), { once: true });
   const stopAll = async () => {
     stoppingSince = Date.now();
+    stopping.abort();
     for (const c of cleanups.reverse()) {
       try {
         await c();
@@ -278,94 +220,174 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     } else if (!engageTarget.accountId) {
       throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
     }
-    const { dataDir, store, metrics, engage, bridge, commandDeps } = await openCore(config, deps, cleanups, engageTarget, {
-      // Another instance is active: wait as its standby and take over when it stops renewing the lease.
-      standby: { ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
+    const metrics = createBridgeMetrics();
+    const dataDir = resolve(deps.cwd, config.bridge.dataDir);
+    const shared = config.bridge.databaseUrl !== undefined;
+    const roles: RoleSupervisor<ActivePart> = new RoleSupervisor<ActivePart>({
+      log,
+      signal: stopping.signal,
+      retryMs: config.bridge.leaseTtlMs,
+      onRole: (role) => {
+        metrics.activeRole.set(role === 'active' ? 1 : 0);
+        log.info({ role }, role === 'active' ? 'active: this instance holds the store' : 'standby: waiting to take over');
+      },
+      activate: (lost) => activate(lost),
+      stepDown: async (part) => {
+        if (!(await settlesWithin(part.stop('step-down'), deadlineMs))) log.warn({ deadlineMs }, 'stepping down took too long');
+      },
     });
-    let slack: SlackApp | undefined;
-    let slackPort: { port: number | null } | undefined;
-    if (config.slack.botToken) {
-      slack = createSlackApp({
-        botToken: config.slack.botToken,
-        ...(config.slack.signingSecret ? { signingSecret: config.slack.signingSecret } : {}),
-        ...(config.slack.appToken ? { appToken: config.slack.appToken } : {}),
-        ...(config.slack.botId ? { botId: config.slack.botId } : {}),
-        ...(config.slack.botUserId ? { botUserId: config.slack.botUserId } : {}),
-        ...(config.slack.apiUrl ? { apiUrl: config.slack.apiUrl } : {}),
-        ...(config.slack.escalationChannel ? { escalationChannel: config.slack.escalationChannel } : {}),
-        permalinkOrigins: [originOf(engageTarget.baseUrl)].filter((o): o is string => o !== undefined),
-        port: config.slack.port,
-        managerIds: config.slack.managerIds,
-        command: config.slack.command,
-        commands: createCommandRunner(commandDeps),
-        bridge: bridge.control,
-        audit: store,
-        logger: log.child({ component: 'slack' }),
-        clock: { now },
-      });
-      bridge.setNotifier(slack.notifier);
-      slackPort = await slack.start();
-      cleanups.push(async () => {
-        if (!(await settlesWithin(slack!.flushNotices(), remainingMs() - FINAL_STEPS_MS))) {
-          log.warn({}, 'stopping: Slack notices still queued at the shutdown deadline are dropped');
-        }
-        await slack!.stop();
-      });
-    }
+    const webhookSecret = config.bridge.webhookSecret;
     const http = await startHttpServer(
       {
-        readiness: () => bridge.readiness(),
+        readiness: () => roles.current?.bridge.readiness() ?? { ready: false, code: shared ? 'standby' : 'not-ready', detail: 'starting' },
         log: log.child({ component: 'http' }),
         metricsText: async () => {
-          metrics.queueDepth.set(bridge.dispatcher.depth());
-          metrics.storeWrites.set(store.stats().writes);
+          const active = roles.current;
+          if (active) {
+            metrics.queueDepth.set(active.bridge.dispatcher.depth());
+            metrics.storeWrites.set(active.store.stats().writes);
+          }
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,
-        ...(config.bridge.webhookSecret
-          ? { webhook: { secret: config.bridge.webhookSecret, accept: (b: unknown) => bridge.acceptWebhook(b) } }
+        ...(webhookSecret
+          ? {
+              webhook: {
+                secret: webhookSecret,
+                // A standby takes nothing: the service retries, or the active instance's poll finds the mentions.
+                accept: (b: unknown) => roles.current?.bridge.acceptWebhook(b) ?? Promise.resolve({ unavailable: 'standby' as const }),
+              },
+            }
           : {}),
       },
       { host: config.bridge.httpHost, port: config.bridge.httpPort },
     );
     cleanups.push(() => http.close());
-    const commandSocket = await startCommandSocket(
-      { run: (text: string) => runCliCommand(text, commandDeps) },
-      { path: commandSocketPath(dataDir) },
-    );
-    cleanups.push(() => commandSocket.close());
-    const loops = deps.loops ?? true;
-    await bridge.start({ poll: loops, schedule: loops });
-    // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.
-    cleanups.push(() =>
-      stopsBy(bridge.stop(), remainingMs() - Math.min(FINAL_STEPS_MS, deadlineMs / 2), () => {
-        log.warn({ deadlineMs }, 'stopping: API requests still in flight are cut off; their work stays pending for the next start');
-        engage.abortInFlight();
-      }),
-    );
-    if (config.bridge.onStop === 'agents') {
-      // Runs first on a stop: customers the bot was talking to in the last hour go to people, not to nobody.
-      cleanups.push(async () => {
-        const why = 'released to people: the bridge is stopping (BRIDGE_ON_STOP=agents) and the bot will not answer';
-        const release = bridge.control
-          .releaseToAgents({ sinceMs: 3_600_000, dryRun: false, why }, { id: 'bridge', transport: 'cli' })
-          .then((list) => log.info({ contacts: list.filter((c) => c.released).length }, 'stopping: contacts handed to people'));
-        // Half of what is left of the shutdown deadline: the rest is for stopping the bridge itself.
-        if (!(await settlesWithin(release, remainingMs() / 2))) {
-          log.warn({}, 'stopping: handing contacts to people took too long; the rest stay with the bot');
-        }
-      });
+    let commandSocket: Awaited<ReturnType<typeof startCommandSocket>> | undefined;
+    const openCommandSocket = async () => {
+      // With PostgreSQL no store creates the data directory: the socket needs it.
+      await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      commandSocket = await startCommandSocket(
+        {
+          run: (text: string) => {
+            const active = roles.current;
+            return active ? runCliCommand(text, active.commandDeps) : Promise.resolve(standbyCommandAnswer(text));
+          },
+        },
+        { path: commandSocketPath(dataDir) },
+      );
+    };
+    cleanups.push(async () => commandSocket?.close());
+    if (shared) {
+      // Two instances may share a directory: then the standby opens the socket when it takes over.
+      await openCommandSocket().catch((err: unknown) =>
+        log.info({ err: (err as Error).message }, 'the command socket is taken; this instance opens it when it becomes active'),
+      );
     }
+
+    const activate = async (lost: () => void): Promise<ActivePart> => {
+      const parts: Array<() => Promise<void>> = [];
+      let mode: 'shutdown' | 'step-down' = 'shutdown';
+      const stopParts = async () => {
+        for (const c of parts.reverse()) {
+          try {
+            await c();
+          } catch (err) {
+            log.warn({ err: (err as Error).message }, 'error while stopping');
+          }
+        }
+      };
+      try {
+        let waited = false;
+        const core = await openCore(config, deps, parts, engageTarget, {
+          metrics,
+          // Another instance is active: wait as its standby and take over when it stops renewing the lease.
+          standby: {
+            signal: stopping.signal,
+            onStandby: () => {
+              waited = true;
+              deps.onStandby?.({ httpUrl: http.url });
+            },
+          },
+          lease: { onRenewed: () => metrics.leaseRenewals.inc(), onLost: lost },
+        });
+        const { store, engage, bridge } = core;
+        const commandDeps: CommandDeps = shared ? { ...core.commandDeps, instanceRole: () => roles.role } : core.commandDeps;
+        const slack = await startSlack(config, { log, now, engageTarget, commandDeps, bridge, store }, parts, () => remainingMs());
+        if (!commandSocket) await openCommandSocket();
+        const loops = deps.loops ?? true;
+        await bridge.start({ poll: loops, schedule: loops });
+        // Stopping the bridge first: no new work, in-flight work finished, store flushed — then the rest closes.
+        parts.push(() =>
+          mode === 'step-down'
+            ? bridge.stop()
+            : stopsBy(bridge.stop(), remainingMs() - Math.min(FINAL_STEPS_MS, deadlineMs / 2), () => {
+                log.warn({ deadlineMs }, 'stopping: API requests still in flight are cut off; their work stays pending for the next start');
+                engage.abortInFlight();
+              }),
+        );
+        if (config.bridge.onStop === 'agents') {
+          // Runs first on a stop: customers the bot was talking to in the last hour go to people, not to nobody.
+          // Not on a step-down: another instance is taking over, and this one may no longer act.
+          parts.push(async () => {
+            if (mode === 'step-down') return;
+            const why = 'released to people: the bridge is stopping (BRIDGE_ON_STOP=agents) and the bot will not answer';
+            const release = bridge.control
+              .releaseToAgents({ sinceMs: 3_600_000, dryRun: false, why }, { id: 'bridge', transport: 'cli' })
+              .then((list) => log.info({ contacts: list.filter((c) => c.released).length }, 'stopping: contacts handed to people'));
+            // Half of what is left of the shutdown deadline: the rest is for stopping the bridge itself.
+            if (!(await settlesWithin(release, remainingMs() / 2))) {
+              log.warn({}, 'stopping: handing contacts to people took too long; the rest stay with the bot');
+            }
+          });
+        }
+        if (waited) metrics.leaseTakeovers.inc();
+        return {
+          store,
+          bridge,
+          engage,
+          commandDeps,
+          ...(slack ? { slack } : {}),
+          stop: async (how) => {
+            mode = how;
+            // Deposed: the API calls in flight are cut off now; their effects stay pending for the new active instance.
+            if (how === 'step-down') engage.abortInFlight();
+            await stopParts();
+          },
+        };
+      } catch (err) {
+        await stopParts();
+        throw err;
+      }
+    };
+
+    await roles.begin();
+    cleanups.push(async () => {
+      await roles.settled();
+      await roles.current?.stop('shutdown');
+    });
+    const latest = () => roles.latest!;
     return {
-      bridge,
-      store,
+      get bridge() {
+        return latest().bridge;
+      },
+      get store() {
+        return latest().store;
+      },
+      get commandDeps() {
+        return latest().commandDeps;
+      },
+      get slack() {
+        return latest().slack;
+      },
+      get role() {
+        return roles.role;
+      },
       metrics,
       http,
-      commandSocketPath: commandSocket.path,
+      commandSocketPath: commandSocketPath(dataDir),
       engage: { baseUrl: engageTarget.baseUrl, accountId: engageTarget.accountId },
-      commandDeps,
       ...(simulator ? { simulator } : {}),
-      ...(slackPort ? { slack: slackPort } : {}),
       stop: stopAll,
     };
   } catch (err) {

@@ -3,7 +3,10 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSeed } from '../../src/simulator/index.js';
+import { startTestPostgres, type TestPostgres } from '../../test/storage/postgres-server.js';
 import { BridgeKeeper } from './bridge-keeper.js';
+import { FailoverPair } from './failover-pair.js';
+import { percentile } from './percentiles.js';
 import type { DriverEvent } from './chaos-events.js';
 import { driveContact } from './chaos-driver.js';
 import { judgeCampaign, type Verdict } from './chaos-verdict.js';
@@ -41,6 +44,11 @@ export interface ChaosOptions {
   readonly dumpDir?: string;
   /** `LOG_LEVEL` of the bridge (default info). */
   readonly bridgeLogLevel?: 'debug' | 'info';
+  /**
+   * Two bridges on one embedded PostgreSQL instead of one on a data directory: each kill -9 hits the active one,
+   * the standby takes over (timed) and the killed one comes back as the new standby.
+   */
+  readonly failover?: { readonly leaseTtlMs: number };
 }
 
 export interface ChaosReport extends Omit<Verdict, 'details' | 'messages'> {
@@ -50,6 +58,12 @@ export interface ChaosReport extends Omit<Verdict, 'details' | 'messages'> {
   readonly faults: Record<string, unknown>;
   readonly secrets_in_logs: number;
   readonly details: Verdict['details'] & { readonly settle_ms: number; readonly bridge_log_lines: number };
+  /** With `failover`: from each kill -9 of the active instance to the standby saying it is active. */
+  readonly failover?: {
+    readonly lease_ttl_ms: number;
+    readonly takeovers: number;
+    readonly takeover_ms: { readonly median: number | null; readonly max: number | null; readonly all: readonly number[] };
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -60,23 +74,36 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const token = `chaos-${randomBytes(12).toString('hex')}`;
   const webhookSecret = `whsec-${randomBytes(16).toString('hex')}`;
   let sim: RunningSim | undefined;
-  let keeper: BridgeKeeper | undefined;
+  let keeper: BridgeKeeper | FailoverPair | undefined;
+  let postgres: TestPostgres | undefined;
   const log = o.log ?? (() => undefined);
   try {
     sim = await startSimulator({ seedFile: await writeOpenHoursSeed(dir) });
     await sim.client.addToken(token, 'u1', [...(defaultSeed.tokens[0]?.scopes ?? [])]);
-    keeper = new BridgeKeeper(sim.url, {
+    let databaseUrl: string | undefined;
+    if (o.failover) {
+      postgres = await startTestPostgres();
+      databaseUrl = await postgres.createDatabase();
+    }
+    const bridgeSettings = {
       dataDir: join(dir, 'data'),
       pollIntervalMs: o.pollIntervalMs,
       token,
       requestTimeoutMs: 2000,
       ownerConfirmAgeMs: o.ownerConfirmAgeMs,
       waitFor: 'health',
-      extra: { LOG_LEVEL: o.bridgeLogLevel ?? 'info', ...((o.powerLosses ?? 0) > 0 ? POWER_LOSS_ENV : {}) },
+      extra: {
+        LOG_LEVEL: o.bridgeLogLevel ?? 'info',
+        ...((o.powerLosses ?? 0) > 0 && !o.failover ? POWER_LOSS_ENV : {}),
+        ...(databaseUrl && o.failover ? { BRIDGE_DATABASE_URL: databaseUrl, BRIDGE_LEASE_TTL_MS: String(o.failover.leaseTtlMs) } : {}),
+      },
       ...(o.webhook ? { webhookSecret } : {}),
-    });
+    } as const;
+    keeper = o.failover ? new FailoverPair(sim.url, bridgeSettings, dir) : new BridgeKeeper(sim.url, bridgeSettings);
+    const activeUrl = async (): Promise<string | undefined> => (keeper instanceof FailoverPair ? keeper.activeUrl() : keeper?.running?.url);
     const setWebhook = async () => {
-      if (o.webhook && keeper?.running) await sim!.client.webhook(`${keeper.running.url}/webhooks/engage/${webhookSecret}`);
+      const url = await activeUrl();
+      if (o.webhook && url) await sim!.client.webhook(`${url}/webhooks/engage/${webhookSecret}`);
     };
     await keeper.start();
     await setWebhook();
@@ -100,6 +127,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const fault = plan[at]!;
       log(`${fault === 'power-loss' ? 'power loss (kill -9, unsynced writes dropped)' : 'kill -9'} after ${sent} messages`);
       const k = keeper!;
+      if (k instanceof FailoverPair) {
+        // The standby takes over and the killed one comes back as standby while customers keep writing. Chained
+        // at once: two kills falling due during one takeover must not both pick the same active instance.
+        restarting = restarting.then(() => k.killActive()).then(setWebhook);
+        return;
+      }
       // Chained at once: two interruptions close together (another contact's message arriving during a kill)
       // would otherwise both see the old chain and start two bridges on one data directory.
       const stopped = restarting.then(() => (fault === 'power-loss' ? powerLoss(k, join(dir, 'data'), powerLosses) : k.kill()));
@@ -158,7 +191,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const lines = keeper.allLines();
     if (o.dumpDir) {
       await dump(o.dumpDir, { events, requests: requests.entries, outbound: outbound.entries, bridge: lines });
-      await cp(join(dir, 'data'), join(o.dumpDir, 'data'), { recursive: true });
+      if (!o.failover) await cp(join(dir, 'data'), join(o.dumpDir, 'data'), { recursive: true });
     }
     const secrets = lines.filter((l) => l.includes(token) || l.includes(webhookSecret)).length;
     const api = requests.entries.filter((r) => !r.path.startsWith('/_sim'));
@@ -183,10 +216,21 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       talk_over: verdict.talk_over,
       secrets_in_logs: secrets,
       details: { ...verdict.details, settle_ms: settleMs, bridge_log_lines: lines.length },
+      ...(keeper instanceof FailoverPair && o.failover
+        ? {
+            failover: {
+              lease_ttl_ms: o.failover.leaseTtlMs,
+              takeovers: keeper.takeoverMs.length,
+              takeover_ms: { median: percentile(keeper.takeoverMs, 50), max: percentile(keeper.takeoverMs, 100), all: keeper.takeoverMs },
+            },
+          }
+        : {}),
     };
   } finally {
-    await keeper?.running?.child.stop('SIGKILL');
+    if (keeper instanceof FailoverPair) await keeper.killAll();
+    else await keeper?.running?.child.stop('SIGKILL');
     await sim?.child.stop('SIGKILL');
+    await postgres?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

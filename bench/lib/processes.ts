@@ -76,7 +76,8 @@ export async function startBridge(simUrl: string, s: BridgeSettings): Promise<Ru
   const started = performance.now();
   const child = spawnCli(['start'], bridgeEnv(simUrl, s));
   try {
-    const m = await child.waitForLine(/health, metrics[^:]*: (http:\/\/[^\s]+)/, START_TIMEOUT_MS);
+    // An active bridge prints `health, metrics…: URL`; a PostgreSQL standby `… Health: URL` while it waits.
+    const m = await child.waitForLine(/(?:health, metrics[^:]*|Health): (http:\/\/[^\s]+)/, START_TIMEOUT_MS);
     const url = m[1]!;
     await waitOk(`${url}${s.waitFor === 'health' ? '/healthz' : '/readyz'}`, child, START_TIMEOUT_MS);
     return { url, child, startupMs: Math.round(performance.now() - started) };

@@ -14,7 +14,13 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   // A PostgreSQL standby waits inside `start` for the lease: a stop request must end that wait.
   const stopWaiting = new AbortController();
   void io.stopSignal.then(() => stopWaiting.abort());
-  const running = await start(config, { log, cwd: io.cwd, stopSignal: stopWaiting.signal });
+  const running = await start(config, {
+    log,
+    cwd: io.cwd,
+    stopSignal: stopWaiting.signal,
+    onStandby: ({ httpUrl }) =>
+      io.stdout(`engage-bridge is a standby: another instance is active. Health: ${httpUrl}  (/healthz /readyz /metrics)\n`),
+  });
   const lines = [
     `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
     `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,

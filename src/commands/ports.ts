@@ -171,4 +171,6 @@ export interface CommandDeps {
   /** Slack user ids allowed to run commands other than `help`. */
   readonly managerIds: readonly string[];
   readonly now: () => Date;
+  /** With several instances on PostgreSQL: which role this one plays (`status` shows it). */
+  readonly instanceRole?: () => 'active' | 'standby';
 }

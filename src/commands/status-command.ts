@@ -39,6 +39,23 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
   ].join('\n');
 }
 
+const ROLE_TEXTS = {
+  active: 'Role: active (holds the PostgreSQL lease)',
+  standby: 'Role: standby (another instance holds the PostgreSQL lease; this one takes over when it lapses)',
+} as const;
+
+/**
+ * What a standby answers on its command socket: `status` says it is a standby; every other command is for the
+ * active instance, which alone may act.
+ */
+export function standbyCommandAnswer(text: string): { exitCode: number; output: string } {
+  if (text.trim().toLowerCase() === 'status') return { exitCode: 0, output: ROLE_TEXTS.standby };
+  return {
+    exitCode: 1,
+    output: `This instance is a standby: it acts on nothing until it takes over. Run "${text.trim().split(/\s+/)[0] ?? ''}" on the active instance.`,
+  };
+}
+
 export const statusCommand: CommandSpec<'status'> = {
   name: 'status',
   usage: ['status'],
@@ -51,7 +68,9 @@ export const statusCommand: CommandSpec<'status'> = {
   subject: () => 'bridge',
   async run(_c, { deps }) {
     try {
-      return { ok: true, text: describeHealth(await deps.bridge.health(), deps.now().getTime()) };
+      const health = describeHealth(await deps.bridge.health(), deps.now().getTime());
+      const role = deps.instanceRole?.();
+      return { ok: true, text: role ? `${ROLE_TEXTS[role]}\n${health}` : health };
     } catch (error) {
       return { ok: false, text: describeFailure(error, 'the bridge status') };
     }

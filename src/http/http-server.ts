@@ -16,10 +16,13 @@ export interface HttpServerDeps {
   readonly log?: HttpServerLog;
   metricsText(): Promise<string>;
   readonly metricsContentType: string;
-  /** Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off. */
+  /**
+   * Accepts a webhook push (already parsed JSON); resolves once the mentions are durable. Undefined: webhook off.
+   * `unavailable`: this instance takes nothing now (a standby), 503 so the sender tries again.
+   */
   readonly webhook?: {
     readonly secret: string;
-    accept(body: unknown): Promise<{ accepted: number; skipped?: Record<string, number> } | { error: string }>;
+    accept(body: unknown): Promise<{ accepted: number; skipped?: Record<string, number> } | { error: string } | { unavailable: string }>;
   };
   readonly maxBodyBytes?: number;
 }
@@ -105,6 +108,7 @@ async function handle(deps: HttpServerDeps, failedAttempts: FailedAttempts, req:
     }
     const result = await deps.webhook.accept(body);
     if ('error' in result) return send(res, 400, { error: result.error });
+    if ('unavailable' in result) return send(res, 503, { error: result.unavailable });
     return send(res, 202, { accepted: result.accepted, ...(result.skipped ? { skipped: result.skipped } : {}) });
   }
   return send(res, 404, { error: 'not found' });

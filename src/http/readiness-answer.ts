@@ -7,6 +7,7 @@ export const READINESS_TEXTS = {
   'no-api-contact': 'no successful API call yet',
   'poll-stale': 'the last successful poll is too old (details in the log)',
   'not-ready': 'not ready (details in the log)',
+  standby: 'standby: another instance is active; this one takes over when its lease lapses',
 } as const;
 
 export type ReadinessCode = keyof typeof READINESS_TEXTS;

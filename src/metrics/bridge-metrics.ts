@@ -23,6 +23,12 @@ export interface BridgeMetrics {
   readonly skippedItems: Counter<'source' | 'reason'>;
   /** Inbox reads: `list` (one page of the mentions list, all watched topics at once) or `recheck` (one mention by id). */
   readonly pollCalls: Counter<'kind'>;
+  /** With PostgreSQL: 1 while this instance is active (holds the lease), 0 while it is a standby. */
+  readonly activeRole: Gauge;
+  /** Lease renewals that went through. */
+  readonly leaseRenewals: Counter;
+  /** Times this instance took the lease over after waiting as a standby. */
+  readonly leaseTakeovers: Counter;
   text(): Promise<string>;
 }
 
@@ -111,6 +117,21 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_poll_calls_total',
       help: 'API calls made to read the inbox: list (a page of the mentions list) or recheck (a recent mention read again by id)',
       labelNames: ['kind'],
+      registers,
+    }),
+    activeRole: new Gauge({
+      name: 'engage_bridge_active',
+      help: 'Role of this instance: 1 active (holds the store), 0 standby (waits for the PostgreSQL lease)',
+      registers,
+    }),
+    leaseRenewals: new Counter({
+      name: 'engage_bridge_lease_renewals_total',
+      help: 'PostgreSQL lease renewals that went through',
+      registers,
+    }),
+    leaseTakeovers: new Counter({
+      name: 'engage_bridge_lease_takeovers_total',
+      help: 'Times this instance took the PostgreSQL lease over after waiting as a standby',
       registers,
     }),
     text: () => registry.metrics(),

@@ -15,4 +15,13 @@ describe('chaos campaign (smoke)', () => {
     expect(report).toMatchObject({ lost: 0, doubled: 0, talk_over: 0, secrets_in_logs: 0 });
     expect(report.details.bridge_log_lines).toBeGreaterThan(0);
   }, 120_000);
+
+  it('loses nothing and doubles nothing when the active one of two instances on PostgreSQL is killed -9', async () => {
+    const report = await runChaos({ ...CHAOS_SMOKE, failover: { leaseTtlMs: 2000 } });
+    expect(report.kills).toBe(1);
+    expect(report.answered + report.escalated).toBe(20);
+    expect(report).toMatchObject({ lost: 0, doubled: 0, talk_over: 0, secrets_in_logs: 0 });
+    expect(report.failover?.takeovers).toBe(1);
+    expect(report.failover?.takeover_ms.max).toBeGreaterThan(0);
+  }, 180_000);
 });

@@ -2,6 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError } from '../../src/storage/index.js';
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres-store.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { waitFor } from '../support/wait-for.js';
 import { startTestPostgres } from './postgres-server.js';
 import type { TestPostgres } from './postgres-server.js';
 import { mention } from './store-contract.js';
@@ -99,6 +101,63 @@ describe('the PostgreSQL store', () => {
     expect(await reader.hasSeen('2001', '7001')).toBe(false);
     expect(await reader.hasSeen('2001', '7002')).toBe(true);
     await reader.close();
+  });
+
+  it('refuses in the database the writes of an instance that has not yet noticed its lease was taken over', async () => {
+    const databaseUrl = await server.createDatabase();
+    const deposed = await openPostgresStore({ databaseUrl, instanceName: 'a', leaseTtlMs: 60_000, writeIntervalMs: 0 });
+    // Another instance took the lease (it had lapsed) before this one's next renewal: only the database knows.
+    const sql = new pg.Client({ connectionString: databaseUrl });
+    await sql.connect();
+    await sql.query("UPDATE bridge_lease SET holder = 'b', token = token + 1, expires_at = now() + interval '60 seconds'");
+    await sql.end();
+    const write = await deposed
+      .recordInbound(mention('7101'))
+      .then(() => deposed.flush())
+      .catch((error: unknown) => error);
+    expect(isStoreError(write) && write.code).toBe('locked');
+    await deposed.close().catch(() => {});
+    const check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+    const { rows } = await check.query<{ holder: string }>('SELECT holder FROM bridge_lease WHERE id = 1');
+    await check.end();
+    expect(rows[0]?.holder).toBe('b');
+  });
+
+  it('steps down when the database stops answering, before the lease expires, and a standby takes over', async () => {
+    const databaseUrl = await server.createDatabase();
+    const url = new URL(databaseUrl);
+    const proxy = await startTcpProxy(Number(url.port));
+    try {
+      const viaProxy = new URL(databaseUrl);
+      viaProxy.port = String(proxy.port);
+      const lost: string[] = [];
+      const cutOff = await openPostgresStore({
+        databaseUrl: viaProxy.toString(),
+        instanceName: 'a',
+        leaseTtlMs: 1000,
+        writeIntervalMs: 0,
+        lease: { onLost: (why) => lost.push(why) },
+      });
+      const successor = openPostgresStore({ databaseUrl, instanceName: 'b', leaseTtlMs: 1000, writeIntervalMs: 0, standby: {} });
+      proxy.cut();
+      await waitFor('the cut-off instance stepping down', () => lost.length > 0);
+      expect(lost).toEqual(['expired']);
+      const write = await cutOff
+        .recordInbound(mention('7201'))
+        .then(() => cutOff.flush())
+        .catch((error: unknown) => error);
+      expect(isStoreError(write) && write.code).toBe('locked');
+      const next = await successor;
+      await next.recordInbound(mention('7202'));
+      await next.flush();
+      expect(await next.hasSeen('2001', '7202')).toBe(true);
+      proxy.heal();
+      await cutOff.close().catch(() => {});
+      await next.close();
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('keeps a standby waiting while the lease is held, and has it take over and pick up pending work once the holder dies', async () => {

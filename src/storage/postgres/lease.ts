@@ -43,6 +43,11 @@ export class Lease {
     return false;
   }
 
+  /** Stops writing at once: the lease could not be renewed in time, so another instance may hold it now. */
+  forget(): void {
+    this.token = undefined;
+  }
+
   /** Gives the lease up at once, so a standby need not wait for it to expire. */
   async release(): Promise<void> {
     if (this.token === undefined) return;
@@ -53,11 +58,18 @@ export class Lease {
     this.token = undefined;
   }
 
-  /** Runs inside each write transaction. */
-  readonly fence = async (client: PoolClient): Promise<void> => {
-    const { rows } = await client.query<{ token: string }>('SELECT token FROM bridge_lease WHERE id = 1 FOR SHARE');
-    if (this.token === undefined || rows[0]?.token !== this.token) {
-      throw new StoreError('locked', 'Another engage-bridge instance holds the PostgreSQL lease: this instance may no longer write.');
-    }
+  /** What every write checks: the lease still held here, then in the write's own transaction. */
+  readonly fence = {
+    // Known lost (taken, or not renewed in time): refused at once, without waiting on a database that may not answer.
+    assertHeld: (): void => {
+      if (this.token === undefined)
+        throw new StoreError('locked', 'This instance no longer holds the PostgreSQL lease: it may no longer write.');
+    },
+    check: async (client: PoolClient): Promise<void> => {
+      const { rows } = await client.query<{ token: string }>('SELECT token FROM bridge_lease WHERE id = 1 FOR SHARE');
+      if (this.token === undefined || rows[0]?.token !== this.token) {
+        throw new StoreError('locked', 'Another engage-bridge instance holds the PostgreSQL lease: this instance may no longer write.');
+      }
+    },
   };
 }

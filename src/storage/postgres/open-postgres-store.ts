@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { StoreCore } from '../store-core.js';
 import { StoreError, describeCause } from '../store-error.js';
@@ -6,6 +7,7 @@ import { resolveStoreOptions } from '../store-options.js';
 import type { StoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
 import { Lease } from './lease.js';
+import { keepLease, type LeaseEvents, type LeaseKeeper } from './lease-keeper.js';
 import { PostgresPersistence } from './postgres-persistence.js';
 import { migrateSchema } from './schema-migrations.js';
 import { CURRENT_SCHEMA_VERSION } from '../hot-state.js';
@@ -23,6 +25,8 @@ export interface PostgresStoreOptions extends StoreOptions {
    * it stops renewing, instead of refusing with `locked`. `onStandby` is told once, when the wait begins.
    */
   standby?: { signal?: AbortSignal; onStandby?: () => void };
+  /** Told of renewals, and once when the lease is lost: the owner must then stop acting and close the store. */
+  lease?: LeaseEvents;
 }
 
 const DEFAULT_LEASE_TTL_MS = 15_000;
@@ -31,20 +35,48 @@ const DEFAULT_WRITE_INTERVAL_MS = 55;
 /**
  * Opens the store on PostgreSQL: migrates the schema (once, under an advisory lock), takes the lease
  * (rejects with `locked` when a live instance holds it), loads the state, and renews the lease in the
- * background; a lost lease makes every later write fail with `locked`.
+ * background; a lost lease makes every later write fail with `locked` and is told to `lease.onLost`.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
   const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 5 });
-  // An idle client losing its connection must not crash the process: the next query reports it.
-  pool.on('error', (error) => resolved.logger.warn({ err: describeCause(error) }, 'PostgreSQL connection lost'));
-  const lease = new Lease(pool, options.instanceName ?? `${hostname()}:${process.pid}`, ttlMs);
-  let timer: NodeJS.Timeout | undefined;
+  // A database that does not answer (network cut) fails a connection attempt instead of hanging the instance.
+  // A write transaction cut off half-way holds the lease row `FOR SHARE`: the server ends it after half the TTL,
+  // or the successor's takeover would wait for it until the server noticed the dead connection (hours).
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 5,
+    connectionTimeoutMillis: Math.max(5000, ttlMs),
+    idle_in_transaction_session_timeout: Math.max(500, Math.floor(ttlMs / 2)),
+    // A query on a connection that went dead without a reset fails in time instead of holding its caller forever.
+    query_timeout: Math.max(30_000, 2 * ttlMs),
+    keepAlive: true,
+  });
+  // A client losing its connection must not crash the process: the next query reports it.
+  const connectionLost = (error: Error): void => resolved.logger.warn({ err: describeCause(error) }, 'PostgreSQL connection lost');
+  pool.on('error', connectionLost);
+  // The pool listens only to its idle clients: one it let go after a timeout (network cut) reports its end later,
+  // and an error event nobody listens to would end the process.
+  pool.on('connect', (client) => client.on('error', connectionLost));
+  // The lease has its own connection with short timeouts: a renewal never queues behind writes, and a
+  // database that stops answering (network cut) fails it in time for the watch to step down.
+  const leaseTimeoutMs = Math.max(1000, Math.floor(ttlMs / 3));
+  const leasePool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 1,
+    query_timeout: leaseTimeoutMs,
+    statement_timeout: leaseTimeoutMs,
+    connectionTimeoutMillis: leaseTimeoutMs,
+    keepAlive: true,
+  });
+  leasePool.on('error', connectionLost);
+  leasePool.on('connect', (client) => client.on('error', connectionLost));
+  const lease = new Lease(leasePool, options.instanceName ?? `${hostname()}:${process.pid}`, ttlMs);
+  let keeper: LeaseKeeper | undefined;
   const release = async (): Promise<void> => {
-    if (timer) clearInterval(timer);
+    keeper?.stop();
     await lease.release().catch(() => {});
-    await pool.end();
+    await Promise.all([pool.end(), leasePool.end()]);
   };
   try {
     const client = await pool.connect().catch((error: unknown) => {
@@ -57,27 +89,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     } finally {
       client.release();
     }
+    let sentAt = performance.now();
     if (!(await lease.tryAcquire())) {
       if (!options.standby) throw new StoreError('locked', 'Another engage-bridge instance holds the PostgreSQL lease.');
       options.standby.onStandby?.();
       resolved.logger.info({ leaseTtlMs: ttlMs }, 'standby: another instance holds the PostgreSQL lease');
-      await waitForLease(lease, Math.max(100, Math.floor(ttlMs / 3)), options.standby.signal);
+      sentAt = await waitForLease(lease, Math.max(100, Math.floor(ttlMs / 3)), options.standby.signal);
       resolved.logger.info({ token: lease.fencingToken }, 'took over the PostgreSQL lease: now active');
     }
+    // Renewing from now: loading a large state must not let the lease lapse.
+    keeper = keepLease(lease, ttlMs, sentAt, resolved.logger, options.lease ?? {});
     const persistence = new PostgresPersistence(pool, lease.fence, resolved.logger, release);
     const { state, migrated } = await persistence.load(resolved.clock());
-    timer = setInterval(
-      () => {
-        lease.renew().then(
-          (held) => {
-            if (!held) resolved.logger.error({}, 'the PostgreSQL lease was lost: this instance no longer writes');
-          },
-          (error: unknown) => resolved.logger.warn({ err: describeCause(error) }, 'cannot renew the PostgreSQL lease'),
-        );
-      },
-      Math.max(100, Math.floor(ttlMs / 3)),
-    );
-    timer.unref();
     const store = new StoreCore(state, persistence, resolved);
     // A migrated state is written in the new layout at once (core and re-keyed shards in one transaction).
     if (migrated) {
@@ -91,7 +114,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
 }
 
-async function waitForLease(lease: Lease, everyMs: number, signal: AbortSignal | undefined): Promise<void> {
+/** Resolves with the moment the successful try was sent (the lease runs from no earlier). */
+async function waitForLease(lease: Lease, everyMs: number, signal: AbortSignal | undefined): Promise<number> {
   for (;;) {
     if (signal?.aborted) throw new StoreError('closed', 'Stopped while waiting as a standby for the PostgreSQL lease.');
     await new Promise<void>((resolve) => {
@@ -104,6 +128,7 @@ async function waitForLease(lease: Lease, everyMs: number, signal: AbortSignal |
       signal?.addEventListener('abort', wake);
     });
     // A failed try (the database briefly unreachable) is tried again: the standby has nothing else to do.
-    if (!signal?.aborted && (await lease.tryAcquire().catch(() => false))) return;
+    const sentAt = performance.now();
+    if (!signal?.aborted && (await lease.tryAcquire().catch(() => false))) return sentAt;
   }
 }

@@ -16,7 +16,12 @@ import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 
 /** Refuses a write when another instance took the lease since: the check runs in the write's own transaction. */
-export type Fence = (client: PoolClient) => Promise<void>;
+export interface Fence {
+  /** Throws `locked` at once when the lease is known lost: no connection is taken for a write that will be refused. */
+  assertHeld(): void;
+  /** Runs inside each write transaction: the database's own word. */
+  check(client: PoolClient): Promise<void>;
+}
 
 const WHERE = 'the PostgreSQL store';
 
@@ -191,6 +196,7 @@ export class PostgresPersistence implements Persistence {
 
   private async transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
     let client: PoolClient;
+    this.fence.assertHeld();
     try {
       client = await this.pool.connect();
     } catch (error) {
@@ -198,7 +204,7 @@ export class PostgresPersistence implements Persistence {
     }
     try {
       await client.query('BEGIN');
-      await this.fence(client);
+      await this.fence.check(client);
       await work(client);
       await client.query('COMMIT');
     } catch (error) {

@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { BridgeSettings } from '../bridge/bridge-context.js';
+import { createNluClient, type NluParser } from '../nlu/index.js';
+import { createSimulator, type RunningSimulator } from '../simulator/index.js';
+
+/** The bridge's part of the settings. */
+export function bridgeSettingsOf(config: Config): BridgeSettings {
+  const b = config.bridge;
+  return {
+    channels: config.engage.channels,
+    channelServices: config.engage.channelServices,
+    topicIds: config.engage.topicIds,
+    rateLimitPerHour: config.engage.rateLimitPerHour,
+    pollIntervalMs: b.pollIntervalMs,
+    lookbackSeconds: b.lookbackSeconds,
+    backfillMinutes: b.backfillMinutes,
+    ownerConfirmAgeMs: b.ownerConfirmAgeMs,
+    agentsReconfirmAgeMs: b.agentsReconfirmAgeMs,
+    idleReturnMinutes: b.idleReturnMinutes,
+    maxReplyAgeMinutes: b.maxReplyAgeMinutes,
+    stuckEscalationMinutes: b.stuckEscalationMinutes,
+    maxConcurrentContacts: b.maxConcurrentContacts,
+    transcriptLines: b.transcriptLines,
+    businessHoursSchedule: b.businessHoursSchedule,
+  };
+}
+
+/** The NLU client; its failures are logged without the server's address (it may carry credentials). */
+export function nluClientOf(config: Config, now: () => number, log: Logger): NluParser {
+  const nluLog = log.child({ component: 'nlu' });
+  return createNluClient({
+    url: config.nlu.url ?? '',
+    timeoutMs: config.nlu.timeoutMs,
+    breakerFailures: config.nlu.breakerFailures,
+    breakerOpenMs: config.nlu.breakerOpenMs,
+    now,
+    onFailure: (why) => nluLog.warn({ why }, 'NLU gave no answer; matching keywords instead'),
+    onBreaker: (state) =>
+      state === 'open'
+        ? nluLog.error({ forMs: config.nlu.breakerOpenMs }, 'NLU failed repeatedly: not asking it for a while')
+        : nluLog.info({}, 'NLU answers again'),
+  });
+}
+
+/** The client-side token bucket for ENGAGE_RATE_LIMIT_PER_HOUR (0: only the service's own headers). */
+export function bucketOf(perHour: number) {
+  // 0: no client-side budget beyond the service's own headers.
+  if (perHour <= 0) return { burst: 200, requestsPerSecond: 500 };
+  return { burst: Math.max(1, Math.min(20, Math.floor(perHour / 60))), requestsPerSecond: perHour / 3600 };
+}
+
+/** The demo's embedded simulator, on its usual port when free. */
+export async function startDemoSimulator(port: number | undefined, log: Logger): Promise<RunningSimulator> {
+  const handle = createSimulator();
+  try {
+    return await handle.listen({ host: '127.0.0.1', port: port ?? 4010 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    log.warn({ port: port ?? 4010 }, 'the demo port is taken; the simulator uses any free port');
+    return handle.listen({ host: '127.0.0.1', port: 0 });
+  }
+}
