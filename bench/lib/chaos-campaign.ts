@@ -115,7 +115,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (o.realism) await sim.client.realism(o.realism);
 
     const total = o.contacts * o.messagesPerContact;
-    const plan = interruptionPlan(o.kills, o.powerLosses ?? 0);
+    // Power cuts model the file store's journal: with two instances on PostgreSQL every interruption is a kill.
+    const plan = interruptionPlan(o.kills, o.failover ? 0 : (o.powerLosses ?? 0));
     const killAt = plan.map((_, i) => Math.floor(((i + 1) * total) / (plan.length + 1)));
     const powerLosses = emptyPowerLossTally();
     let sent = 0;
