@@ -60,10 +60,14 @@ export class ConversationBook {
     return this.put(parsed);
   }
 
-  async list(filter: { owner?: Owner }): Promise<ConversationRecord[]> {
+  async list(filter: { owner?: Owner; updatedSince?: number }): Promise<ConversationRecord[]> {
     const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
+    const since = filter.updatedSince;
+    if (since !== undefined && !Number.isFinite(since)) {
+      throw new StoreError('invalid', 'updatedSince must be a number of epoch milliseconds; nothing was read.');
+    }
     const found: ConversationRecord[] = [];
-    for (const [key, slot] of listConversationsIn(this.state, owner)) {
+    for (const [key, slot] of listConversationsIn(this.state, owner, since)) {
       const record = isHot(slot) ? recordOf(slot) : await this.slow(key);
       // A cold one may have changed owner (or left) while it was read.
       if (record && (owner === undefined || record.owner === owner) && isLive(this.state.conversations.get(key))) found.push(record);

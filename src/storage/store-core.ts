@@ -171,7 +171,7 @@ export class StoreCore implements Store {
     return this.book.update(key, fn);
   }
 
-  async listConversations(filter: { owner?: Owner } = {}): Promise<ConversationRecord[]> {
+  async listConversations(filter: { owner?: Owner; updatedSince?: number } = {}): Promise<ConversationRecord[]> {
     this.ensureOpen();
     return this.book.list(filter);
   }

@@ -87,8 +87,11 @@ export interface Store {
     key: string,
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
   ): Promise<ConversationRecord | undefined>;
-  /** Hot (non-archived) conversations, optionally of one owner. */
-  listConversations(filter?: { owner?: Owner }): Promise<ConversationRecord[]>;
+  /**
+   * Hot (non-archived) conversations, optionally of one owner and only those updated at or after `updatedSince`
+   * (epoch ms): the filter is applied before any record is read, so a recent few among many cold ones are cheap.
+   */
+  listConversations(filter?: { owner?: Owner; updatedSince?: number }): Promise<ConversationRecord[]>;
   countByOwner(): Promise<OwnerCounts>;
   /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
   archiveInactive(beforeMs?: number): Promise<number>;

@@ -223,6 +223,16 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(await store.countByOwner()).toEqual({ bot: 1, agents: 2, paused: 1, unknown: 0, archived: 0 });
       });
 
+      it('lists only the conversations updated since a moment, by owner too', async () => {
+        await store.saveConversation(conversation('a', { updatedAt: T0 - 2 * 3_600_000 }));
+        await store.saveConversation(conversation('b', { updatedAt: T0 - 60_000 }));
+        await store.saveConversation(conversation('c', { owner: 'agents', updatedAt: T0 }));
+        const since = T0 - 30 * 60_000;
+        expect((await store.listConversations({ updatedSince: since })).map((c) => c.serviceId).sort()).toEqual(['b', 'c']);
+        expect((await store.listConversations({ owner: 'bot', updatedSince: since })).map((c) => c.serviceId)).toEqual(['b']);
+        await expect(store.listConversations({ updatedSince: Number.NaN })).rejects.toThrow(/updatedSince/);
+      });
+
       it('archives inactive conversations out of the hot set and still finds them', async () => {
         await store.saveConversation(conversation('old', { updatedAt: T0 - 40 * DAY }));
         await store.saveConversation(conversation('busy', { updatedAt: T0 - 40 * DAY }));

@@ -42,10 +42,11 @@ export function boundTranscript(record: ConversationRecord, maxLines: number, ma
 }
 
 /** Hot-set conversations of the owner (cold ones are read by the caller). */
-export function listConversationsIn(state: HotState, owner?: Owner): Array<[string, LiveSlot]> {
+export function listConversationsIn(state: HotState, owner?: Owner, updatedSince?: number): Array<[string, LiveSlot]> {
   const found: Array<[string, LiveSlot]> = [];
   for (const [key, slot] of state.conversations.entries()) {
-    if (isLive(slot) && (owner === undefined || slot.owner === owner)) found.push([key, slot]);
+    if (!isLive(slot) || (owner !== undefined && slot.owner !== owner)) continue;
+    if (updatedSince === undefined || slot.updatedAt >= updatedSince) found.push([key, slot]);
   }
   return found;
 }
