@@ -182,6 +182,17 @@ export async function startCommandService(config: Config, deps: Pick<StartDeps, 
 
 export { settlesWithin } from './cli/settles-within.js';
 
+/** Runs clean-ups last in, first out; one that fails is logged and the others still run. */
+async function runCleanups(list: Array<() => Promise<void>>, log: Logger): Promise<void> {
+  for (const c of list.reverse()) {
+    try {
+      await c();
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'error while stopping');
+    }
+  }
+}
+
 /**
  * The composition root: settings → (demo simulator) → HTTP → store → client → brain → bridge → Slack.
  * Health, readiness and metrics are served from the start, so a PostgreSQL standby waiting for the lease
@@ -202,13 +213,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
   const stopAll = async () => {
     stoppingSince = Date.now();
     stopping.abort();
-    for (const c of cleanups.reverse()) {
-      try {
-        await c();
-      } catch (err) {
-        log.warn({ err: (err as Error).message }, 'error while stopping');
-      }
-    }
+    await runCleanups(cleanups, log);
   };
   try {
     let simulator: RunningSimulator | undefined;
@@ -288,15 +293,7 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     const activate = async (lost: () => void): Promise<ActivePart> => {
       const parts: Array<() => Promise<void>> = [];
       let mode: 'shutdown' | 'step-down' = 'shutdown';
-      const stopParts = async () => {
-        for (const c of parts.reverse()) {
-          try {
-            await c();
-          } catch (err) {
-            log.warn({ err: (err as Error).message }, 'error while stopping');
-          }
-        }
-      };
+      const stopParts = () => runCleanups(parts, log);
       try {
         let waited = false;
         const core = await openCore(config, deps, parts, engageTarget, {
