@@ -29,7 +29,8 @@ export interface PostgresStoreOptions extends StoreOptions {
   lease?: LeaseEvents;
 }
 
-const DEFAULT_LEASE_TTL_MS = 15_000;
+// As BRIDGE_LEASE_TTL_MS's default: a standby takes over within about four thirds of it (≈ 14 s).
+const DEFAULT_LEASE_TTL_MS = 10_000;
 const DEFAULT_WRITE_INTERVAL_MS = 55;
 
 /**
