@@ -47,7 +47,7 @@ export class Reconciler {
     const unanswered = new Set(escalations.filter((e) => e.status !== 'taken').map((e) => e.contactKey));
     const toCheck: typeof agentsOwned = [];
     for (const conv of agentsOwned) {
-      if (idleMs > 0 && !unanswered.has(conv.key) && now - idleSince(conv) > idleMs) {
+      if (idleMs > 0 && !unanswered.has(conv.key) && answeredSinceHandover(conv) && now - idleSince(conv) > idleMs) {
         if (report.idle >= MAX_RETURNS_PER_RUN) continue; // the rest go next time: no storm of calls after a long stop
         try {
           if (
@@ -156,6 +156,16 @@ export class Reconciler {
     }
     return stuck;
   }
+}
+
+/**
+ * People acted on the contact since it went to them (our clock). Only then can it go idle and come back to the bot:
+ * a contact handed over with no escalation record (`release`, a manager, the on-stop hand-over) that nobody has
+ * answered stays with people, as an unanswered escalation does.
+ */
+function answeredSinceHandover(conv: ConversationRecord): boolean {
+  const seen = conv.humanSeenAt ?? (conv.lastHumanActivityAt !== undefined ? conv.updatedAt : undefined);
+  return seen !== undefined && seen >= (conv.ownerChangedAt ?? 0);
 }
 
 /**

@@ -156,7 +156,7 @@ export const SETTINGS = [
     'BRIDGE_IDLE_RETURN_MINUTES',
     int(0, 43_200).default(60),
     '`60`',
-    'return a contact to the bot after this long since a person last acted on it (on the bridge clock; an escalation nobody answered stays with people) (`0` = never)',
+    'return a contact to the bot after this long since a person last acted on it (on the bridge clock; a contact nobody has answered since it went to people stays with them) (`0` = never)',
   ),
   setting(
     'BRIDGE_MAX_REPLY_AGE_MINUTES',

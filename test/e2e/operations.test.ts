@@ -179,6 +179,10 @@ describe('the fail-safe for when the bot is gone (#14)', () => {
     expect((await h.running.store.getConversation('whatsapp:32470000072'))?.owner).toBe('agents');
     const notes = h.requests().filter((r) => r.method === 'POST' && r.path.includes('/inbox/mention/'));
     expect(notes.length).toBeGreaterThan(0);
+    // Nobody has answered the released customer two hours later: they stay with people, not taken back as idle (#11.6).
+    h.advance(2 * 60 * 60_000);
+    expect((await h.running.bridge.reconciler.run()).idle).toBe(0);
+    expect((await h.running.store.getConversation('whatsapp:32470000072'))?.owner).toBe('agents');
   });
 
   it('with BRIDGE_ON_STOP=agents, a graceful stop hands the recent contacts to people', async () => {
