@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError } from '../../src/storage/index.js';
 import { openPostgresStore } from '../../src/storage/postgres/open-postgres-store.js';
+import { BASE_SCHEMA_VERSION, SCHEMA_STEPS, migrateSchema } from '../../src/storage/postgres/schema-migrations.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
 import { startTestPostgres } from './postgres-server.js';
@@ -26,6 +27,23 @@ describe('the PostgreSQL store', () => {
     expect(await second.hasSeen('2001', '9001')).toBe(true);
     expect((await second.pendingInbound()).map((m) => m.id)).toEqual(['9001']);
     await second.close();
+  });
+
+  it('applies only the base schema before the lease, and later steps once it holds the lease; refuses a newer database', async () => {
+    const databaseUrl = await server.createDatabase();
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const client = await pool.connect();
+    try {
+      const steps = [...SCHEMA_STEPS, { version: 2, sql: 'CREATE TABLE bridge_later_step (id int)' }];
+      expect(await migrateSchema(client, { upTo: BASE_SCHEMA_VERSION, steps })).toEqual([1]);
+      expect((await client.query("SELECT to_regclass('bridge_later_step') AS t")).rows[0].t).toBeNull();
+      expect(await migrateSchema(client, { steps })).toEqual([2]);
+      // An engage-bridge that knows only step 1 refuses a database at step 2, even for the base.
+      await expect(migrateSchema(client, { upTo: BASE_SCHEMA_VERSION })).rejects.toThrow(/upgrade engage-bridge/);
+    } finally {
+      client.release();
+      await pool.end();
+    }
   });
 
   it('migrates a v1 state to topic keys at open, writing core and seen rows together (#11.10)', async () => {

@@ -9,7 +9,7 @@ import type { Store } from '../store.js';
 import { Lease } from './lease.js';
 import { keepLease, type LeaseEvents, type LeaseKeeper } from './lease-keeper.js';
 import { PostgresPersistence } from './postgres-persistence.js';
-import { migrateSchema } from './schema-migrations.js';
+import { BASE_SCHEMA_VERSION, migrateSchema } from './schema-migrations.js';
 import { CURRENT_SCHEMA_VERSION } from '../hot-state.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -34,7 +34,8 @@ const DEFAULT_LEASE_TTL_MS = 10_000;
 const DEFAULT_WRITE_INTERVAL_MS = 55;
 
 /**
- * Opens the store on PostgreSQL: migrates the schema (once, under an advisory lock), takes the lease
+ * Opens the store on PostgreSQL: applies the base schema (once, under an advisory lock), takes the lease, applies
+ * the later schema steps under it
  * (rejects with `locked` when a live instance holds it), loads the state, and renews the lease in the
  * background; a lost lease makes every later write fail with `locked` and is told to `lease.onLost`.
  */
@@ -84,7 +85,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       throw new StoreError('io', `Cannot connect to PostgreSQL: ${describeCause(error)}.`, { cause: error });
     });
     try {
-      await migrateSchema(client);
+      await migrateSchema(client, { upTo: BASE_SCHEMA_VERSION });
     } catch (error) {
       throw new StoreError('schema', `Cannot migrate the PostgreSQL schema: ${describeCause(error)}.`, { cause: error });
     } finally {
@@ -100,6 +101,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
     // Renewing from now: loading a large state must not let the lease lapse.
     keeper = keepLease(lease, ttlMs, sentAt, resolved.logger, options.lease ?? {});
+    // The later schema steps run under the lease: only the active instance changes the schema.
+    const holder = await pool.connect();
+    try {
+      await migrateSchema(holder);
+    } catch (error) {
+      throw new StoreError('schema', `Cannot migrate the PostgreSQL schema: ${describeCause(error)}.`, { cause: error });
+    } finally {
+      holder.release();
+    }
     const persistence = new PostgresPersistence(pool, lease.fence, resolved.logger, release);
     const { state, migrated } = await persistence.load(resolved.clock());
     const store = new StoreCore(state, persistence, resolved);

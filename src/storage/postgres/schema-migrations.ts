@@ -27,8 +27,19 @@ export const SCHEMA_STEPS: ReadonlyArray<{ version: number; sql: string }> = [
 // Any constant works: it only has to be the same for every instance.
 const MIGRATION_LOCK_KEY = 0x0b41d6e;
 
-/** Applies the steps this database lacks; returns the versions applied. */
-export async function migrateSchema(client: PoolClient): Promise<number[]> {
+/** The first step: the tables every instance needs before it can even ask for the lease. */
+export const BASE_SCHEMA_VERSION = 1;
+
+/**
+ * Applies the steps this database lacks, up to `upTo` (default: all); returns the versions applied. An instance
+ * applies the base before it asks for the lease and the rest once it holds it, so a newer standby never changes
+ * the schema under a running active instance. A database newer than every step known is refused either way.
+ */
+export async function migrateSchema(
+  client: PoolClient,
+  o: { upTo?: number; steps?: ReadonlyArray<{ version: number; sql: string }> } = {},
+): Promise<number[]> {
+  const steps = o.steps ?? SCHEMA_STEPS;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -36,13 +47,13 @@ export async function migrateSchema(client: PoolClient): Promise<number[]> {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM bridge_schema');
     const have = new Set(rows.map((row) => row.version));
     const newest = Math.max(0, ...have);
-    const known = Math.max(...SCHEMA_STEPS.map((step) => step.version));
+    const known = Math.max(...steps.map((step) => step.version));
     if (newest > known) {
       throw new Error(`the database schema is version ${newest}; this engage-bridge knows up to ${known}: upgrade engage-bridge`);
     }
     const applied: number[] = [];
-    for (const step of SCHEMA_STEPS) {
-      if (have.has(step.version)) continue;
+    for (const step of steps) {
+      if (have.has(step.version) || step.version > (o.upTo ?? Number.POSITIVE_INFINITY)) continue;
       await client.query(step.sql);
       await client.query('INSERT INTO bridge_schema (version) VALUES ($1)', [step.version]);
       applied.push(step.version);
