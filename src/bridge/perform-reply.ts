@@ -31,15 +31,10 @@ export async function performReply(
     return { skipped: 'the bot does not own the contact' };
   }
   const conv = await deps.store.getConversation(key);
-  if (conv && serviceWindowClosed(deps, conv)) {
-    // Decided while the window was open, sent after it closed (retries, a delayed survey): no free-form message now.
-    deps.log.warn({ contact: key, effect: effect.key }, "reply not sent: the channel's customer-service window has closed");
-    return { skipped: "the channel's customer-service window is closed" };
-  }
   if (suspect) {
     // The reply can only have been published after the customer's mention was added, on the service's own clock:
     // its `date.added` (kept on the transcript line) starts the search; our clock only when the line is gone.
-    const line = (await deps.store.getConversation(key))?.transcript.find(
+    const line = conv?.transcript.find(
       (l) => l.from === 'customer' && l.mentionId === p.target.mentionId && (l.topicId === undefined || l.topicId === p.target.topicId),
     );
     const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
@@ -56,6 +51,12 @@ export async function performReply(
       return { publisherMentionId: check.publisherMentionId, recovered: true };
     }
     if (check.outcome === 'unknown') throw new RecheckIncompleteError(check.why);
+  }
+  if (conv && serviceWindowClosed(deps, conv)) {
+    // Decided while the window was open, sent after it closed (retries, a delayed survey): no free-form message now.
+    // (A reply that went out before a crash was found above and is recorded as sent.)
+    deps.log.warn({ contact: key, effect: effect.key }, "reply not sent: the channel's customer-service window has closed");
+    return { skipped: "the channel's customer-service window is closed" };
   }
   const { channel } = splitKey(key);
   const services = deps.replyServices;
