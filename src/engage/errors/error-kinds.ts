@@ -72,8 +72,15 @@ export class ConnectionError extends EngageError {
 
 /** An answer arrived but was not what the API promises (not JSON, or an item missing a field). */
 export class MalformedResponseError extends EngageError {
-  constructor(context: EngageErrorContext) {
+  /**
+   * The body could not be read as JSON at all (cut short on the way, or a proxy's page): another try may get a
+   * whole answer. A readable answer of the wrong shape, or one too large, would only come back the same.
+   */
+  readonly unreadable: boolean;
+
+  constructor(context: EngageErrorContext, unreadable = false) {
     super('malformed_response', 'The Engage service answered with something unexpected: try again, or report it.', context);
+    this.unreadable = unreadable;
   }
 }
 

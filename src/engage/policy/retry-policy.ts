@@ -1,5 +1,5 @@
 import type { EngageError } from '../errors/engage-error.js';
-import { ConnectionError, RateLimitError, ServerError } from '../errors/error-kinds.js';
+import { ConnectionError, MalformedResponseError, RateLimitError, ServerError } from '../errors/error-kinds.js';
 
 /** Retry behaviour as data; `decideRetry` is the only mechanism that reads it. */
 export interface RetryPolicy {
@@ -32,7 +32,7 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
 
 /**
  * Pure: whether a failed call is tried again, and after how long. Only idempotent calls retry, and
- * only on rate limits, server faults and connection failures; a revoked token stops at once.
+ * only on rate limits, server faults, connection failures and bodies cut short; a revoked token stops at once.
  */
 export function decideRetry(input: RetryInput): RetryDecision {
   const { error, attempt, policy } = input;
@@ -45,7 +45,9 @@ export function decideRetry(input: RetryInput): RetryDecision {
     // A little spread so that callers blocked together do not all return in the same instant.
     return { retry: true, delayMs: Math.round(error.retryAfterMs + input.random() * Math.min(1000, policy.baseDelayMs)) };
   }
-  if (error instanceof ServerError || error instanceof ConnectionError) {
+  // A body cut short (not JSON at all) is a transport accident like a reset: a read may simply be asked again.
+  const unreadable = error instanceof MalformedResponseError && error.unreadable;
+  if (error instanceof ServerError || error instanceof ConnectionError || unreadable) {
     return { retry: true, delayMs: backoffDelayMs(attempt, policy, input.random) };
   }
   return { retry: false, reason: `${error.code} is not transient` };

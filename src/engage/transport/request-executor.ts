@@ -156,12 +156,10 @@ export class RequestExecutor {
     if (op.format === 'xml') return { ok: true, answer, envelope: null };
     const reading = readEnvelope(answer.bodyText);
     if (!reading.ok) {
-      const error = new MalformedResponseError({
-        method: op.method,
-        path: this.safePath(op),
-        status: answer.status,
-        description: reading.problem,
-      });
+      const error = new MalformedResponseError(
+        { method: op.method, path: this.safePath(op), status: answer.status, description: reading.problem },
+        true,
+      );
       return { ok: false, error };
     }
     if (envelopeFailureStatus(reading.envelope) !== null) return fail(answer.status);

@@ -44,10 +44,32 @@ describe('request classes, timeouts and malformed answers', () => {
     expect((error as ConnectionError).code).toBe('timeout');
   });
 
-  it('reports a 200 answer that is not JSON as MalformedResponseError without retrying', async () => {
+  it('asks a read again when its 200 answer was cut short (not JSON), and returns the whole answer', async () => {
+    const { client } = testClient(server);
+    server.script({ status: 200, body: '{"meta":{"code":200},"response":{"id":' }, ok({ id: 1, topic_id: 2 }));
+    expect((await client.mentions.get({ topicId: 2, id: 1 })).id).toBe('1');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives up on a read cut short every time with MalformedResponseError, after the configured attempts', async () => {
+    const { client } = testClient(server, { retry: { maxAttempts: 3 } });
+    server.fallback = () => ({ status: 200, body: '{"meta":{"code":200},"response":{"id":' });
+    await expect(client.topics.list()).rejects.toBeInstanceOf(MalformedResponseError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('never asks a write again when its answer was cut short: the write may have happened', async () => {
     const { client } = testClient(server);
     server.script({ status: 200, body: '{"meta":{"code":200},"response":{"id":' });
-    await expect(client.topics.list()).rejects.toBeInstanceOf(MalformedResponseError);
+    const sent = client.publisher.add({ type: 'reply', services: [{ type: 'whatsapp', service_id: '1' }], message: 'hi', status: '' });
+    await expect(sent).rejects.toBeInstanceOf(MalformedResponseError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not ask again when a readable answer has the wrong shape: it would come back the same', async () => {
+    const { client } = testClient(server);
+    server.script(ok({ id: { nested: true } }));
+    await expect(client.mentions.get({ topicId: 2, id: 1 })).rejects.toBeInstanceOf(MalformedResponseError);
     expect(server.requests).toHaveLength(1);
   });
 
