@@ -13,8 +13,12 @@ import { isLate } from './service-time.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
-/** Rounds of one run before the contact goes to the back of the queue (its backlog is picked up again). */
-const ROUNDS_PER_RUN = 50;
+/**
+ * Rounds of one run before the contact goes to the back of the queue (its backlog is picked up again). One: a
+ * contact that keeps writing (or has a long backlog) would otherwise hold its slot while contacts queued behind
+ * it wait — under rate limits, for most of a minute.
+ */
+const ROUNDS_PER_RUN = 1;
 /** Tries of a mention whose failure is not the service's (a bug, an odd item) before it is parked as dead. */
 export const MAX_UNCLASSIFIED_TRIES = 5;
 
@@ -22,6 +26,11 @@ export const MAX_UNCLASSIFIED_TRIES = 5;
 interface Batch {
   dialog?: unknown;
   readonly durable: Array<Promise<unknown>>;
+  /**
+   * The owner was confirmed with the service during this round. Every mention of the round was recorded before
+   * the round began, so that answer is newer than each of them: no second GET for the next one.
+   */
+  ownerConfirmed?: boolean;
 }
 
 /**
@@ -131,9 +140,10 @@ export class ConversationWorker {
     // message came well after it on the service's clock, people may have handed the contact back meanwhile.
     const writtenAfterPeople =
       conv.owner === 'agents' && conv.lastHumanActivityAt !== undefined && item.addedAt * 1000 - conv.lastHumanActivityAt > trustMs;
-    const stale = writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs;
+    const stale = !batch.ownerConfirmed && (writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs);
     if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
+      batch.ownerConfirmed = true;
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }
     const shown = p.text || p.clicked.map((b) => b.title).join(', ');

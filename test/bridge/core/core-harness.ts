@@ -154,7 +154,9 @@ export interface CoreWorld {
   restart(): Promise<Bridge>;
 }
 
-export async function coreWorld(o: { store?: Store; clock?: FakeClock; engage?: FakeEngage } = {}): Promise<CoreWorld> {
+export async function coreWorld(
+  o: { store?: Store; clock?: FakeClock; engage?: FakeEngage; settings?: Partial<BridgeSettings> } = {},
+): Promise<CoreWorld> {
   const clock = o.clock ?? new FakeClock();
   const store = o.store ?? createMemoryStore({ clock: clock.now });
   const engage = o.engage ?? new FakeEngage();
@@ -164,7 +166,7 @@ export async function coreWorld(o: { store?: Store; clock?: FakeClock; engage?: 
       store,
       engage: engage.client(),
       flows,
-      settings,
+      settings: { ...settings, ...o.settings },
       log: silentLogger(),
       metrics: createBridgeMetrics({ defaultMetrics: false }),
       now: clock.now,

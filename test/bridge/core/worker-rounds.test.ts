@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '../../../src/engage/index.js';
-import { KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
+import { FakeClock, KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
 const OTHER = 'whatsapp:32470000502';
 let world: CoreWorld | undefined;
@@ -45,7 +45,7 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
   it('a backlog longer than one run lets other contacts have a turn and is picked up again until drained', async () => {
     world = await coreWorld();
     const w = world;
-    // 50 rounds of 20 make one run: 1,010 messages need a second one.
+    // A run is one round of up to 20: 1,010 messages need 51 runs.
     for (let i = 0; i < 1_010; i++) await customerWrites(w.store, KEY, '1', 1_000 + i);
     await customerWrites(w.store, OTHER, 'hello', 1_000);
     w.bridge.dispatcher.schedule(KEY);
@@ -54,6 +54,37 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     expect(await w.store.pendingInbound()).toEqual([]);
     expect(await w.store.pendingEffects()).toEqual([]);
     expect(w.engage.replies()).toHaveLength(1_011);
+  });
+
+  it('a contact with a backlog gives way after each round: a contact waiting behind it is answered after one round, not after the whole backlog', async () => {
+    world = await coreWorld({ settings: { maxConcurrentContacts: 1 } });
+    const w = world;
+    for (let i = 0; i < 60; i++) await customerWrites(w.store, KEY, '1', 1_000 + i);
+    const other = await customerWrites(w.store, OTHER, 'hello', 1_000);
+    w.bridge.dispatcher.schedule(KEY);
+    w.bridge.dispatcher.schedule(OTHER);
+    await w.bridge.idle();
+    const order = w.engage.published.map((p) => p.mentionId);
+    expect(order).toHaveLength(61);
+    // One round takes up to 20 waiting messages; the other contact comes next, before the backlog's second round.
+    expect(order.indexOf(other)).toBe(20);
+  });
+
+  it('confirms the owner once per round, not once per waiting message, when every bot message must be confirmed', async () => {
+    // Every reading of the clock moves it on: no two steps happen in the same millisecond, as in a real process.
+    class TickingClock extends FakeClock {
+      override readonly now = (): number => this.ms++;
+    }
+    world = await coreWorld({ clock: new TickingClock(), settings: { ownerConfirmAgeMs: 0 } });
+    const w = world;
+    await customerWrites(w.store, KEY, 'hello', 1_000);
+    await drain(w.bridge, KEY);
+    const before = w.engage.count('handover.get');
+    for (let i = 0; i < 5; i++) await customerWrites(w.store, KEY, '1', 2_000 + i);
+    await drain(w.bridge, KEY);
+    expect(w.engage.replies()).toHaveLength(6);
+    // One GET when the round starts (it is newer than all five messages), then one before each reply goes out.
+    expect(w.engage.count('handover.get') - before).toBe(1 + 5);
   });
 
   it('messages decided in one batch each start from the state the one before left', async () => {
