@@ -5,8 +5,12 @@ import type { BridgeEngage } from './bridge-engage.js';
  * wide, so that a service clock some minutes behind ours still falls inside it.
  */
 const SEARCH_SLACK_MS = 15 * 60_000;
-/** Slack before the customer's mention's own `date.added` (same clock as the list): ties and ordering only. */
-const SERVICE_SLACK_MS = 60_000;
+/**
+ * Slack before the customer's mention's own `date.added` (same clock as the list): a reply cannot be older than the
+ * mention it answers, and dates are whole seconds, so one second covers ties. (A minute here made every re-check
+ * after a restart read about five pages of everyone's replies under load.)
+ */
+const SERVICE_SLACK_MS = 1_000;
 /** Bounds of one re-check: list pages read (of PAGE_SIZE), publisher mentions fetched one by one, and time spent. */
 export const RECHECK_LIMITS = { pages: 10, gets: 20, timeMs: 20_000 } as const;
 const PAGE_SIZE = 100;
