@@ -8,6 +8,9 @@ export class BridgeKeeper {
   private current: RunningBridge | undefined;
   private readonly retired: string[][] = [];
   kills = 0;
+  /** Per kill: from the kill until the next incarnation answered its health check (the bridge was down). */
+  readonly downMs: number[] = [];
+  private killedAt: number | undefined;
 
   constructor(
     private readonly simUrl: string,
@@ -21,6 +24,8 @@ export class BridgeKeeper {
   async start(): Promise<RunningBridge> {
     if (this.current) return this.current;
     this.current = await startBridge(this.simUrl, this.settings);
+    if (this.killedAt !== undefined) this.downMs.push(Math.round(performance.now() - this.killedAt));
+    this.killedAt = undefined;
     return this.current;
   }
 
@@ -29,6 +34,7 @@ export class BridgeKeeper {
     const b = this.current;
     if (!b) return;
     this.current = undefined;
+    this.killedAt = performance.now();
     await b.child.stop('SIGKILL');
     this.retired.push(b.child.lines);
     this.kills++;

@@ -57,7 +57,14 @@ export interface ChaosReport extends Omit<Verdict, 'details' | 'messages'> {
   readonly kills: number;
   readonly faults: Record<string, unknown>;
   readonly secrets_in_logs: number;
-  readonly details: Verdict['details'] & { readonly settle_ms: number; readonly bridge_log_lines: number };
+  readonly details: Verdict['details'] & {
+    readonly settle_ms: number;
+    readonly bridge_log_lines: number;
+    /** Per kill or power cut: ms until the next incarnation answered its health check. */
+    readonly down_ms?: readonly number[];
+    /** ms during which a rate-limit refusal held every call (see `rateLimitedMs`). */
+    readonly rate_limited_ms: number;
+  };
   /** With `failover`: from each kill -9 of the active instance to the standby saying it is active. */
   readonly failover?: {
     readonly lease_ttl_ms: number;
@@ -216,7 +223,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       doubled: verdict.doubled,
       talk_over: verdict.talk_over,
       secrets_in_logs: secrets,
-      details: { ...verdict.details, settle_ms: settleMs, bridge_log_lines: lines.length },
+      details: {
+        ...verdict.details,
+        settle_ms: settleMs,
+        bridge_log_lines: lines.length,
+        ...(keeper instanceof BridgeKeeper ? { down_ms: keeper.downMs } : {}),
+        rate_limited_ms: rateLimitedMs(api),
+      },
       ...(keeper instanceof FailoverPair && o.failover
         ? {
             failover: {
@@ -246,4 +259,19 @@ async function dump(dir: string, material: Record<string, unknown[]>): Promise<v
 /** True when any target count is not zero. */
 export function chaosFailed(r: ChaosReport): boolean {
   return r.lost > 0 || r.doubled > 0 || r.talk_over > 0 || r.secrets_in_logs > 0;
+}
+
+/**
+ * How long rate-limit refusals held the client, in all: the union of each 400's `Retry-After` window (the
+ * injected refusal says the budget is spent and to wait 1 s; while one holds, every call of the user waits).
+ */
+export function rateLimitedMs(api: ReadonlyArray<{ status: number; seenAt: number }>): number {
+  const starts = api.filter((r) => r.status === 400).map((r) => r.seenAt).sort((a, b) => a - b);
+  let total = 0;
+  let end = -Infinity;
+  for (const t of starts) {
+    total += Math.max(0, t + 1_000 - Math.max(t, end));
+    end = Math.max(end, t + 1_000);
+  }
+  return total;
 }
