@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openFileStore, type Store } from './storage/index.js';
-import { openPostgresStore } from './storage/postgres/open-postgres-store.js';
 import type { LeaseEvents } from './storage/postgres/lease-keeper.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
@@ -14,7 +13,7 @@ import { bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './c
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
-import { DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN, type RunningSimulator } from './simulator/index.js';
+import type { RunningSimulator } from './simulator/index.js';
 import { runCliCommand, type CommandDeps } from './commands/index.js';
 import { standbyCommandAnswer } from './commands/status-command.js';
 import { RoleSupervisor, type ActivePart, type InstanceRole } from './cli/instance-role.js';
@@ -91,8 +90,9 @@ async function openCore(
       archiveAfterDays: config.bridge.archiveAfterDays,
     },
   };
+  // PostgreSQL's module graph (pg) is loaded only when it is configured.
   const store: Store = config.bridge.databaseUrl
-    ? await openPostgresStore({
+    ? await (await import('./storage/postgres/open-postgres-store.js')).openPostgresStore({
         ...storeOptions,
         databaseUrl: config.bridge.databaseUrl,
         leaseTtlMs: config.bridge.leaseTtlMs,
@@ -221,6 +221,8 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
     if (config.demo) {
       simulator = await startDemoSimulator(deps.demoPort, log);
       cleanups.push(() => simulator!.close());
+      // The simulator's module graph is loaded in demo mode only.
+      const { DEFAULT_ACCOUNT_ID, DEFAULT_TOKEN } = await import('./simulator/index.js');
       engageTarget = { baseUrl: simulator.url, accountId: DEFAULT_ACCOUNT_ID, token: DEFAULT_TOKEN };
     } else if (!engageTarget.accountId) {
       throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');

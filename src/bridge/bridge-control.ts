@@ -1,5 +1,6 @@
 import { type Actor, actorText } from '../shared/actor.js';
 import type { HandoverTarget, Owner } from '../shared/owner.js';
+import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { ConversationEvents } from './conversation-events.js';
 import { keyFromSlashForm, slashForm } from './contact-key.js';
@@ -106,7 +107,11 @@ export class BridgeControlService {
   ): Promise<Array<{ contactKey: string; name?: string; lastCustomerAtMs: number; released: boolean; reason?: string }>> {
     const { ctx } = this;
     const from = (serviceNowMs(ctx) ?? ctx.now()) - o.sinceMs;
-    const held = (await ctx.store.listConversations({ owner: 'bot' })).filter((c) => (c.lastInboundAt ?? 0) >= from);
+    // One at a time, keeping the few that match: the bot may hold tens of thousands of (mostly cold) conversations.
+    const held: ConversationRecord[] = [];
+    await ctx.store.eachConversation({ owner: 'bot' }, (c) => {
+      if ((c.lastInboundAt ?? 0) >= from) held.push(c);
+    });
     const out = [];
     for (const c of held) {
       const base = {

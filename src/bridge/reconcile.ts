@@ -40,15 +40,16 @@ export class Reconciler {
     if (ctx.health.revoked) return report;
     const now = ctx.now();
     const idleMs = ctx.settings.idleReturnMinutes * 60_000;
-    const agentsOwned = await ctx.store.listConversations({ owner: 'agents' });
     const escalations = await ctx.store.listEscalations({ status: ['open', 'queued', 'taken'] });
     const active = new Set(escalations.filter((e) => e.status !== 'queued').map((e) => e.contactKey));
     // Nobody has answered these yet: the customer keeps their place with people (the stuck alert covers them).
     const unanswered = new Set(escalations.filter((e) => e.status !== 'taken').map((e) => e.contactKey));
-    const toCheck: typeof agentsOwned = [];
-    for (const conv of agentsOwned) {
+    const toCheck: ConversationRecord[] = [];
+    // One conversation at a time (most of them cold, on disk): people may hold tens of thousands, and a pass every
+    // 15 s must not bring them all into memory at once.
+    await ctx.store.eachConversation({ owner: 'agents' }, async (conv) => {
       if (idleMs > 0 && !unanswered.has(conv.key) && answeredSinceHandover(conv) && now - idleSince(conv) > idleMs) {
-        if (report.idle >= MAX_RETURNS_PER_RUN) continue; // the rest go next time: no storm of calls after a long stop
+        if (report.idle >= MAX_RETURNS_PER_RUN) return; // the rest go next time: no storm of calls after a long stop
         try {
           if (
             (await this.events.returnToBot(conv.key, 'idle', 'bridge', `no human activity for ${ctx.settings.idleReturnMinutes} minutes`))
@@ -58,13 +59,13 @@ export class Reconciler {
         } catch (err) {
           ctx.log.warn({ contact: conv.key, err: (err as Error).message }, 'could not return an idle contact; trying again next time');
         }
-        continue;
+        return;
       }
       // Only contacts people are working on are looked up, each at most once a minute, a bounded number per run.
       // Our clock against our clock: `updatedAt` moves with every message we take in for the contact.
       const recent = conv.lastInboundAt !== undefined && idleMs > 0 && now - conv.updatedAt < idleMs;
       if ((active.has(conv.key) || recent) && now - (this.checkedAt.get(conv.key) ?? 0) >= CHECK_EVERY_MS) toCheck.push(conv);
-    }
+    });
     toCheck.sort((a, b) => (this.checkedAt.get(a.key) ?? 0) - (this.checkedAt.get(b.key) ?? 0));
     for (const conv of toCheck.slice(0, MAX_CHECKS_PER_RUN)) {
       this.checkedAt.set(conv.key, now);

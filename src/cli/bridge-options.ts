@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { BridgeSettings } from '../bridge/bridge-context.js';
 import { createNluClient, type NluParser } from '../nlu/index.js';
-import { createSimulator, type RunningSimulator } from '../simulator/index.js';
+import type { RunningSimulator } from '../simulator/index.js';
 
 /** The bridge's part of the settings. */
 export function bridgeSettingsOf(config: Config): BridgeSettings {
@@ -52,6 +52,8 @@ export function bucketOf(perHour: number) {
 
 /** The demo's embedded simulator, on its usual port when free. */
 export async function startDemoSimulator(port: number | undefined, log: Logger): Promise<RunningSimulator> {
+  // Loaded here, not at start-up: a bridge in front of the real service never needs the simulator's code.
+  const { createSimulator } = await import('../simulator/index.js');
   const handle = createSimulator();
   try {
     return await handle.listen({ host: '127.0.0.1', port: port ?? 4010 });

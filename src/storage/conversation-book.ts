@@ -22,6 +22,11 @@ import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { OwnerCounts } from './store.js';
 
+export interface ConversationFilter {
+  owner?: Owner;
+  updatedSince?: number;
+}
+
 /** The conversations part of the store: the hot set, the archive behind it, and moves between the two. */
 export class ConversationBook {
   /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
@@ -60,19 +65,39 @@ export class ConversationBook {
     return this.put(parsed);
   }
 
-  async list(filter: { owner?: Owner; updatedSince?: number }): Promise<ConversationRecord[]> {
-    const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
-    const since = filter.updatedSince;
-    if (since !== undefined && !Number.isFinite(since)) {
-      throw new StoreError('invalid', 'updatedSince must be a number of epoch milliseconds; nothing was read.');
+  async list(filter: ConversationFilter & { newest?: number }): Promise<ConversationRecord[]> {
+    const { owner, since } = this.checkFilter(filter);
+    const newest = filter.newest;
+    if (newest !== undefined && !(Number.isInteger(newest) && newest >= 0)) {
+      throw new StoreError('invalid', 'newest must be a whole number of conversations; nothing was read.');
     }
+    let slots = listConversationsIn(this.state, owner, since);
+    // Chosen by the dates the slots hold, before any record is read: the few wanted, never all of them.
+    if (newest !== undefined && slots.length > newest) slots = slots.sort(([, a], [, b]) => b.updatedAt - a.updatedAt).slice(0, newest);
     const found: ConversationRecord[] = [];
-    for (const [key, slot] of listConversationsIn(this.state, owner, since)) {
+    for (const [key, slot] of slots) {
       const record = isHot(slot) ? recordOf(slot) : await this.slow(key);
       // A cold one may have changed owner (or left) while it was read.
       if (record && (owner === undefined || record.owner === owner) && isLive(this.state.conversations.get(key))) found.push(record);
     }
     return found;
+  }
+
+  /**
+   * The conversations `list` would give, one at a time: each is read (from memory or disk) only when its turn
+   * comes, as it is then, and `visit` is awaited before the next, so a pass over thousands holds one record.
+   * One that left the hot set or changed owner before its turn is skipped. Returns how many were visited.
+   */
+  async each(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number> {
+    const { owner, since } = this.checkFilter(filter);
+    let visited = 0;
+    for (const [key] of listConversationsIn(this.state, owner, since)) {
+      const record = await this.readLive(key);
+      if (!record || (owner !== undefined && record.owner !== owner) || (since !== undefined && record.updatedAt < since)) continue;
+      visited += 1;
+      await visit(record);
+    }
+    return visited;
   }
 
   count(): OwnerCounts {
@@ -116,6 +141,24 @@ export class ConversationBook {
         return slot !== undefined && !isLive(slot);
       }),
     );
+  }
+
+  private checkFilter(filter: ConversationFilter): { owner: Owner | undefined; since: number | undefined } {
+    const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
+    const since = filter.updatedSince;
+    if (since !== undefined && !Number.isFinite(since)) {
+      throw new StoreError('invalid', 'updatedSince must be a number of epoch milliseconds; nothing was read.');
+    }
+    return { owner, since };
+  }
+
+  /** The record as it is now, if it is in the hot set (in memory or cold); undefined once archived or gone. */
+  private async readLive(key: string): Promise<ConversationRecord | undefined> {
+    const slot = this.state.conversations.get(key);
+    if (isHot(slot)) return recordOf(slot);
+    if (!isCold(slot)) return undefined;
+    const record = await this.slow(key);
+    return record && isLive(this.state.conversations.get(key)) ? record : undefined;
   }
 
   private put(parsed: ConversationRecord): ConversationRecord {

@@ -171,9 +171,17 @@ export class StoreCore implements Store {
     return this.book.update(key, fn);
   }
 
-  async listConversations(filter: { owner?: Owner; updatedSince?: number } = {}): Promise<ConversationRecord[]> {
+  async listConversations(filter: { owner?: Owner; updatedSince?: number; newest?: number } = {}): Promise<ConversationRecord[]> {
     this.ensureOpen();
     return this.book.list(filter);
+  }
+
+  async eachConversation(
+    filter: { owner?: Owner; updatedSince?: number },
+    visit: (record: ConversationRecord) => void | Promise<void>,
+  ): Promise<number> {
+    this.ensureOpen();
+    return this.book.each(filter, visit);
   }
 
   async countByOwner(): Promise<OwnerCounts> {

@@ -89,9 +89,20 @@ export interface Store {
   ): Promise<ConversationRecord | undefined>;
   /**
    * Hot (non-archived) conversations, optionally of one owner and only those updated at or after `updatedSince`
-   * (epoch ms): the filter is applied before any record is read, so a recent few among many cold ones are cheap.
+   * (epoch ms), and with `newest` only that many, the most recently updated: the filter is applied before any
+   * record is read, so a recent few among many cold ones are cheap. All of them are in memory at once: for a
+   * pass over many, use `eachConversation`.
    */
-  listConversations(filter?: { owner?: Owner; updatedSince?: number }): Promise<ConversationRecord[]>;
+  listConversations(filter?: { owner?: Owner; updatedSince?: number; newest?: number }): Promise<ConversationRecord[]>;
+  /**
+   * The conversations `listConversations` would give, one at a time: each is read (cold ones from disk) when its
+   * turn comes, as it is then, and `visit` is awaited before the next, so memory holds one record, not thousands.
+   * One archived or given another owner before its turn is skipped. Resolves with how many were visited.
+   */
+  eachConversation(
+    filter: { owner?: Owner; updatedSince?: number },
+    visit: (record: ConversationRecord) => void | Promise<void>,
+  ): Promise<number>;
   countByOwner(): Promise<OwnerCounts>;
   /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
   archiveInactive(beforeMs?: number): Promise<number>;

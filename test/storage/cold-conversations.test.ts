@@ -31,6 +31,11 @@ describe('cold conversations of the file store', () => {
     const agents = await store.listConversations({ owner: 'agents' });
     expect(agents).toHaveLength(200);
     expect(agents.every((c) => c.owner === 'agents')).toBe(true);
+    const visited: string[] = [];
+    expect(await store.eachConversation({ owner: 'agents' }, (c) => void visited.push(c.key))).toBe(200);
+    expect(visited.sort()).toEqual(agents.map((c) => c.key).sort());
+    expect((await store.listConversations({ owner: 'bot', newest: 5 })).map((c) => c.owner)).toEqual(Array(5).fill('bot'));
+    expect(store.stats().coldConversations).toBe(600);
     const updated = await store.updateConversation('whatsapp:3', (c) => c && { ...c, owner: 'bot', updatedAt: clock.now });
     expect(updated?.owner).toBe('bot');
     expect(await store.countByOwner()).toMatchObject({ agents: 199, bot: 401 });

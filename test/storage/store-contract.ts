@@ -233,6 +233,40 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         await expect(store.listConversations({ updatedSince: Number.NaN })).rejects.toThrow(/updatedSince/);
       });
 
+      it('lists only the newest few when asked, chosen by date', async () => {
+        for (let i = 0; i < 6; i++) await store.saveConversation(conversation(String(i), { updatedAt: T0 - (i % 3) * 60_000 - i }));
+        await store.saveConversation(conversation('people', { owner: 'agents', updatedAt: T0 + 1 }));
+        const newest = await store.listConversations({ owner: 'bot', newest: 2 });
+        expect(newest.map((c) => c.serviceId).sort()).toEqual(['0', '3']);
+        expect(await store.listConversations({ owner: 'bot', updatedSince: T0 - 60_000 - 4, newest: 10 })).toHaveLength(4);
+        expect(await store.listConversations({ newest: 0 })).toEqual([]);
+        await expect(store.listConversations({ newest: 1.5 })).rejects.toThrow(/newest/);
+      });
+
+      it('visits conversations one at a time, each as it is at its turn', async () => {
+        const ids = ['1', '2', '3', '4'];
+        for (const id of ids) await store.saveConversation(conversation(id, { owner: 'agents', updatedAt: T0 - 40 * DAY }));
+        await store.saveConversation(conversation('5'));
+        const visited: Array<[string, string | undefined]> = [];
+        let renamed = '';
+        const count = await store.eachConversation({ owner: 'agents' }, async (record) => {
+          visited.push([record.serviceId, record.contactName]);
+          if (visited.length > 1) return;
+          // While the pass runs: one of the others goes to the bot, one is renamed, one is archived.
+          const [toBot, toRename, toArchive] = ids.filter((id) => id !== record.serviceId);
+          renamed = toRename!;
+          await store.updateConversation(`whatsapp:${toBot}`, (c) => c && { ...c, owner: 'bot', updatedAt: T0 });
+          await store.updateConversation(`whatsapp:${toRename}`, (c) => c && { ...c, contactName: 'renamed', updatedAt: T0 });
+          await store.updateConversation(record.key, (c) => c && { ...c, updatedAt: T0 });
+          expect(await store.archiveInactive(T0 - 39 * DAY)).toBe(1);
+          expect(await store.getConversation(`whatsapp:${toArchive}`)).toMatchObject({ owner: 'agents' });
+        });
+        expect(count).toBe(2);
+        expect(visited[1]).toEqual([renamed, 'renamed']);
+        expect(await store.eachConversation({ owner: 'bot', updatedSince: T0 }, () => undefined)).toBe(2);
+        await expect(store.eachConversation({ updatedSince: Number.NaN }, () => undefined)).rejects.toThrow(/updatedSince/);
+      });
+
       it('archives inactive conversations out of the hot set and still finds them', async () => {
         await store.saveConversation(conversation('old', { updatedAt: T0 - 40 * DAY }));
         await store.saveConversation(conversation('busy', { updatedAt: T0 - 40 * DAY }));

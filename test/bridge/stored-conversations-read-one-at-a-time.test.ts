@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_WATCHED, MentionRecheck, watchRecentConversations } from '../../src/bridge/poller-recheck.js';
+import { Reconciler } from '../../src/bridge/reconcile.js';
+import { createMemoryStore, type ConversationRecord, type Store } from '../../src/storage/index.js';
+
+const NOW = 1_700_000_000_000;
+const MINUTE = 60_000;
+
+function conversation(n: number, overrides: Partial<ConversationRecord> = {}): ConversationRecord {
+  const serviceId = String(32_470_000_000 + n);
+  return {
+    key: `whatsapp:${serviceId}`,
+    channel: 'whatsapp',
+    serviceId,
+    owner: 'bot',
+    transcript: [],
+    lastMentionId: String(1_000_000 + n),
+    lastMentionTopicId: '2001',
+    lastInboundAt: NOW - MINUTE,
+    updatedAt: NOW - MINUTE,
+    ...overrides,
+  };
+}
+
+/** The store, counting the records its list calls hand out (all of them are in memory at once). */
+function countingLists(store: Store): { store: Store; listed: () => number } {
+  let listed = 0;
+  const counted = Object.create(store) as Store;
+  counted.listConversations = async (filter) => {
+    const found = await store.listConversations(filter);
+    listed += found.length;
+    return found;
+  };
+  return { store: counted, listed: () => listed };
+}
+
+// With tens of thousands of stored conversations, start-up and the periodic passes must not bring them all into
+// memory at once (issue 13: peak RSS with 50,000 stored conversations).
+describe('stored conversations are read a few or one at a time', () => {
+  it('after a restart only as many recent conversations as can be watched are read: the newest', async () => {
+    const store = createMemoryStore({ clock: () => NOW });
+    const total = MAX_WATCHED + 500;
+    for (let n = 0; n < total; n++) await store.saveConversation(conversation(n, { updatedAt: NOW - 20 * MINUTE + n }));
+    const { store: counted, listed } = countingLists(store);
+    const recheck = new MentionRecheck();
+    await watchRecentConversations({ store: counted, now: () => NOW }, recheck);
+    expect(listed()).toBe(MAX_WATCHED);
+    expect(recheck.size).toBe(MAX_WATCHED);
+    // The oldest 500 are the ones left out, as when all were read and the idlest made room.
+    expect(recheck.keyOf('2001', String(1_000_000 + 499))).toBeUndefined();
+    expect(recheck.keyOf('2001', String(1_000_000 + 500))).toBe(conversation(500).key);
+    expect(recheck.keyOf('2001', String(1_000_000 + total - 1))).toBe(conversation(total - 1).key);
+  });
+
+  it("the reconcile pass goes over people's conversations one at a time and still returns the idle ones", async () => {
+    const store = createMemoryStore({ clock: () => NOW });
+    const idle = conversation(1, { owner: 'agents', ownerChangedAt: NOW - 90 * MINUTE, humanSeenAt: NOW - 80 * MINUTE });
+    await store.saveConversation(idle);
+    for (let n = 2; n < 50; n++) await store.saveConversation(conversation(n, { owner: 'agents', updatedAt: NOW - 90 * MINUTE }));
+    const { store: counted, listed } = countingLists(store);
+    const returned: string[] = [];
+    const ctx = {
+      store: counted,
+      now: () => NOW,
+      health: { revoked: false },
+      settings: { idleReturnMinutes: 30, stuckEscalationMinutes: 0, ownerConfirmAgeMs: 30_000 },
+      hours: { current: () => undefined, input: () => ({}) },
+      log: { warn: () => undefined, info: () => undefined },
+    } as unknown as ConstructorParameters<typeof Reconciler>[0];
+    const events = {
+      returnToBot: async (key: string) => {
+        returned.push(key);
+        return { changed: true };
+      },
+    } as unknown as ConstructorParameters<typeof Reconciler>[1];
+    const report = await new Reconciler(ctx, events).run();
+    expect(report.idle).toBe(1);
+    expect(returned).toEqual([idle.key]);
+    expect(listed()).toBe(0);
+  });
+});
