@@ -132,7 +132,12 @@ export class ConversationWorker {
     const writtenAfterPeople =
       conv.owner === 'agents' && conv.lastHumanActivityAt !== undefined && item.addedAt * 1000 - conv.lastHumanActivityAt > trustMs;
     const stale = writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs;
-    if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
+    const confirming = conv.owner !== 'paused' && (conv.owner === 'unknown' || stale);
+    // A new dialog wants the contact's facts, and only the owner check stands before them: both are read at once,
+    // so a first message waits for one round trip less (the facts are cached and never fail, so an unused read costs
+    // one call and nothing else).
+    const earlyFacts = confirming && conv.dialog === undefined && !ctx.health.pausedForAll ? this.tags.facts(key, item.topicId) : undefined;
+    if (confirming) {
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }
@@ -155,7 +160,8 @@ export class ConversationWorker {
       );
       return;
     }
-    const facts = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.facts(key, item.topicId) : { tags: [] };
+    const facts =
+      conv.owner === 'bot' && conv.dialog === undefined ? await (earlyFacts ?? this.tags.facts(key, item.topicId)) : { tags: [] };
     // Only while the bot speaks: a person's conversation needs no reading.
     const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
     const decision = runBrain(
