@@ -138,6 +138,8 @@ export class ConversationWorker {
     // one call and nothing else).
     const earlyFacts = confirming && conv.dialog === undefined && !ctx.health.pausedForAll ? this.tags.facts(key, item.topicId) : undefined;
     if (confirming) {
+      // So is the list of services to reply from, when none is cached yet (the first contact of a topic).
+      ctx.performerDeps.replyServices.prefetch(splitKey(key).channel, { topicId: item.topicId, mentionId: item.id });
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }

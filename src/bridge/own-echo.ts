@@ -26,6 +26,20 @@ export async function learnBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' |
   const id = String(raw);
   const known = await knownBotUser(ctx);
   if (known?.id === id && known.name !== undefined) return;
+  // The first replies of a burst all name the same user before any has learnt it: they share one GET.
+  const under = learning.get(ctx.store) ?? new Map<string, Promise<void>>();
+  learning.set(ctx.store, under);
+  const same = under.get(id);
+  if (same) return same;
+  const learnt = readBotUser(ctx, id).finally(() => under.delete(id));
+  under.set(id, learnt);
+  return learnt;
+}
+
+/** GETs of the bot's user under way, per store (one bridge, one store) and user id. */
+const learning = new WeakMap<object, Map<string, Promise<void>>>();
+
+async function readBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'>, id: string): Promise<void> {
   try {
     const user = await ctx.engage.users.get(id);
     const name = typeof user.name === 'string' && user.name !== '' ? user.name : undefined;

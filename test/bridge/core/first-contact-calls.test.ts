@@ -29,6 +29,23 @@ describe("a contact's first message waits for as few round trips as it can", () 
     expect(w.engage.replies()).toHaveLength(1);
   });
 
+  it('asks for the services to reply from while the owner check is in flight, once for a burst of contacts', async () => {
+    world = await coreWorld();
+    const w = world;
+    const others = ['whatsapp:32470000511', 'whatsapp:32470000512'];
+    for (const key of [KEY, ...others]) await customerWrites(w.store, key, 'hello', 1_000);
+    w.engage.hold('handover.get');
+    w.engage.hold('publisher.services');
+    for (const key of [KEY, ...others]) w.bridge.dispatcher.schedule(key);
+    await waitFor('three owner checks in flight', () => w.engage.inFlight.get('handover.get') === 3);
+    await waitFor('the services asked beside them', () => w.engage.inFlight.get('publisher.services') === 1);
+    w.engage.release('handover.get');
+    w.engage.release('publisher.services');
+    await w.bridge.idle();
+    expect(w.engage.count('publisher.services')).toBe(1);
+    expect(w.engage.replies()).toHaveLength(3);
+  });
+
   it('reads no facts again when a later message re-confirms the owner of a dialog already started', async () => {
     world = await coreWorld();
     const w = world;
