@@ -13,12 +13,14 @@ export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as c
 
 /**
  * The client's classes for a bridge working on `maxConcurrentContacts` contacts at once. Handover calls (a contact's
- * owner check, its claim) are made by each contact's worker one at a time, so there are never more in flight than
- * contacts at work: the class lets them all go, and a burst of new contacts does not queue one contact's claim behind
- * every other contact's owner check (at 100 ms a call, 20 new contacts waited 1.3 s before their first reply).
+ * owner check, its claim) and reads (a new contact's facts) are made by each contact's worker one at a time, beside
+ * the poller's one read at a time, so there are hardly more in flight than contacts at work: those classes let them all
+ * go, and a burst of new contacts does not queue one contact's claim or facts behind every other contact's (at 100 ms
+ * a call, 20 new contacts waited 1.3 s before their first reply). Writes stay where the limit run measures them.
  */
 export function bridgeClientConcurrency(maxConcurrentContacts: number): ConcurrencyLimits {
-  return { ...BRIDGE_CLIENT_CONCURRENCY, handover: Math.max(BRIDGE_CLIENT_CONCURRENCY.handover, maxConcurrentContacts) };
+  const c = BRIDGE_CLIENT_CONCURRENCY;
+  return { read: Math.max(c.read, maxConcurrentContacts), write: c.write, handover: Math.max(c.handover, maxConcurrentContacts) };
 }
 
 /** The bridge's part of the settings. */

@@ -37,9 +37,19 @@ describe("the bridge's client lets every contact at work make its handover call 
     await client.close();
   });
 
-  it('keeps reads and writes at the limit the bench measures the client alone with', async () => {
-    expect(bridgeClientConcurrency(32)).toEqual({ ...BRIDGE_CLIENT_CONCURRENCY, handover: 32 });
-    // Fewer contacts than the class's floor keep the floor: a manager's handover never waits for a worker's.
-    expect(bridgeClientConcurrency(1).handover).toBe(BRIDGE_CLIENT_CONCURRENCY.handover);
+  it("has every new contact's facts read in flight together, 20 contacts at once", async () => {
+    const client = bridgeClient(20);
+    const reads = Array.from({ length: 20 }, (_, i) => client.mentions.get({ topicId: 2001, id: 9001 + i }));
+    await waitFor('20 reads in flight', () => server.requests.length === 20);
+    expect(client.stats().queued.read).toBe(0);
+    letGo();
+    await Promise.allSettled(reads);
+    await client.close();
+  });
+
+  it('keeps writes at the limit the bench measures the client alone with', async () => {
+    expect(bridgeClientConcurrency(32)).toEqual({ read: 32, write: BRIDGE_CLIENT_CONCURRENCY.write, handover: 32 });
+    // Fewer contacts than a class's floor keep the floor: a manager's handover never waits for a worker's.
+    expect(bridgeClientConcurrency(1)).toEqual(BRIDGE_CLIENT_CONCURRENCY);
   });
 });
