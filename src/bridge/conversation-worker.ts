@@ -7,7 +7,7 @@ import { runBrain, commitDecision } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
-import { recogniseOwnEcho } from './own-echo.js';
+import { botUserSettled, recogniseOwnEcho } from './own-echo.js';
 import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 import { isLate } from './service-time.js';
 
@@ -66,23 +66,32 @@ export class ConversationWorker {
    */
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
-      for (let round = 0; ; round++) {
-        if (!(await runPendingEffects(this.ctx, key))) return;
-        const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
-        if (items.length === 0) break;
-        if (round === ROUNDS_PER_RUN) {
-          // A long backlog: let other contacts have a turn, then come back for the rest.
-          this.ctx.wake(key);
-          break;
-        }
-        const batch: Batch = { durable: [] };
-        for (const item of items) await this.handleOrPark(item, batch);
-        await Promise.all(batch.durable);
-        if (!(await runPendingEffects(this.ctx, key))) return;
-        for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
+      try {
+        await this.rounds(key);
+      } finally {
+        // A reply goes on without waiting for the read of the bot's user it started; the run does not end before it.
+        await botUserSettled(this.ctx);
       }
-      this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
+  }
+
+  private async rounds(key: string): Promise<void> {
+    for (let round = 0; ; round++) {
+      if (!(await runPendingEffects(this.ctx, key))) return;
+      const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
+      if (items.length === 0) break;
+      if (round === ROUNDS_PER_RUN) {
+        // A long backlog: let other contacts have a turn, then come back for the rest.
+        this.ctx.wake(key);
+        break;
+      }
+      const batch: Batch = { durable: [] };
+      for (const item of items) await this.handleOrPark(item, batch);
+      await Promise.all(batch.durable);
+      if (!(await runPendingEffects(this.ctx, key))) return;
+      for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
+    }
+    this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
   }
 
   /**

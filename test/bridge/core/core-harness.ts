@@ -124,7 +124,7 @@ export class FakeEngage {
         add: (r: { message: string; mentionId: string }) => {
           this.published.push({ text: r.message, mentionId: r.mentionId });
           const n = this.published.length;
-          return { messages: [{ id: `msg-${n}` }], publisher_mention: { id: `pm-${n}` } };
+          return { messages: [{ id: `msg-${n}` }], publisher_mention: { id: `pm-${n}`, user_id: 'u1' } };
         },
       },
       // What was published, as the service lists it: a re-check after a crash finds a reply by its in_reply_to.
@@ -139,6 +139,7 @@ export class FakeEngage {
         },
       },
       topics: { list: () => ({ data: [{ id: TOPIC }] }) },
+      users: { get: (id: string) => ({ id, name: 'Bot' }) },
     };
     const client: Record<string, Record<string, unknown>> = {};
     for (const [resource, methods] of Object.entries(api)) {

@@ -46,6 +46,23 @@ describe("a contact's first message waits for as few round trips as it can", () 
     expect(w.engage.replies()).toHaveLength(3);
   });
 
+  it("sends a contact's next reply while the read of the bot's user is still under way, and ends the run after it", async () => {
+    world = await coreWorld();
+    const w = world;
+    await customerWrites(w.store, KEY, 'hello', 1_000);
+    await customerWrites(w.store, KEY, 'thanks', 1_001);
+    w.engage.hold('users.get');
+    w.bridge.dispatcher.schedule(KEY);
+    await waitFor('both replies out', () => w.engage.replies().length === 2);
+    expect(w.engage.inFlight.get('users.get')).toBe(1);
+    // The run is not over while its read is under way: idle() still covers it.
+    expect(w.bridge.dispatcher.depth()).toBe(1);
+    w.engage.release('users.get');
+    await w.bridge.idle();
+    expect(w.engage.count('users.get')).toBe(1);
+    expect((await w.store.getMeta()).values.botUser).toEqual({ id: 'u1', name: 'Bot' });
+  });
+
   it('reads no facts again when a later message re-confirms the owner of a dialog already started', async () => {
     world = await coreWorld();
     const w = world;
