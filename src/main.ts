@@ -9,7 +9,7 @@ import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { withMappedHandover } from './bridge/mapped-handover.js';
-import { bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
+import { bridgeClientConcurrency, bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
@@ -52,13 +52,14 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
-/**
- * How many calls of each class the bridge's client has in flight. Replies to different contacts go out side by
- * side (each contact stays in order in its own worker); polls are one at a time anyway.
- */
-export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as const;
-
-export { bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
+export {
+  BRIDGE_CLIENT_CONCURRENCY,
+  bridgeClientConcurrency,
+  bridgeSettingsOf,
+  bucketOf,
+  nluClientOf,
+  startDemoSimulator,
+} from './cli/bridge-options.js';
 
 /** What every way of running the bridge shares: flows, store, client, bridge, and the commands' dependencies. */
 async function openCore(
@@ -110,7 +111,10 @@ async function openCore(
     handoverServices: Object.values(config.engage.channelServices).map((c) => c.handoverService),
     logger: log.child({ component: 'engage' }),
     timeouts: { requestMs: config.engage.requestTimeoutMs },
-    rateLimit: { registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
+    rateLimit: {
+      registry: new RateLimitRegistry(bucketOf(config.engage.rateLimitPerHour)),
+      concurrency: bridgeClientConcurrency(config.bridge.maxConcurrentContacts),
+    },
     onRequest: (e) => {
       metrics.apiCalls.inc({ endpoint: e.endpoint, method: e.method, status: e.status === null ? 'none' : String(e.status) });
       metrics.apiLatency.observe({ endpoint: e.endpoint, method: e.method }, e.durationMs / 1000);

@@ -7,7 +7,7 @@ import { runBrain, commitDecision } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
-import { recogniseOwnEcho } from './own-echo.js';
+import { botUserSettled, recogniseOwnEcho } from './own-echo.js';
 import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 import { isLate } from './service-time.js';
 
@@ -75,23 +75,32 @@ export class ConversationWorker {
    */
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
-      for (let round = 0; ; round++) {
-        if (!(await runPendingEffects(this.ctx, key))) return;
-        const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
-        if (items.length === 0) break;
-        if (round === ROUNDS_PER_RUN) {
-          // A long backlog: let other contacts have a turn, then come back for the rest.
-          this.ctx.wake(key);
-          break;
-        }
-        const batch: Batch = { durable: [] };
-        for (const item of items) await this.handleOrPark(item, batch);
-        await Promise.all(batch.durable);
-        if (!(await runPendingEffects(this.ctx, key))) return;
-        for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
+      try {
+        await this.rounds(key);
+      } finally {
+        // A reply goes on without waiting for the read of the bot's user it started; the run does not end before it.
+        await botUserSettled(this.ctx);
       }
-      this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
     });
+  }
+
+  private async rounds(key: string): Promise<void> {
+    for (let round = 0; ; round++) {
+      if (!(await runPendingEffects(this.ctx, key))) return;
+      const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
+      if (items.length === 0) break;
+      if (round === ROUNDS_PER_RUN) {
+        // A long backlog: let other contacts have a turn, then come back for the rest.
+        this.ctx.wake(key);
+        break;
+      }
+      const batch: Batch = { durable: [] };
+      for (const item of items) await this.handleOrPark(item, batch);
+      await Promise.all(batch.durable);
+      if (!(await runPendingEffects(this.ctx, key))) return;
+      for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
+    }
+    this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
   }
 
   /**
@@ -141,7 +150,14 @@ export class ConversationWorker {
     const writtenAfterPeople =
       conv.owner === 'agents' && conv.lastHumanActivityAt !== undefined && item.addedAt * 1000 - conv.lastHumanActivityAt > trustMs;
     const stale = !batch.ownerConfirmed && (writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs);
-    if (conv.owner !== 'paused' && (conv.owner === 'unknown' || stale)) {
+    const confirming = conv.owner !== 'paused' && (conv.owner === 'unknown' || stale);
+    // A new dialog wants the contact's facts, and only the owner check stands before them: both are read at once,
+    // so a first message waits for one round trip less (the facts are cached and never fail, so an unused read costs
+    // one call and nothing else).
+    const earlyFacts = confirming && conv.dialog === undefined && !ctx.health.pausedForAll ? this.tags.facts(key, item.topicId) : undefined;
+    if (confirming) {
+      // So is the list of services to reply from, when none is cached yet (the first contact of a topic).
+      ctx.performerDeps.replyServices.prefetch(splitKey(key).channel, { topicId: item.topicId, mentionId: item.id });
       await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
       batch.ownerConfirmed = true;
       conv = (await ctx.store.getConversation(key)) ?? conv;
@@ -165,7 +181,8 @@ export class ConversationWorker {
       );
       return;
     }
-    const facts = conv.owner === 'bot' && conv.dialog === undefined ? await this.tags.facts(key, item.topicId) : { tags: [] };
+    const facts =
+      conv.owner === 'bot' && conv.dialog === undefined ? await (earlyFacts ?? this.tags.facts(key, item.topicId)) : { tags: [] };
     // Only while the bot speaks: a person's conversation needs no reading.
     const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
     const decision = runBrain(

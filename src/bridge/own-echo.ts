@@ -18,15 +18,36 @@ export async function knownBotUser(ctx: Pick<BridgeContext, 'store'>): Promise<B
 /**
  * Learns the user the bot publishes as from what publisher/add returned (the publisher mention's `user_id`), and
  * that user's name (one GET, once): an account-written mention by that user is the bot's own message. Never
- * fails the reply: without it, echoes are matched by the bot's unmatched lines instead.
+ * fails (without it, echoes are matched by the bot's unmatched lines instead) and need not be awaited: the reply
+ * path goes on at once, and a contact's run ends only once the reads it started are done (`botUserSettled`).
  */
-export async function learnBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'>, publisherMention: unknown): Promise<void> {
+export function learnBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'>, publisherMention: unknown): Promise<void> {
   const raw = publisherMention && typeof publisherMention === 'object' ? (publisherMention as { user_id?: unknown }).user_id : undefined;
-  if (typeof raw !== 'string' && typeof raw !== 'number') return;
+  if (typeof raw !== 'string' && typeof raw !== 'number') return Promise.resolve();
   const id = String(raw);
-  const known = await knownBotUser(ctx);
-  if (known?.id === id && known.name !== undefined) return;
+  // The first replies of a burst all name the same user before any has learnt it: they share one GET.
+  const under = learning.get(ctx.store) ?? new Map<string, Promise<void>>();
+  learning.set(ctx.store, under);
+  const same = under.get(id);
+  if (same) return same;
+  const learnt = learnIfNew(ctx, id).finally(() => under.delete(id));
+  under.set(id, learnt);
+  return learnt;
+}
+
+/** Resolves when no read of the bot's user is under way for this store. */
+export async function botUserSettled(ctx: Pick<BridgeContext, 'store'>): Promise<void> {
+  const under = learning.get(ctx.store);
+  while (under && under.size > 0) await Promise.all(under.values());
+}
+
+/** Reads of the bot's user under way, per store (one bridge, one store) and user id. */
+const learning = new WeakMap<object, Map<string, Promise<void>>>();
+
+async function learnIfNew(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'>, id: string): Promise<void> {
   try {
+    const known = await knownBotUser(ctx);
+    if (known?.id === id && known.name !== undefined) return;
     const user = await ctx.engage.users.get(id);
     const name = typeof user.name === 'string' && user.name !== '' ? user.name : undefined;
     await ctx.store.setMeta({ values: { [BOT_USER_META]: { id, ...(name ? { name } : {}) } } });

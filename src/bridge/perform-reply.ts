@@ -95,7 +95,8 @@ export async function performReply(
   try {
     const at = deps.now();
     await deps.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
-    await learnBotUser(deps, result.publisher_mention);
+    // Not awaited: the contact's next reply need not wait for it (the run waits at its end, see ConversationWorker).
+    void learnBotUser(deps, result.publisher_mention);
   } catch (err) {
     // The reply is out and recorded: bookkeeping after it must not make it look failed (and be sent again).
     deps.log.warn(

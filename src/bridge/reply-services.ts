@@ -17,6 +17,8 @@ export const REPLY_SERVICES_TTL_MS = 30 * 60_000;
  */
 export class ReplyServices {
   private readonly cache = new Map<string, { services: readonly ReplyService[]; atMs: number }>();
+  /** Lookups under way: contacts that need the same answer at the same moment share one GET. */
+  private readonly asking = new Map<string, Promise<readonly ReplyService[]>>();
 
   constructor(
     private readonly engage: Pick<BridgeEngage, 'publisher'>,
@@ -29,6 +31,24 @@ export class ReplyServices {
     const key = cacheKey(target.topicId, channel);
     const hit = this.cache.get(key);
     if (hit && this.now() - hit.atMs < REPLY_SERVICES_TTL_MS) return hit.services;
+    const under = this.asking.get(key);
+    if (under) return under;
+    const asked = this.ask(key, channel, target).finally(() => {
+      if (this.asking.get(key) === asked) this.asking.delete(key);
+    });
+    this.asking.set(key, asked);
+    return asked;
+  }
+
+  /**
+   * Starts the lookup when nothing fresh is cached, without waiting for it: a contact's first reply then finds the
+   * answer ready (or joins the GET under way). A failure is left for the reply itself to meet and judge.
+   */
+  prefetch(channel: string, target: { topicId: string; mentionId: string }): void {
+    this.forReply(channel, target).catch(() => undefined);
+  }
+
+  private async ask(key: string, channel: string, target: { topicId: string; mentionId: string }): Promise<readonly ReplyService[]> {
     const answer = await this.engage.publisher.services({ type: 'reply', topicId: target.topicId, mentionId: target.mentionId });
     const listed = answer.services.map((s) => ({ type: s.type, service_id: String(s.service_id) }));
     // The list is for this mention already; keep the channel's own type when the service lists more than one.
@@ -47,6 +67,8 @@ export class ReplyServices {
   /** The service refused a reply: ask again next time (a profile may have been reconnected). */
   forget(channel: string, topicId: string): void {
     this.cache.delete(cacheKey(topicId, channel));
+    // A lookup that started before the refusal may bring the old answer: the next reply asks afresh.
+    this.asking.delete(cacheKey(topicId, channel));
   }
 }
 

@@ -1,8 +1,27 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { BridgeSettings } from '../bridge/bridge-context.js';
+import type { ConcurrencyLimits } from '../engage/index.js';
 import { createNluClient, type NluParser } from '../nlu/index.js';
 import type { RunningSimulator } from '../simulator/index.js';
+
+/**
+ * How many calls of each class the bridge's client has in flight. Replies to different contacts go out side by
+ * side (each contact stays in order in its own worker); polls are one at a time anyway.
+ */
+export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as const;
+
+/**
+ * The client's classes for a bridge working on `maxConcurrentContacts` contacts at once. Handover calls (a contact's
+ * owner check, its claim) and reads (a new contact's facts) are made by each contact's worker one at a time, beside
+ * the poller's one read at a time, so there are hardly more in flight than contacts at work: those classes let them all
+ * go, and a burst of new contacts does not queue one contact's claim or facts behind every other contact's (at 100 ms
+ * a call, 20 new contacts waited 1.3 s before their first reply). Writes stay where the limit run measures them.
+ */
+export function bridgeClientConcurrency(maxConcurrentContacts: number): ConcurrencyLimits {
+  const c = BRIDGE_CLIENT_CONCURRENCY;
+  return { read: Math.max(c.read, maxConcurrentContacts), write: c.write, handover: Math.max(c.handover, maxConcurrentContacts) };
+}
 
 /** The bridge's part of the settings. */
 export function bridgeSettingsOf(config: Config): BridgeSettings {

@@ -74,7 +74,10 @@ export function createEngageClient(options: EngageClientOptions) {
     throw new ConfigurationError('the access token must be a non-empty string without spaces');
   }
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const ownDispatcher = options.dispatcher === undefined ? createDefaultDispatcher(timeouts) : undefined;
+  const concurrency = { ...DEFAULT_CONCURRENCY, ...options.rateLimit?.concurrency };
+  // One connection per call the classes let be in flight (a smaller pool would queue calls their class let go).
+  const connections = concurrency.read + concurrency.write + concurrency.handover;
+  const ownDispatcher = options.dispatcher === undefined ? createDefaultDispatcher(timeouts, connections) : undefined;
   const registry = options.rateLimit?.registry ?? defaultRateLimitRegistry();
   const stopping = new AbortController();
   const clock = options.clock ?? Date.now;
@@ -90,7 +93,7 @@ export function createEngageClient(options: EngageClientOptions) {
     logger: options.logger ?? noopLogger,
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     allocation: registry.allocationFor(options.rateLimit?.userKey ?? options.accessToken),
-    concurrency: { ...DEFAULT_CONCURRENCY, ...options.rateLimit?.concurrency },
+    concurrency,
     onRequest: options.onRequest,
     signal: stopping.signal,
     maxResponseBytes: options.maxResponseBytes,

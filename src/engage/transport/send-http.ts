@@ -58,12 +58,13 @@ export class NetworkFailure extends Error {
 
 /**
  * The default dispatcher: an undici Agent keeps one keep-alive pool per origin, and refuses TLS
- * below 1.2 (the service disabled 1.0; we do not go lower than 1.2 either).
+ * below 1.2 (the service disabled 1.0; we do not go lower than 1.2 either). `connections`: as many as the
+ * request classes let be in flight together, so the pool never queues a call its class has let go.
  */
-export function createDefaultDispatcher(timeouts: Readonly<Timeouts>): Agent {
+export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connections = 16): Agent {
   return new Agent({
     keepAliveTimeout: 10_000,
-    connections: 16,
+    connections,
     connect: { timeout: timeouts.connectMs, minVersion: 'TLSv1.2' },
   });
 }

@@ -57,6 +57,27 @@ export class FakeEngage {
   /** Per `resource.method`: errors thrown by the next calls, one per call. */
   readonly failures = new Map<string, unknown[]>();
 
+  /** Per `resource.method`: while held, its answers wait until `release` (calls still count as made, and in flight). */
+  private readonly held = new Map<string, Array<() => void>>();
+  /** Calls made and not answered yet, per `resource.method`. */
+  readonly inFlight = new Map<string, number>();
+
+  hold(what: string): void {
+    if (!this.held.has(what)) this.held.set(what, []);
+  }
+
+  /** Answers every held call of `what` and stops holding it. */
+  release(what: string): void {
+    const waiting = this.held.get(what) ?? [];
+    this.held.delete(what);
+    for (const go of waiting) go();
+  }
+
+  /** Answers every held call (a failed test must not leave a run waiting forever). */
+  releaseAll(): void {
+    for (const what of [...this.held.keys()]) this.release(what);
+  }
+
   failNext(what: string, ...errors: unknown[]): void {
     this.failures.set(what, [...(this.failures.get(what) ?? []), ...errors]);
   }
@@ -103,7 +124,7 @@ export class FakeEngage {
         add: (r: { message: string; mentionId: string }) => {
           this.published.push({ text: r.message, mentionId: r.mentionId });
           const n = this.published.length;
-          return { messages: [{ id: `msg-${n}` }], publisher_mention: { id: `pm-${n}` } };
+          return { messages: [{ id: `msg-${n}` }], publisher_mention: { id: `pm-${n}`, user_id: 'u1' } };
         },
       },
       // What was published, as the service lists it: a re-check after a crash finds a reply by its in_reply_to.
@@ -118,6 +139,7 @@ export class FakeEngage {
         },
       },
       topics: { list: () => ({ data: [{ id: TOPIC }] }) },
+      users: { get: (id: string) => ({ id, name: 'Bot' }) },
     };
     const client: Record<string, Record<string, unknown>> = {};
     for (const [resource, methods] of Object.entries(api)) {
@@ -135,8 +157,14 @@ export class FakeEngage {
                 })()
               : Promise.reject(err);
           }
-          const result = (fn as (...a: unknown[]) => unknown)(...args);
-          return method === 'listPages' ? result : Promise.resolve(result);
+          if (method === 'listPages') return (fn as (...a: unknown[]) => unknown)(...args);
+          const waiting = this.held.get(what);
+          if (!waiting) return Promise.resolve((fn as (...a: unknown[]) => unknown)(...args));
+          this.inFlight.set(what, (this.inFlight.get(what) ?? 0) + 1);
+          return new Promise<void>((go) => waiting.push(go)).then(() => {
+            this.inFlight.set(what, (this.inFlight.get(what) ?? 1) - 1);
+            return (fn as (...a: unknown[]) => unknown)(...args);
+          });
         };
       }
     }

@@ -35,6 +35,18 @@ describe('request classes, timeouts and malformed answers', () => {
     expect((await second).id).toBe('3');
   });
 
+  it('has every call its classes let go in flight at once: the connection pool is never the smaller limit', async () => {
+    const { client } = testClient(server, { rateLimit: { concurrency: { read: 20, write: 1, handover: 1 } } });
+    let letGo = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    server.fallback = () => ({ ...ok({ id: 1, topic_id: 2 }), hold: held });
+    const reads = Array.from({ length: 20 }, (_, i) => client.mentions.get({ topicId: 2, id: i + 1 }));
+    await waitFor('20 reads in flight', () => server.requests.length === 20, 5000).finally(letGo);
+    await Promise.all(reads);
+  });
+
   it('turns an answer that never comes into a timeout ConnectionError', async () => {
     const { client } = testClient(server, { timeouts: { requestMs: 50 }, retry: { maxAttempts: 1 } });
     server.script({ ...ok(true), hold: new Promise(() => undefined) });

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
+import { knownBotUser, learnBotUser } from '../../src/bridge/own-echo.js';
+import { ReplyServices } from '../../src/bridge/reply-services.js';
+import { silentLogger } from '../../src/log.js';
+import { createMemoryStore } from '../../src/storage/index.js';
+import { waitFor } from '../support/wait-for.js';
+
+/** A lookup whose answers wait until the test lets them go, counting the calls made. */
+function heldLookup<T>(answer: T) {
+  const waiting: Array<() => void> = [];
+  const lookup = {
+    calls: 0,
+    call: async (): Promise<T> => {
+      lookup.calls += 1;
+      await new Promise<void>((go) => waiting.push(go));
+      return answer;
+    },
+    letGo: () => {
+      for (const go of waiting.splice(0)) go();
+    },
+  };
+  return lookup;
+}
+
+const target = { topicId: '2001', mentionId: '9001' };
+const listed = { profiles: [], services: [{ type: 'whatsapp', service_id: '3225550100' }] };
+
+describe('lookups that many contacts need at the same moment are made once', () => {
+  it('first replies of several contacts share one GET publisher/add while it is under way', async () => {
+    const lookup = heldLookup(listed);
+    const services = new ReplyServices({ publisher: { services: lookup.call } } as unknown as BridgeEngage, () => 0);
+    const asked = [services.forReply('whatsapp', target), services.forReply('whatsapp', { ...target, mentionId: '9002' })];
+    services.prefetch('whatsapp', { ...target, mentionId: '9003' });
+    await waitFor('the lookup under way', () => lookup.calls === 1);
+    lookup.letGo();
+    for (const got of await Promise.all(asked)) expect(got).toEqual([{ type: 'whatsapp', service_id: '3225550100' }]);
+    expect(lookup.calls).toBe(1);
+  });
+
+  it('a refusal while a lookup is under way makes the next reply ask again', async () => {
+    const lookup = heldLookup(listed);
+    const services = new ReplyServices({ publisher: { services: lookup.call } } as unknown as BridgeEngage, () => 0);
+    const first = services.forReply('whatsapp', target);
+    await waitFor('the first lookup', () => lookup.calls === 1);
+    services.forget('whatsapp', target.topicId);
+    const second = services.forReply('whatsapp', target);
+    await waitFor('a second lookup', () => lookup.calls === 2);
+    lookup.letGo();
+    await Promise.all([first, second]);
+  });
+
+  it("the bot's user named by a burst of first replies is read once", async () => {
+    const lookup = heldLookup({ id: 'u1', name: 'Bot' });
+    const store = createMemoryStore({ clock: () => 0 });
+    const ctx = { store, engage: { users: { get: lookup.call } } as unknown as BridgeEngage, log: silentLogger() };
+    const learning = Array.from({ length: 8 }, () => learnBotUser(ctx, { user_id: 'u1' }));
+    await waitFor('the read under way', () => lookup.calls === 1);
+    lookup.letGo();
+    await Promise.all(learning);
+    expect(lookup.calls).toBe(1);
+    expect(await knownBotUser(ctx)).toEqual({ id: 'u1', name: 'Bot' });
+    await store.close();
+  });
+});
