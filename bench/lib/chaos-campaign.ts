@@ -266,7 +266,10 @@ export function chaosFailed(r: ChaosReport): boolean {
  * injected refusal says the budget is spent and to wait 1 s; while one holds, every call of the user waits).
  */
 export function rateLimitedMs(api: ReadonlyArray<{ status: number; seenAt: number }>): number {
-  const starts = api.filter((r) => r.status === 400).map((r) => r.seenAt).sort((a, b) => a - b);
+  const starts = api
+    .filter((r) => r.status === 400)
+    .map((r) => r.seenAt)
+    .sort((a, b) => a - b);
   let total = 0;
   let end = -Infinity;
   for (const t of starts) {

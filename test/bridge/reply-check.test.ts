@@ -16,7 +16,11 @@ describe('the search for a reply that may already be out', () => {
         },
       },
     };
-    const check = await findPublishedReply(engage as never, { mentionId: '9001', topicId: '2001', text: 'Hi', serviceFromMs: added }, () => added);
+    const check = await findPublishedReply(
+      engage as never,
+      { mentionId: '9001', topicId: '2001', text: 'Hi', serviceFromMs: added },
+      () => added,
+    );
     expect(check.outcome).toBe('absent');
     // A reply cannot be older than the mention it answers; dates are whole seconds, so one second of slack covers ties.
     expect(asked.map((d) => added - d.getTime())).toEqual([1_000]);
