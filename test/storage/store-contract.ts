@@ -199,6 +199,22 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(saved.transcript.map((l) => l.text)).toEqual(['line 3', 'line 4', 'line 5']);
       });
 
+      it('refuses a dialog that is not JSON data, keeps what a JSON reading would, and keeps no tie to the caller', async () => {
+        const cyclic: Record<string, unknown> = { step: 'menu' };
+        cyclic.self = cyclic;
+        expect(isStoreError(await rejection(store.saveConversation(conversation('1', { dialog: cyclic }))), 'invalid')).toBe(true);
+        expect(isStoreError(await rejection(store.saveConversation(conversation('1', { dialog: { n: 1n } }))), 'invalid')).toBe(true);
+        expect(await store.getConversation('whatsapp:1')).toBeUndefined();
+        const dialog = { step: 'menu', at: new Date(T0), gone: undefined, list: [1] };
+        await store.saveConversation(conversation('1', { dialog }));
+        dialog.list.push(2);
+        dialog.step = 'changed';
+        expect((await store.getConversation('whatsapp:1'))?.dialog).toEqual({ step: 'menu', at: new Date(T0).toISOString(), list: [1] });
+        const updated = await store.updateConversation('whatsapp:1', (c) => c && { ...c, dialog: { seen: new Set([1]) } });
+        expect(updated?.owner).toBe('bot');
+        expect((await store.getConversation('whatsapp:1'))?.dialog).toEqual({ seen: {} });
+      });
+
       it('refuses a record whose key is not channel:serviceId', async () => {
         const error = await rejection(store.saveConversation(conversation('1', { key: 'whatsapp:2' })));
         expect(isStoreError(error, 'invalid')).toBe(true);
