@@ -140,6 +140,25 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect((await store.pendingEffects('whatsapp:1')).map((e) => e.key)).toEqual(['b:1', 'c:1']);
       });
 
+      it("lists one contact's pending effects apart from the others' as they complete, fail and retry", async () => {
+        for (const [key, contactKey] of [
+          ['a:1', 'whatsapp:1'],
+          ['b:1', 'web:2'],
+          ['a:2', 'whatsapp:1'],
+          ['b:2', 'web:2'],
+          ['a:3', 'whatsapp:1'],
+        ]) {
+          await store.enqueueEffect({ ...reply, key: key!, contactKey: contactKey! });
+        }
+        await store.completeEffect('a:1');
+        await store.failEffect('a:2', 'HTTP 503', T0 + 5000);
+        await store.failEffect('b:1', 'invalid_parameter');
+        expect((await store.pendingEffects('whatsapp:1')).map((e) => e.key)).toEqual(['a:2', 'a:3']);
+        expect((await store.pendingEffects('web:2')).map((e) => e.key)).toEqual(['b:2']);
+        expect((await store.pendingEffects('nobody')).map((e) => e.key)).toEqual([]);
+        expect(store.stats().pendingEffects).toBe(3);
+      });
+
       it('completes an effect with its result and drops it from pending', async () => {
         await store.enqueueEffect(reply);
         clock.now = T0 + 1000;
