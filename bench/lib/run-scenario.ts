@@ -6,6 +6,7 @@ import { LogTail } from './log-tail.js';
 import { measureLimit } from './measure-limit.js';
 import { writeOpenHoursSeed } from './open-hours-seed.js';
 import { startBridge, startSimulator, type RunningBridge, type RunningSim } from './processes.js';
+import { processCpuMs } from './process-cpu.js';
 import { processMemoryMb } from './process-memory.js';
 import { burstPhase, callsPerAnswerOf, escalationPhase, pacedPhase, throughputOf, type PhaseContext } from './scenario-phases.js';
 import { seedConversations } from './seed-store.js';
@@ -50,10 +51,13 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const base = 32_480_000_000 + index * 1_000_000;
     const contacts = makeContacts(spec.contacts, base);
     const loadStarted = Date.now();
+    const cpuAtStart = await processCpuMs(bridge.child.pid);
     const burst = spec.burst ? await burstPhase(ctx, contacts, spec.rounds, plainText) : undefined;
+    const cpuAfterBurst = await processCpuMs(bridge.child.pid);
     const paced = spec.pacedPerSecond
       ? await pacedPhase(ctx, contacts, spec.rounds, plainText, spec.pacedPerSecond, spec.burst ? spec.rounds : 0)
       : undefined;
+    const cpuAfterPaced = await processCpuMs(bridge.child.pid);
     const escalation =
       spec.escalations > 0 ? await escalationPhase(ctx, makeContacts(spec.escalations, base + 500_000, 'Asker')) : undefined;
     const loadEnded = Date.now();
@@ -76,6 +80,8 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const messages = (burst?.sent.length ?? 0) + (paced?.sent.length ?? 0);
     const answered = (burst?.answered.answered ?? 0) + (paced?.answered.answered ?? 0);
     const loadSeconds = Math.max(0.001, (loadEnded - loadStarted) / 1000);
+    const cpuPerAnswer = (from: number | null, to: number | null, count: number) =>
+      from === null || to === null || count === 0 ? null : Math.round(((to - from) / count) * 100) / 100;
     return {
       name: spec.name,
       ingestion: spec.ingestion,
@@ -115,6 +121,9 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
           journal_bytes: journal.journalBytes,
           size_bytes: storeBytes,
         },
+        // The bridge process's own CPU (user + system) per answered message of the burst and paced phases: steadier than wall-clock figures on a shared machine.
+        cpu_ms_per_answer: cpuPerAnswer(cpuAtStart, cpuAfterPaced, answered),
+        burst_cpu_ms_per_answer: burst ? cpuPerAnswer(cpuAtStart, cpuAfterBurst, burst.answered.answered) : null,
         rss_mb_at_ready: rssAtReady?.rssMb ?? null,
         rss_mb_at_end: memory?.rssMb ?? null,
         budget,

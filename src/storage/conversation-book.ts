@@ -1,5 +1,5 @@
 import type { HotState } from './hot-state.js';
-import { parseInput } from './parse-input.js';
+import { jsonTextOf, parseInput, validateInput } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import { conversationKey, conversationSchema, ownerSchema } from './records.js';
 import type { ConversationRecord, Owner } from './records.js';
@@ -45,7 +45,7 @@ export class ConversationBook {
   }
 
   save(record: ConversationRecord): ConversationRecord {
-    return this.put(parseInput(conversationSchema, record, 'Conversation'));
+    return this.put(validateInput(conversationSchema, record, 'Conversation'));
   }
 
   async update(
@@ -58,7 +58,7 @@ export class ConversationBook {
     const current = isHot(slot) ? recordOf(slot) : await this.slow(key);
     const next = fn(current);
     if (next === undefined) return current;
-    const parsed = parseInput(conversationSchema, next, 'Conversation');
+    const parsed = validateInput(conversationSchema, next, 'Conversation');
     if (parsed.key !== key) {
       throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
     }
@@ -161,6 +161,10 @@ export class ConversationBook {
     return record && isLive(this.state.conversations.get(key)) ? record : undefined;
   }
 
+  /**
+   * Stores a validated record as its JSON text, made once: the text is the store's private copy, so no JSON round
+   * trip is needed (the record returned is zod's copy; its `dialog` is the caller's own value).
+   */
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
     if (parsed.key !== expected) {
@@ -170,7 +174,7 @@ export class ConversationBook {
       );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    this.state.conversations.set(record.key, entryOf(record));
+    this.state.conversations.set(record.key, entryOf(record, jsonTextOf(record, 'Conversation')));
     this.changed('hot');
     return record;
   }

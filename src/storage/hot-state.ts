@@ -3,6 +3,7 @@ import { JsonMap } from './json-map.js';
 import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from './records.js';
 import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
 import { ShardedMap } from './sharded-map.js';
+import { PendingIndex } from './state/pending-index.js';
 
 export const CURRENT_SCHEMA_VERSION = 2;
 
@@ -48,7 +49,7 @@ export interface HotState {
   seen: ShardedMap<number>;
   outbox: ShardedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
-  pendingEffects: Set<string>;
+  pendingEffects: PendingIndex;
   /** Inbox changes since the journal last took them, by `topicId/id`: the mention added, or null once processed. */
   inboxChanges: Map<string, InboundMention | null>;
 }
@@ -77,7 +78,7 @@ export function emptyHotState(now: number): HotState {
     conversations: new ShardedMap(SHARDS.conversations, slotLine, slotClass),
     seen: new ShardedMap(SHARDS.seen, (id, at) => JSON.stringify([id, at])),
     outbox: new ShardedMap(SHARDS.outbox, (_key, effect) => JSON.stringify(effect)),
-    pendingEffects: new Set(),
+    pendingEffects: new PendingIndex(),
     inboxChanges: new Map(),
   };
 }

@@ -4,6 +4,7 @@ import { StoreError } from './store-error.js';
 /**
  * Validates a caller's value and returns a private deep copy. The JSON round trip guarantees that what
  * the store keeps is exactly what it will read back from disk (no Dates, Maps or undefined surprises).
+ * For a value the store keeps as JSON text anyway, `validateInput` + `jsonTextOf` do the same in one pass.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   let copy: unknown;
@@ -12,16 +13,40 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
     if (text === undefined) throw new Error('no JSON value');
     copy = JSON.parse(text);
   } catch (error) {
-    throw new StoreError(
-      'invalid',
-      `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
-    );
+    throw notJson(what, error);
   }
-  const result = schema.safeParse(copy);
+  return validateInput(schema, copy, what);
+}
+
+/**
+ * Validates a caller's value as given. zod's output is a new object for every part the schema types; parts typed
+ * `unknown` are the caller's own. For a value kept as JSON text (`jsonTextOf`): the text is the private copy, and
+ * reading it back passes the schema again, because every typed leaf is a string, a finite number, a boolean or an enum.
+ */
+export function validateInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
   if (!result.success) {
     throw new StoreError('invalid', `${what} is invalid; nothing was changed:\n${z.prettifyError(result.error)}`);
   }
   return result.data;
+}
+
+/** The JSON text of a validated value; a value that is not JSON data (a cycle, a BigInt) is refused. */
+export function jsonTextOf(value: unknown, what: string): string {
+  try {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new Error('no JSON value');
+    return text;
+  } catch (error) {
+    throw notJson(what, error);
+  }
+}
+
+function notJson(what: string, error: unknown): StoreError {
+  return new StoreError(
+    'invalid',
+    `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
+  );
 }
 
 /** A caller-supplied id or key: a non-empty string. */

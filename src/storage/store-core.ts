@@ -29,6 +29,9 @@ import type { OwnerCounts, PruneResult, Store, StoreStats } from './store.js';
 import { WriteCoalescer } from './write-coalescer.js';
 
 const DEFAULT_AUDIT_LIMIT = 100;
+// Built once: making a zod schema costs more than using it.
+const anyJson = z.unknown();
+const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
 const WRITE_RETRY_DELAY_MS = 1000;
 
 /** The store's logic over any persistence: the file store and the memory store differ only below it. */
@@ -105,7 +108,7 @@ export class StoreCore implements Store {
 
   async completeEffect(key: string, result?: unknown): Promise<Effect> {
     this.ensureOpen();
-    const copy = result === undefined ? undefined : parseInput(z.unknown(), result, 'Effect result');
+    const copy = result === undefined ? undefined : parseInput(anyJson, result, 'Effect result');
     const done = completeEffectIn(this.state, requireId(key, 'Effect key'), copy, this.now());
     this.writer.markDirty();
     return structuredClone(done);
@@ -129,7 +132,7 @@ export class StoreCore implements Store {
 
   async setCursor(topicId: string, cursor: unknown): Promise<void> {
     this.ensureOpen();
-    const value = parseInput(z.unknown(), cursor, `Cursor of topic ${topicId}`);
+    const value = parseInput(anyJson, cursor, `Cursor of topic ${topicId}`);
     this.state.cursors.set(requireId(topicId, 'Topic id'), { value, updatedAt: this.now() });
     this.writer.markDirty();
   }
@@ -142,11 +145,7 @@ export class StoreCore implements Store {
 
   async setMeta(patch: { baselineAt?: number; values?: Record<string, unknown> }): Promise<StoreMeta> {
     this.ensureOpen();
-    const parsed = parseInput(
-      z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() }),
-      patch,
-      'Meta patch',
-    );
+    const parsed = parseInput(metaPatchSchema, patch, 'Meta patch');
     if (parsed.baselineAt !== undefined) this.state.meta.baselineAt = parsed.baselineAt;
     if (parsed.values) this.state.meta.values = { ...this.state.meta.values, ...parsed.values };
     this.writer.markDirty();

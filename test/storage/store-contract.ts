@@ -140,6 +140,25 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect((await store.pendingEffects('whatsapp:1')).map((e) => e.key)).toEqual(['b:1', 'c:1']);
       });
 
+      it("lists one contact's pending effects apart from the others' as they complete, fail and retry", async () => {
+        for (const [key, contactKey] of [
+          ['a:1', 'whatsapp:1'],
+          ['b:1', 'web:2'],
+          ['a:2', 'whatsapp:1'],
+          ['b:2', 'web:2'],
+          ['a:3', 'whatsapp:1'],
+        ]) {
+          await store.enqueueEffect({ ...reply, key: key!, contactKey: contactKey! });
+        }
+        await store.completeEffect('a:1');
+        await store.failEffect('a:2', 'HTTP 503', T0 + 5000);
+        await store.failEffect('b:1', 'invalid_parameter');
+        expect((await store.pendingEffects('whatsapp:1')).map((e) => e.key)).toEqual(['a:2', 'a:3']);
+        expect((await store.pendingEffects('web:2')).map((e) => e.key)).toEqual(['b:2']);
+        expect((await store.pendingEffects('nobody')).map((e) => e.key)).toEqual([]);
+        expect(store.stats().pendingEffects).toBe(3);
+      });
+
       it('completes an effect with its result and drops it from pending', async () => {
         await store.enqueueEffect(reply);
         clock.now = T0 + 1000;
@@ -197,6 +216,22 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         const lines = [1, 2, 3, 4, 5].map((n) => ({ at: n, from: 'customer' as const, text: `line ${n}` }));
         const saved = await store.saveConversation(conversation('1', { transcript: lines }));
         expect(saved.transcript.map((l) => l.text)).toEqual(['line 3', 'line 4', 'line 5']);
+      });
+
+      it('refuses a dialog that is not JSON data, keeps what a JSON reading would, and keeps no tie to the caller', async () => {
+        const cyclic: Record<string, unknown> = { step: 'menu' };
+        cyclic.self = cyclic;
+        expect(isStoreError(await rejection(store.saveConversation(conversation('1', { dialog: cyclic }))), 'invalid')).toBe(true);
+        expect(isStoreError(await rejection(store.saveConversation(conversation('1', { dialog: { n: 1n } }))), 'invalid')).toBe(true);
+        expect(await store.getConversation('whatsapp:1')).toBeUndefined();
+        const dialog = { step: 'menu', at: new Date(T0), gone: undefined, list: [1] };
+        await store.saveConversation(conversation('1', { dialog }));
+        dialog.list.push(2);
+        dialog.step = 'changed';
+        expect((await store.getConversation('whatsapp:1'))?.dialog).toEqual({ step: 'menu', at: new Date(T0).toISOString(), list: [1] });
+        const updated = await store.updateConversation('whatsapp:1', (c) => c && { ...c, dialog: { seen: new Set([1]) } });
+        expect(updated?.owner).toBe('bot');
+        expect((await store.getConversation('whatsapp:1'))?.dialog).toEqual({ seen: {} });
       });
 
       it('refuses a record whose key is not channel:serviceId', async () => {

@@ -19,8 +19,8 @@ export function isLive(slot: ConversationSlot | undefined): slot is LiveSlot {
   return isHot(slot) || isCold(slot);
 }
 
-export function entryOf(record: ConversationRecord): HotSlot {
-  return { json: JSON.stringify(record), owner: record.owner, updatedAt: record.updatedAt };
+export function entryOf(record: ConversationRecord, json = JSON.stringify(record)): HotSlot {
+  return { json, owner: record.owner, updatedAt: record.updatedAt };
 }
 
 /** A fresh object each time: callers may change what they get without touching the store. */

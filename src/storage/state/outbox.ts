@@ -1,6 +1,7 @@
 import type { HotState } from '../hot-state.js';
 import type { Effect, EffectInput } from '../records.js';
 import { StoreError } from '../store-error.js';
+import { PendingIndex } from './pending-index.js';
 
 /** Adds the effect as pending unless its key exists; returns the stored effect and whether it is new. */
 export function enqueueEffectIn(state: HotState, input: EffectInput, now: number): { effect: Effect; created: boolean } {
@@ -16,15 +17,15 @@ export function enqueueEffectIn(state: HotState, input: EffectInput, now: number
   };
   state.meta.nextEffectSeq += 1;
   state.outbox.set(effect.key, effect);
-  state.pendingEffects.add(effect.key);
+  state.pendingEffects.add(effect.key, effect.contactKey);
   return { effect, created: true };
 }
 
 export function pendingEffectsIn(state: HotState, contactKey?: string): Effect[] {
   const pending: Effect[] = [];
-  for (const key of state.pendingEffects) {
+  for (const key of state.pendingEffects.keys(contactKey)) {
     const effect = state.outbox.get(key);
-    if (effect && (contactKey === undefined || effect.contactKey === contactKey)) pending.push(effect);
+    if (effect) pending.push(effect);
   }
   return pending.sort((a, b) => a.seq - b.seq);
 }
@@ -84,5 +85,6 @@ export function pruneEffectsIn(state: HotState, beforeMs: number): number {
 /** Rebuilds the pending index after loading, in creation order. */
 export function indexPendingEffects(state: HotState): void {
   const pending = [...state.outbox.values()].filter((effect) => effect.status === 'pending').sort((a, b) => a.seq - b.seq);
-  state.pendingEffects = new Set(pending.map((effect) => effect.key));
+  state.pendingEffects = new PendingIndex();
+  for (const effect of pending) state.pendingEffects.add(effect.key, effect.contactKey);
 }

@@ -1,0 +1,172 @@
+// The store's CPU per answered message, in one process, without the network or the simulator: every store call the
+// bridge makes for one customer message and the echo of its reply, in the bridge's order, for many contacts at once.
+// A steadier figure than the end-to-end bench on a shared machine. Prints one JSON object.
+// Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openFileStore } from '../src/storage/index.js';
+import type { ConversationRecord, Store } from '../src/storage/index.js';
+
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+const TOPIC = '2001';
+const BUTTONS = [
+  { id: 'b1', title: 'Opening hours', payload: 'opening_hours' },
+  { id: 'b2', title: 'Order status', payload: 'order_status' },
+  { id: 'b3', title: 'Talk to an agent', payload: 'agent' },
+];
+
+/** The brain's dialog state after `turn` turns, about the size the bridge stores. */
+function dialogState(turn: number, at: number, ids: string[]): Record<string, unknown> {
+  return {
+    v: 1,
+    mode: 'bot',
+    stretchStartedAt: at - turn * 1000,
+    lastActivityAt: at,
+    turn,
+    offer: { menu: 'main', buttons: BUTTONS, at, numbered: false, cannedResponseId: '501' },
+    menusOffered: { main: at },
+    collected: {},
+    lastIntent: 'thanks',
+    fallbacks: 0,
+    sentiments: ids.slice(-5).map(() => 'neutral'),
+    awaySentInStretch: false,
+    contactTagEscalated: false,
+    recentMentionIds: ids.slice(-5),
+    language: 'en',
+    languageSource: 'detected',
+  };
+}
+
+/** One customer message and the echo of the bot's reply, as the bridge's worker, outbox runner and reply performer call the store. */
+async function oneMessage(store: Store, key: string, n: number, seq: () => string): Promise<void> {
+  const id = seq();
+  const at = Date.now();
+  const text = n % 2 === 0 ? 'thanks' : 'what are your opening hours';
+  await store.recordInbound({ id, topicId: TOPIC, key, addedAt: Math.floor(at / 1000), payload: { kind: 'customer', text, clicked: [] } });
+  // The worker's run.
+  await store.pendingEffects(key);
+  await store.pendingInbound(key);
+  const ref = `${TOPIC}/${id}`;
+  await store.getEffect(`${ref}:decision`);
+  const conv = (await store.getConversation(key)) as ConversationRecord;
+  const ids = [...((conv.dialog as { recentMentionIds?: string[] } | undefined)?.recentMentionIds ?? []), id];
+  const state = dialogState(n + 1, at, ids);
+  const reply = `You're welcome, customer ${key}! Anything else?`;
+  await store.updateConversation(key, (c) =>
+    c
+      ? {
+          ...c,
+          transcript: [...c.transcript, { at, from: 'customer', text, mentionId: id, topicId: TOPIC }],
+          lastInboundAt: at,
+          lastMentionId: id,
+          lastMentionTopicId: TOPIC,
+          updatedAt: at,
+        }
+      : undefined,
+  );
+  const replyPayload = { kind: 'reply', target: { mentionId: id, topicId: TOPIC }, text: reply, cannedResponseId: '501', buttons: BUTTONS };
+  await store.getEffect(`${ref}:decision`);
+  await store.getEffect(`${ref}:1:reply`);
+  await Promise.all([
+    store.enqueueEffect({
+      key: `${ref}:decision`,
+      kind: 'decision',
+      contactKey: key,
+      payload: { kind: 'decision', state, botLines: [{ at, text: reply }], followUps: [{ key: `${ref}:1:reply`, payload: replyPayload }] },
+    }),
+    store.enqueueEffect({ key: `${ref}:1:reply`, kind: 'reply', contactKey: key, payload: replyPayload }),
+  ]);
+  // The outbox runner: the decision effect, then the reply.
+  await store.pendingEffects(key);
+  await store.getEffect(`${ref}:1:reply`);
+  await store.updateConversation(key, (c) =>
+    c ? { ...c, dialog: state, transcript: [...c.transcript, { at, from: 'bot', text: reply }], updatedAt: at } : undefined,
+  );
+  await store.completeEffect(`${ref}:decision`);
+  await store.getConversation(key);
+  await store.completeEffect(`${ref}:1:reply`, { publishedId: `p${id}` });
+  await store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
+  await store.pendingEffects(key);
+  await store.pendingInbound(key);
+  await store.markInboundProcessed(TOPIC, id);
+  // The echo of the reply comes back as the account's mention: the bot's line gets its mention id.
+  const echo = seq();
+  await store.recordInbound({
+    id: echo,
+    topicId: TOPIC,
+    key,
+    addedAt: Math.floor(at / 1000),
+    payload: { kind: 'account', text: reply, authorId: 'u1' },
+  });
+  await store.pendingEffects(key);
+  await store.pendingInbound(key);
+  const before = (await store.getConversation(key)) as ConversationRecord;
+  const index = before.transcript.length - 1;
+  await store.updateConversation(key, (c) =>
+    c ? { ...c, transcript: c.transcript.map((l, i) => (i === index ? { ...l, mentionId: echo, topicId: TOPIC } : l)) } : undefined,
+  );
+  await store.pendingEffects(key);
+  await store.markInboundProcessed(TOPIC, echo);
+}
+
+async function run(
+  contacts: number,
+  rounds: number,
+): Promise<{ cpuMsPerMessage: number; wallMsPerMessage: number; journalBytesPerMessage: number; fsyncs: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'store-message-cost-'));
+  try {
+    const store = await openFileStore({ dataDir: dir });
+    let next = 1;
+    const seq = () => String(next++);
+    const keys = Array.from({ length: contacts }, (_, i) => `whatsapp:${32_480_000_000 + i}`);
+    const now = Date.now();
+    for (const key of keys) {
+      const serviceId = key.slice('whatsapp:'.length);
+      await store.saveConversation({
+        key,
+        channel: 'whatsapp',
+        serviceId,
+        owner: 'bot',
+        ownerConfirmedAt: now,
+        transcript: [],
+        updatedAt: now,
+      });
+    }
+    await store.flush();
+    const statsBefore = store.stats();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(
+      keys.map(async (key) => {
+        for (let n = 0; n < rounds; n++) await oneMessage(store, key, n, seq);
+      }),
+    );
+    await store.flush();
+    const used = process.cpuUsage(cpu);
+    const wall = performance.now() - started;
+    const statsAfter = store.stats();
+    await store.close();
+    const messages = contacts * rounds;
+    return {
+      cpuMsPerMessage: Math.round(((used.user + used.system) / 1000 / messages) * 1000) / 1000,
+      wallMsPerMessage: Math.round((wall / messages) * 1000) / 1000,
+      journalBytesPerMessage: Math.round((statsAfter.journalBytes - statsBefore.journalBytes) / messages),
+      fsyncs: statsAfter.fsyncs - statsBefore.fsyncs,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const contacts = argument('contacts', 200);
+const rounds = argument('rounds', 10);
+const runs = [];
+for (let i = 0; i < argument('repeat', 3); i++) runs.push(await run(contacts, rounds));
+const cpu = runs.map((r) => r.cpuMsPerMessage).sort((a, b) => a - b);
+process.stdout.write(`${JSON.stringify({ contacts, rounds, median_cpu_ms_per_message: cpu[Math.floor(cpu.length / 2)], runs })}\n`);
