@@ -88,13 +88,19 @@ export async function performReply(
     messageIds: result.messages.map((m) => String(m.id)),
   };
   // Recorded (on disk) the moment the service answers: whatever happens after this, the reply is known to be out,
-  // and nothing after it can have started without this on disk (see effect-doubt.ts).
+  // and nothing after it can have started without this on disk (see effect-doubt.ts). The conversation's note of
+  // the reply is made before the flush, so both go to disk in that one group commit instead of a second one.
   await deps.store.completeEffect(effect.key, recorded);
+  let noteFailed: { err: unknown } | undefined;
+  try {
+    await noteReply(deps, key);
+  } catch (err) {
+    noteFailed = { err };
+  }
   await deps.store.flush();
   deps.metrics.replies.inc({ channel });
   try {
-    const at = deps.now();
-    await deps.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
+    if (noteFailed) throw noteFailed.err;
     // Not awaited: the contact's next reply need not wait for it (the run waits at its end, see ConversationWorker).
     void learnBotUser(deps, result.publisher_mention);
   } catch (err) {
@@ -105,6 +111,12 @@ export async function performReply(
     );
   }
   return recorded;
+}
+
+/** The conversation notes when the bot last replied. */
+async function noteReply(deps: PerformerDeps, key: string): Promise<void> {
+  const at = deps.now();
+  await deps.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
 }
 
 function sameServices(a: readonly ReplyService[], b: readonly ReplyService[]): boolean {

@@ -31,6 +31,26 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     expect(count(t, 'publisher.add')).toBe(1);
   });
 
+  it('notes the reply on the conversation before the completion is flushed: one group commit holds both (#13)', async () => {
+    const t = effectTestContext();
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    t.ctx.clean.add('9001:1:reply');
+    const flush = t.store.flush.bind(t.store);
+    const atFlush: Array<{ done: boolean; lastBotReplyAt: number | undefined }> = [];
+    t.store.flush = async () => {
+      atFlush.push({
+        done: (await t.store.getEffect('9001:1:reply'))?.status === 'done',
+        lastBotReplyAt: (await t.store.getConversation(KEY))?.lastBotReplyAt,
+      });
+      return flush();
+    };
+    await runPendingEffects(t.ctx, KEY);
+    expect(count(t, 'publisher.add')).toBe(1);
+    // The first flush after the completion carries the note too (a later one may come from the runner).
+    expect(atFlush.find((f) => f.done)).toEqual({ done: true, lastBotReplyAt: t.ctx.now() });
+  });
+
   it('re-checks with bounded calls and sends nothing blind when the bound is reached first', async () => {
     // Many identical greetings answering other mentions: the list does not say which mention each answers.
     const page = (n: number) => ({
