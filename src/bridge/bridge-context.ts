@@ -72,8 +72,6 @@ export interface BridgeContext {
    * service before it is performed.
    */
   readonly clean: Set<string>;
-  /** Asks for a contact's worker to run (now, or at `atMs`). */
-  wake(key: string, atMs?: number): void;
-  /** The handover of an escalation failed for good: the brain tells the customer and keeps the conversation. */
-  onEscalationFailed(key: string, why: string): Promise<void>;
+  /** Asks for a contact's worker to run (now, or at `atMs`): the dispatcher's own `wake`, built before this context. */
+  readonly wake: (key: string, atMs?: number) => void;
 }

@@ -1,16 +1,25 @@
+import { WakeTimers } from './wake-timers.js';
+
 /**
  * Runs work per contact: one run at a time for a contact (so its messages stay in order), different contacts
  * at the same time up to a bound. Scheduling a contact that is already running makes it run once more after,
  * so nothing that arrived meanwhile is left waiting.
+ *
+ * It is built before the parts that wake contacts (their context takes `wake`), and the work it runs is the
+ * worker built from that context: `serve` hands it the work once, after both exist. Until then it only queues.
  */
 export interface ContactDispatcher {
   /** Asks for `work(key)` to run for this contact soon. */
   schedule(key: string): void;
+  /** Asks for a contact's run now, or at `atMs` (one timer per contact, the earliest wins). */
+  wake(key: string, atMs?: number): void;
+  /** Gives the work to run (once); what was scheduled before starts now. */
+  serve(work: (key: string) => Promise<void>): void;
   /** Contacts waiting or running. */
   depth(): number;
   /** Resolves when nothing is running or waiting. */
   idle(): Promise<void>;
-  /** Stops taking new work and waits for runs in progress. */
+  /** Stops taking new work, drops the timers, and waits for runs in progress. */
   stop(): Promise<void>;
 }
 
@@ -25,10 +34,15 @@ export function retryDelayMs(failures: number): number {
 
 export function createContactDispatcher(options: {
   concurrency: number;
-  work: (key: string) => Promise<void>;
-  /** A run failed: `retryInMs` grows per contact with each failure in a row (see `retryDelayMs`), reset by a success. */
+  now?: () => number;
+  /**
+   * A run failed: `retryInMs` grows per contact with each failure in a row (see `retryDelayMs`), reset by a success.
+   * The dispatcher wakes the contact again after that delay itself.
+   */
   onError: (key: string, err: unknown, retryInMs: number) => void;
 }): ContactDispatcher {
+  const now = options.now ?? Date.now;
+  let work: ((key: string) => Promise<void>) | undefined;
   // Failed runs in a row, per contact: one failing contact backs off alone, the others keep their pace.
   const failures = new Map<string, number>();
   const waiting: string[] = [];
@@ -47,18 +61,20 @@ export function createContactDispatcher(options: {
   };
 
   const pump = () => {
+    if (work === undefined) return;
     while (!stopped && running.size < options.concurrency && waiting.length > 0) {
       const key = waiting.shift() as string;
       waitingSet.delete(key);
       running.add(key);
-      void options
-        .work(key)
+      void work(key)
         .then(
           () => failures.delete(key),
           (err: unknown) => {
             const n = (failures.get(key) ?? 0) + 1;
             failures.set(key, n);
-            options.onError(key, err, retryDelayMs(n));
+            const retryInMs = retryDelayMs(n);
+            options.onError(key, err, retryInMs);
+            wake(key, now() + retryInMs);
           },
         )
         .finally(() => {
@@ -76,11 +92,25 @@ export function createContactDispatcher(options: {
     waiting.push(key);
   };
 
+  const schedule = (key: string) => {
+    if (stopped) return;
+    if (running.has(key)) again.add(key);
+    else enqueue(key);
+    pump();
+  };
+  const timers = new WakeTimers(now, schedule);
+  const wake = (key: string, atMs?: number) => {
+    if (stopped) return;
+    if (atMs === undefined || atMs <= now()) schedule(key);
+    else timers.at(key, atMs);
+  };
+
   return {
-    schedule(key) {
-      if (stopped) return;
-      if (running.has(key)) again.add(key);
-      else enqueue(key);
+    schedule,
+    wake,
+    serve(w) {
+      if (work !== undefined) throw new Error('the dispatcher already has its work');
+      work = w;
       pump();
     },
     depth: () => waiting.length + running.size,
@@ -90,6 +120,7 @@ export function createContactDispatcher(options: {
     },
     async stop() {
       stopped = true;
+      timers.clear();
       waiting.length = 0;
       waitingSet.clear();
       again.clear();

@@ -2,6 +2,7 @@ import type { BridgeContext } from './bridge-context.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { runBrain, commitDecision } from './run-brain.js';
 import type { OwnershipChange } from './ownership.js';
+import type { EscalationFailures } from './outbox-runner.js';
 
 export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
 
@@ -9,7 +10,7 @@ export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
  * Events that do not come from the inbox: a return to the bot, a manager's choice, opening time. Each runs under
  * the contact's lock, so it never interleaves with the contact's worker.
  */
-export class ConversationEvents {
+export class ConversationEvents implements EscalationFailures {
   constructor(
     private readonly ctx: BridgeContext,
     private readonly mutex: KeyedMutex,

@@ -2,7 +2,7 @@ import { EngageError } from '../engage/index.js';
 import { mentionRef, type ConversationRecord, type InboundMention, type TranscriptLine } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
-import { runPendingEffects } from './outbox-runner.js';
+import { runPendingEffects, type EscalationFailures } from './outbox-runner.js';
 import { runBrain, commitDecision } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
@@ -64,6 +64,8 @@ export class ConversationWorker {
   constructor(
     private readonly ctx: BridgeContext,
     private readonly mutex: KeyedMutex,
+    /** Told when a handover failed for good (`ConversationEvents`); called with the contact's lock held. */
+    private readonly escalations: EscalationFailures,
   ) {
     this.tags = new ContactTags(ctx);
   }
@@ -86,7 +88,7 @@ export class ConversationWorker {
 
   private async rounds(key: string): Promise<void> {
     for (let round = 0; ; round++) {
-      if (!(await runPendingEffects(this.ctx, key))) return;
+      if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
       const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
       if (items.length === 0) break;
       if (round === ROUNDS_PER_RUN) {
@@ -97,7 +99,7 @@ export class ConversationWorker {
       const batch: Batch = { durable: [] };
       for (const item of items) await this.handleOrPark(item, batch);
       await Promise.all(batch.durable);
-      if (!(await runPendingEffects(this.ctx, key))) return;
+      if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
     }
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);

@@ -7,7 +7,7 @@ import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf } from '../engage/index.js';
 import { withMappedHandover } from './mapped-handover.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
-import type { BridgeContext, BridgeSettings } from './bridge-context.js';
+import type { BridgeContext, BridgeHealthState, BridgeSettings } from './bridge-context.js';
 import { silentNotifier, TOKEN_REFUSED, type BridgeNotifier } from './notifier.js';
 import { Ownership } from './ownership.js';
 import { BusinessHoursCache } from './business-hours-cache.js';
@@ -22,7 +22,6 @@ import { Poller } from './poller.js';
 import { Reconciler } from './reconcile.js';
 import { Scheduler } from './scheduler.js';
 import { BridgeControlService } from './bridge-control.js';
-import { WakeTimers } from './wake-timers.js';
 import { ReplyServices } from './reply-services.js';
 import type { PerformerDeps } from './performer.js';
 
@@ -49,7 +48,7 @@ export async function createBridge(o: BridgeOptions) {
   const mutex = new KeyedMutex();
   const engage = withMappedHandover(o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
-  const health = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog() };
+  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog() };
   const ownership = new Ownership({
     store: o.store,
     engage,
@@ -68,9 +67,17 @@ export async function createBridge(o: BridgeOptions) {
     log: o.log,
     now,
   };
-  let events!: ConversationEvents;
-  let dispatcherRef!: ReturnType<typeof createContactDispatcher>;
-  const timers = new WakeTimers(now, (key) => dispatcherRef.schedule(key));
+  // Built in dependency order, each part from parts already built. The one cycle (the dispatcher runs the worker,
+  // whose context wakes contacts through the dispatcher) is cut in one place: the dispatcher exists first, and
+  // `serve` gives it the worker's run once the worker exists.
+  const dispatcher = createContactDispatcher({
+    concurrency: o.settings.maxConcurrentContacts,
+    now,
+    onError: (key, err, retryInMs) => {
+      health.lastError = { atMs: now(), message: (err as Error)?.message ?? String(err) };
+      o.log.error({ contact: key, err: (err as Error)?.message, retryInMs }, 'processing a contact failed; it is retried');
+    },
+  });
   const ctx: BridgeContext = {
     store: o.store,
     engage,
@@ -87,21 +94,11 @@ export async function createBridge(o: BridgeOptions) {
     performerDeps,
     cannedResponses: () => hours.cannedResponses(),
     clean: new Set(),
-    wake: (key, atMs) => (atMs === undefined || atMs <= now() ? dispatcherRef.schedule(key) : timers.at(key, atMs)),
-    onEscalationFailed: (key, why) => events.escalationFailed(key, why),
+    wake: dispatcher.wake,
   };
-  events = new ConversationEvents(ctx, mutex);
-  const worker = new ConversationWorker(ctx, mutex);
-  const dispatcher = createContactDispatcher({
-    concurrency: o.settings.maxConcurrentContacts,
-    work: (key) => worker.work(key),
-    onError: (key, err, retryInMs) => {
-      ctx.health.lastError = { atMs: now(), message: (err as Error)?.message ?? String(err) };
-      o.log.error({ contact: key, err: (err as Error)?.message, retryInMs }, 'processing a contact failed; it is retried');
-      timers.at(key, now() + retryInMs);
-    },
-  });
-  dispatcherRef = dispatcher;
+  const events = new ConversationEvents(ctx, mutex);
+  const worker = new ConversationWorker(ctx, mutex, events);
+  dispatcher.serve((key) => worker.work(key));
 
   const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
   const topicIds = watchedTopics({
@@ -204,7 +201,6 @@ export async function createBridge(o: BridgeOptions) {
     async stop(): Promise<void> {
       await poller.stop();
       await scheduler.stop();
-      timers.clear();
       await dispatcher.stop();
       await o.store.flush();
     },

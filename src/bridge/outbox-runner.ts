@@ -9,26 +9,30 @@ import type { EffectPayload } from './effect-payload.js';
 
 /**
  * What the effect runner uses, named: the performers' own dependencies, the store, the doubts about effects that
- * may have been in flight (`clean`), the token's health, and two ways out: waking a contact later and telling the
- * brain that a handover failed for good (both tied to the dispatcher and the brain in `createBridge`).
+ * may have been in flight (`clean`), the token's health, and a way out: waking a contact later (the dispatcher's).
  */
 export type EffectRunnerDeps = Pick<
   BridgeContext,
-  'store' | 'now' | 'log' | 'metrics' | 'notifier' | 'health' | 'clean' | 'performerDeps' | 'wake' | 'onEscalationFailed'
+  'store' | 'now' | 'log' | 'metrics' | 'notifier' | 'health' | 'clean' | 'performerDeps' | 'wake'
 >;
+
+/** Who hears that a handover failed for good: the brain tells the customer and keeps the conversation. */
+export interface EscalationFailures {
+  escalationFailed(key: string, why: string): Promise<void>;
+}
 
 /**
  * Performs a contact's pending effects in order. An effect that must wait (rate limit, fault) blocks the ones
  * after it, so the customer never sees messages out of order; the contact is woken when it may go on.
  * Returns false while blocked.
  */
-export async function runPendingEffects(ctx: EffectRunnerDeps, key: string): Promise<boolean> {
+export async function runPendingEffects(ctx: EffectRunnerDeps, key: string, escalations: EscalationFailures): Promise<boolean> {
   // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
   for (let round = 0; round < 100; round++) {
     const pending = (await ctx.store.pendingEffects(key)).filter((e) => !deferred(ctx, key, e));
     if (pending.length === 0) return true;
     lookAtContact(ctx, key, pending, ctx.now());
-    if (!(await runRound(ctx, key, pending))) return false;
+    if (!(await runRound(ctx, key, pending, escalations))) return false;
   }
   return true;
 }
@@ -41,7 +45,7 @@ function deferred(ctx: EffectRunnerDeps, key: string, effect: Effect): boolean {
   return true;
 }
 
-async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Effect[]): Promise<boolean> {
+async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Effect[], escalations: EscalationFailures): Promise<boolean> {
   for (const effect of pending) {
     const now = ctx.now();
     if (effect.retryAt !== undefined && effect.retryAt > now) {
@@ -63,13 +67,13 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       // A reply's end is on disk before the next effect starts: a restart then knows what may have been in flight.
       if (effect.kind === 'reply') await ctx.store.flush();
     } catch (err) {
-      if (!(await onFailure(ctx, effect, err))) return false;
+      if (!(await onFailure(ctx, effect, err, escalations))) return false;
     }
   }
   return true;
 }
 
-async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown): Promise<boolean> {
+async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, escalations: EscalationFailures): Promise<boolean> {
   const verdict = judgeEffectError(err, effect.attempts, ctx.now());
   const message = (err as Error)?.message ?? String(err);
   ctx.health.lastError = { atMs: ctx.now(), message };
@@ -88,6 +92,6 @@ async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown): P
   }
   settled(ctx, effect.key);
   await parkDead(ctx, effect, verdict.message);
-  if ((effect.payload as EffectPayload).kind === 'escalate') await ctx.onEscalationFailed(effect.contactKey, verdict.message);
+  if ((effect.payload as EffectPayload).kind === 'escalate') await escalations.escalationFailed(effect.contactKey, verdict.message);
   return true;
 }

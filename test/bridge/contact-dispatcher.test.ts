@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi, afterEach } from 'vitest';
 import { createContactDispatcher } from '../../src/bridge/contact-dispatcher.js';
 
 function deferred() {
@@ -7,13 +7,33 @@ function deferred() {
   return { promise, resolve };
 }
 
+/** A dispatcher already serving `work`. */
+function serving(options: {
+  concurrency: number;
+  work: (key: string) => Promise<void>;
+  onError: (key: string, err: unknown, retryInMs: number) => void;
+  now?: () => number;
+}) {
+  const d = createContactDispatcher({
+    concurrency: options.concurrency,
+    onError: options.onError,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  d.serve(options.work);
+  return d;
+}
+
 describe('contact dispatcher', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('never runs one contact twice at the same time, and runs it again when scheduled meanwhile', async () => {
     const gates: Array<ReturnType<typeof deferred>> = [];
     let active = 0;
     let maxActive = 0;
     let runs = 0;
-    const d = createContactDispatcher({
+    const d = serving({
       concurrency: 4,
       work: async () => {
         active++;
@@ -43,7 +63,7 @@ describe('contact dispatcher', () => {
     const gates: Array<ReturnType<typeof deferred>> = [];
     let active = 0;
     let maxActive = 0;
-    const d = createContactDispatcher({
+    const d = serving({
       concurrency: 2,
       work: async () => {
         active++;
@@ -69,7 +89,7 @@ describe('contact dispatcher', () => {
   it('reports a failing run and keeps serving other contacts', async () => {
     const errors: string[] = [];
     const done: string[] = [];
-    const d = createContactDispatcher({
+    const d = serving({
       concurrency: 1,
       work: async (k) => {
         if (k === 'bad') throw new Error('boom');
@@ -82,13 +102,14 @@ describe('contact dispatcher', () => {
     await d.idle();
     expect(errors).toEqual(['bad']);
     expect(done).toEqual(['good']);
+    await d.stop();
   });
 
   it('backs off a failing contact exponentially up to a cap, alone, and forgets it after a success', async () => {
     const delays: Array<[string, number]> = [];
     let failA = true;
     const done: string[] = [];
-    const d = createContactDispatcher({
+    const d = serving({
       concurrency: 2,
       work: async (key) => {
         if (key === 'a' && failA) throw new Error('transient');
@@ -111,5 +132,53 @@ describe('contact dispatcher', () => {
     d.schedule('a');
     await d.idle();
     expect(delays.at(-1)).toEqual(['a', 5_000]);
+    await d.stop();
+  });
+
+  it('only queues until it is given its work, then runs what was scheduled', async () => {
+    const done: string[] = [];
+    const d = createContactDispatcher({ concurrency: 2, onError: () => {} });
+    d.schedule('a');
+    d.wake('b');
+    expect(d.depth()).toBe(2);
+    d.serve(async (k) => {
+      done.push(k);
+    });
+    await d.idle();
+    expect(done).toEqual(['a', 'b']);
+    expect(() => d.serve(async () => {})).toThrow();
+  });
+
+  it('wakes a contact at a later time, the earliest asked wins, and a failed run again after its delay', async () => {
+    vi.useFakeTimers();
+    let nowMs = 1_000_000;
+    const runs: string[] = [];
+    let fail = true;
+    const d = serving({
+      concurrency: 1,
+      now: () => nowMs,
+      work: async (k) => {
+        runs.push(k);
+        if (k === 'bad' && fail) throw new Error('transient');
+      },
+      onError: () => {},
+    });
+    d.wake('a', nowMs + 60_000);
+    d.wake('a', nowMs + 10_000);
+    expect(runs).toEqual([]);
+    nowMs += 10_000;
+    await vi.advanceTimersByTimeAsync(10_000);
+    await d.idle();
+    expect(runs).toEqual(['a']);
+    d.schedule('bad');
+    await d.idle();
+    fail = false;
+    nowMs += 5_000;
+    await vi.advanceTimersByTimeAsync(5_000);
+    await d.idle();
+    expect(runs).toEqual(['a', 'bad', 'bad']);
+    await d.stop();
+    d.wake('a');
+    expect(runs).toHaveLength(3);
   });
 });

@@ -51,7 +51,7 @@ describe('every effect retry is bounded; what cannot go through is parked as dea
       if (effect?.status !== 'pending') break;
       t.setNow(Math.max(t.ctx.now(), effect.retryAt ?? 0) + 1);
       await botOwns(t.store, KEY, t.ctx.now());
-      await runPendingEffects(t.ctx, KEY);
+      await runPendingEffects(t.ctx, KEY, t.escalations);
     }
     const effect = await t.store.getEffect('9001:1:reply');
     expect(effect?.status).toBe('failed');

@@ -7,6 +7,7 @@ import type { BridgeContext } from '../../src/bridge/bridge-context.js';
 import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
 import type { EscalationNotice } from '../../src/bridge/notifier.js';
 import type { EffectPayload } from '../../src/bridge/effect-payload.js';
+import type { EscalationFailures } from '../../src/bridge/outbox-runner.js';
 import type { Store } from '../../src/storage/index.js';
 
 /** One call the fake service saw, in order. */
@@ -24,6 +25,8 @@ export interface EffectTestContext {
   readonly calls: SeenCall[];
   readonly notices: EscalationNotice[];
   readonly failedEscalations: Array<{ key: string; why: string }>;
+  /** Records each handover failed for good in `failedEscalations` (the effect runner's third argument). */
+  readonly escalations: EscalationFailures;
   setNow(ms: number): void;
   metric(name: string): Promise<number>;
 }
@@ -102,16 +105,19 @@ export function effectTestContext(overrides: FakeEngage = {}): EffectTestContext
     cannedResponses: () => [],
     clean: new Set<string>(),
     wake: () => {},
-    onEscalationFailed: async (key: string, why: string) => {
+  } as unknown as BridgeContext;
+  const escalations: EscalationFailures = {
+    escalationFailed: async (key, why) => {
       failedEscalations.push({ key, why });
     },
-  } as unknown as BridgeContext;
+  };
   return {
     ctx,
     store,
     calls,
     notices,
     failedEscalations,
+    escalations,
     setNow: (ms) => {
       nowMs = ms;
     },

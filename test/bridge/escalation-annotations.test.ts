@@ -17,7 +17,7 @@ async function escalate(t: ReturnType<typeof effectTestContext>) {
   await botOwns(t.store, KEY, t.ctx.now());
   await t.store.enqueueEffect({ key: '9001:2:escalate', kind: 'escalate', contactKey: KEY, payload: escalatePayload() });
   t.ctx.clean.add('9001:2:escalate');
-  await runPendingEffects(t.ctx, KEY);
+  await runPendingEffects(t.ctx, KEY, t.escalations);
   return t.store.getEffect('9001:2:escalate');
 }
 

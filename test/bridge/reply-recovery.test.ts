@@ -22,9 +22,9 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
       }
       return update(key, fn);
     };
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     t.setNow(t.ctx.now() + 10 * 60_000);
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     const effect = await t.store.getEffect('9001:1:reply');
     expect(effect?.status).toBe('done');
     expect(effect?.result).toMatchObject({ publisherMentionId: 'pm-1' });
@@ -45,7 +45,7 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
       });
       return flush();
     };
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisher.add')).toBe(1);
     // The first flush after the completion carries the note too (a later one may come from the runner).
     expect(atFlush.find((f) => f.done)).toEqual({ done: true, lastBotReplyAt: t.ctx.now() });
@@ -67,7 +67,7 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     });
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisherMentions.get')).toBeLessThanOrEqual(20);
     expect(count(t, 'publisher.add')).toBe(0);
     const effect = await t.store.getEffect('9001:1:reply');
@@ -91,7 +91,7 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     });
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisher.add')).toBe(0);
     expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-b', recovered: true });
   });
@@ -107,7 +107,7 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     });
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisherMentions.get')).toBe(1);
     expect(count(t, 'publisher.add')).toBe(1);
   });
@@ -119,7 +119,7 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
       await t.store.enqueueEffect({ key: `9001:${i + 1}:reply`, kind: 'reply', contactKey: KEY, payload: reply(text) });
     }
     // A new process: nothing is known clean.
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisherMentions.listPages')).toBe(1);
     expect(count(t, 'publisher.add')).toBe(3);
   });

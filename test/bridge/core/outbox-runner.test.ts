@@ -40,7 +40,7 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
   it('a transient fault holds the effect and the ones after it, and wakes the contact at its retry time', async () => {
     const t = withFailures(new ServerError(site));
     await enqueueReplies(t, 'one', 'two');
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(false);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(false);
     const first = await t.store.getEffect('9001:1:reply');
     expect(first).toMatchObject({ status: 'pending', attempts: 1 });
     expect(first?.retryAt).toBe(t.ctx.now() + 1000);
@@ -49,11 +49,11 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     expect(t.sent).toEqual([]);
     expect(t.woken).toContainEqual({ key: KEY, atMs: first?.retryAt });
     // Not yet due: nothing is tried.
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(false);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(false);
     expect(t.calls.filter((c) => c.what === 'publisher.add')).toHaveLength(1);
     t.setNow(first?.retryAt as number);
     await botOwns(t.store, KEY, t.ctx.now());
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(true);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(true);
     expect(t.sent).toEqual(['one', 'two']);
     expect(t.calls.some((c) => c.what === 'publisherMentions.listPages')).toBe(true);
   });
@@ -64,7 +64,7 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     const waits: number[] = [];
     for (let round = 0; round < 100; round++) {
       const before = t.ctx.now();
-      await runPendingEffects(t.ctx, KEY);
+      await runPendingEffects(t.ctx, KEY, t.escalations);
       const effect = await t.store.getEffect('9001:1:reply');
       if (effect?.status !== 'pending') break;
       waits.push((effect.retryAt as number) - before);
@@ -83,7 +83,7 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     const refused = new InvalidParameterError({ ...site, status: 400, serviceError: 'invalid_parameter' });
     const t = withFailures(refused);
     await enqueueReplies(t, 'one', 'two');
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(true);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(true);
     expect((await t.store.getEffect('9001:1:reply'))?.status).toBe('failed');
     expect((await t.store.getEffect('9001:2:reply'))?.status).toBe('done');
     expect(t.sent).toEqual(['two']);
@@ -94,7 +94,7 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
   it('a rate limit waits as long as the service asks and is not taken as a possibly sent call', async () => {
     const t = withFailures(new RateLimitError({ ...site, status: 429 }, 7_000));
     await enqueueReplies(t, 'one');
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(false);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(false);
     const effect = await t.store.getEffect('9001:1:reply');
     expect(effect?.retryAt).toBe(t.ctx.now() + 7_000);
     expect(effect?.lastError).not.toMatch(/^outcome unknown/);
@@ -105,13 +105,13 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     let told = 0;
     (t.ctx.notifier as { tokenRevoked: () => void }).tokenRevoked = () => told++;
     await enqueueReplies(t, 'one');
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(t.ctx.health.revoked).toBe(true);
     expect(told).toBe(1);
     t.setNow(t.ctx.now() + 60_000);
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9002:decision', kind: 'decision', contactKey: KEY, payload: { kind: 'decision' } });
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(false);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(false);
     expect(t.sent).toEqual([]);
     expect(t.calls.filter((c) => c.what === 'publisher.add')).toHaveLength(1);
   });
@@ -126,7 +126,7 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     });
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9001:1:escalate', kind: 'escalate', contactKey: KEY, payload: escalatePayload() });
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(true);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(true);
     expect((await t.store.getEffect('9001:1:escalate'))?.status).toBe('failed');
     expect(t.failedEscalations).toHaveLength(1);
     expect(t.failedEscalations[0]?.key).toBe(KEY);
@@ -142,12 +142,12 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     await t.store.enqueueEffect({ key: '9001:2:reply', kind: 'reply', contactKey: KEY, payload: reply('now') });
     t.ctx.clean.add('9001:1:reply');
     t.ctx.clean.add('9001:2:reply');
-    expect(await runPendingEffects(t.ctx, KEY)).toBe(true);
+    expect(await runPendingEffects(t.ctx, KEY, t.escalations)).toBe(true);
     expect(t.sent).toEqual(['now']);
     expect(t.woken).toContainEqual({ key: KEY, atMs: later });
     t.setNow(later);
     await botOwns(t.store, KEY, t.ctx.now());
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(t.sent).toEqual(['now', 'survey']);
   });
 });

@@ -11,7 +11,7 @@ const site = { method: 'POST', path: '/1001/publisher/add', status: 400, service
 async function run(t: ReturnType<typeof effectTestContext>, key: string, payload: { kind: string } & Record<string, unknown>) {
   await t.store.enqueueEffect({ key, kind: payload.kind, contactKey: KEY, payload });
   t.ctx.clean.add(key);
-  await runPendingEffects(t.ctx, KEY);
+  await runPendingEffects(t.ctx, KEY, t.escalations);
   return t.store.getEffect(key);
 }
 
@@ -109,7 +109,7 @@ describe('each performer does its one step against the service and records what 
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9001:1:escalate', kind: 'escalate', contactKey: KEY, payload: escalatePayload('Already there') });
     // A new process: the effect is not known clean, so it may have been in flight.
-    await runPendingEffects(t.ctx, KEY);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(t.calls.map((c) => c.what)).toEqual(['handover.toAgents', 'mentions.update', 'mentions.get']);
     expect(t.notices).toHaveLength(1);
   });
