@@ -4,7 +4,7 @@ import type { EngageLogger as Logger } from '../engage/index.js';
 import type { ChannelServices } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
-import type { Flows, CannedResponse } from '../bot/index.js';
+import type { Flows } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { Ownership } from './ownership.js';
@@ -64,8 +64,6 @@ export interface BridgeContext {
   readonly health: BridgeHealthState;
   /** What the effect performers use, built once (its reply-services cache lives as long as the bridge). */
   readonly performerDeps: PerformerDeps;
-  /** Canned responses of the account (menus name theirs), refreshed with the business hours. */
-  cannedResponses(): readonly CannedResponse[];
   /**
    * Effects known not to have happened: stored by this process and not tried, or whose last try failed with a
    * clear answer. Any other pending effect (from before a crash, or after a timeout) is checked against the

@@ -76,6 +76,7 @@ export class BusinessHoursCache {
     return this.schedules;
   }
 
+  /** Canned responses of the account (menus name theirs), refreshed with the business hours. */
   cannedResponses(): readonly CannedResponse[] {
     return this.canned;
   }

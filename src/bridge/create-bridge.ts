@@ -92,7 +92,6 @@ export async function createBridge(o: BridgeOptions) {
     ...(o.nlu ? { nlu: o.nlu } : {}),
     health,
     performerDeps,
-    cannedResponses: () => hours.cannedResponses(),
     clean: new Set(),
     wake: dispatcher.wake,
   };

@@ -25,7 +25,7 @@ export function runBrain(
     now: ctx.now(),
     hours: ctx.hours.input(),
     transcript,
-    cannedResponses: ctx.cannedResponses(),
+    cannedResponses: ctx.hours.cannedResponses(),
     owner: conv.owner === 'bot' ? 'bot' : conv.owner === 'agents' ? 'agents' : undefined,
     serviceWindowClosed: serviceWindowClosed(ctx, conv),
   });

@@ -102,7 +102,6 @@ export function effectTestContext(overrides: FakeEngage = {}): EffectTestContext
     hours: {},
     settings: {},
     health: { pausedForAll: false, revoked: false },
-    cannedResponses: () => [],
     clean: new Set<string>(),
     wake: () => {},
   } as unknown as BridgeContext;
