@@ -63,9 +63,13 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       ctx.clean.delete(effect.key);
       settled(ctx, effect.key);
       ctx.health.lastApiOkAt = ctx.now();
-      await ctx.store.completeEffect(effect.key, result);
-      // A reply's end is on disk before the next effect starts: a restart then knows what may have been in flight.
-      if (effect.kind === 'reply') await ctx.store.flush();
+      // A performer that recorded its own end (a sent reply, on disk the moment the service answered) is not
+      // recorded again: a second record and a second sync per reply would only lengthen each contact's chain.
+      if ((await ctx.store.getEffect(effect.key))?.status !== 'done') {
+        await ctx.store.completeEffect(effect.key, result);
+        // A reply's end is on disk before the next effect starts: a restart then knows what may have been in flight.
+        if (effect.kind === 'reply') await ctx.store.flush();
+      }
     } catch (err) {
       if (!(await onFailure(ctx, effect, err, escalations))) return false;
     }

@@ -35,10 +35,9 @@ export function learnBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'
   return learnt;
 }
 
-/** Resolves when no read of the bot's user is under way for this store. */
+/** Resolves when the reads of the bot's user under way now (for this store) are done; later ones are not waited for. */
 export async function botUserSettled(ctx: Pick<BridgeContext, 'store'>): Promise<void> {
-  const under = learning.get(ctx.store);
-  while (under && under.size > 0) await Promise.all(under.values());
+  await Promise.all(learning.get(ctx.store)?.values() ?? []);
 }
 
 /** Reads of the bot's user under way, per store (one bridge, one store) and user id. */

@@ -97,36 +97,45 @@ export class MentionRecheck {
 
 /**
  * Reads the watched customer mentions again by id (a bounded number per pass, when a pass is due): a reply action
- * a person added to one of them is recorded like any other. One failed read is logged and skipped.
+ * a person added to one of them is recorded like any other. One failed read is logged and skipped. The reads of a
+ * pass go out together: the pass is part of a poll, and at 100 ms a call 20 reads in a row held the next poll (and
+ * every customer message it would read) back 2 s each pass. The calls are the same and stay within the budget.
  */
 export async function recheckRecent(
   ctx: Pick<BridgeContext, 'engage' | 'now' | 'log' | 'settings' | 'store'>,
   recheck: MentionRecheck,
   o: { count: () => void; ingest: (m: Mention) => Promise<number> },
 ): Promise<number> {
-  let recorded = 0;
-  for (const w of recheck.due(ctx.now(), rechecksPerPass(ctx.settings.rateLimitPerHour ?? 0))) {
-    // Only a conversation the bot may speak in needs a takeover seen: people's or paused ones cost no call.
-    const owner = (await ctx.store.getConversation(w.key))?.owner;
-    if (owner === 'agents' || owner === 'paused') {
-      recheck.checked(w, ctx.now());
-      continue;
-    }
-    let mention: Mention;
-    try {
-      o.count();
-      mention = await ctx.engage.mentions.get({ topicId: w.topicId, id: w.id });
-    } catch (err) {
-      if (err instanceof AuthError) throw err;
-      if (err instanceof NotFoundError) recheck.forget(w.key);
-      else recheck.checked(w, ctx.now());
-      ctx.log.warn({ topicId: w.topicId, mentionId: w.id, err: (err as Error)?.message }, 'could not read a recent mention again');
-      continue;
-    }
+  const due = recheck.due(ctx.now(), rechecksPerPass(ctx.settings.rateLimitPerHour ?? 0));
+  const recorded = await Promise.all(due.map((w) => readAgain(ctx, recheck, o, w)));
+  return recorded.reduce((sum, n) => sum + n, 0);
+}
+
+async function readAgain(
+  ctx: Pick<BridgeContext, 'engage' | 'now' | 'log' | 'store'>,
+  recheck: MentionRecheck,
+  o: { count: () => void; ingest: (m: Mention) => Promise<number> },
+  w: WatchedMention,
+): Promise<number> {
+  // Only a conversation the bot may speak in needs a takeover seen: people's or paused ones cost no call.
+  const owner = (await ctx.store.getConversation(w.key))?.owner;
+  if (owner === 'agents' || owner === 'paused') {
     recheck.checked(w, ctx.now());
-    recorded += await o.ingest(mention);
+    return 0;
   }
-  return recorded;
+  let mention: Mention;
+  try {
+    o.count();
+    mention = await ctx.engage.mentions.get({ topicId: w.topicId, id: w.id });
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    if (err instanceof NotFoundError) recheck.forget(w.key);
+    else recheck.checked(w, ctx.now());
+    ctx.log.warn({ topicId: w.topicId, mentionId: w.id, err: (err as Error)?.message }, 'could not read a recent mention again');
+    return 0;
+  }
+  recheck.checked(w, ctx.now());
+  return o.ingest(mention);
 }
 
 /** After a restart: the latest customer mention of each conversation the bot spoke in recently is watched again. */

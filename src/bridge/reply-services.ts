@@ -19,6 +19,8 @@ export class ReplyServices {
   private readonly cache = new Map<string, { services: readonly ReplyService[]; atMs: number }>();
   /** Lookups under way: contacts that need the same answer at the same moment share one GET. */
   private readonly asking = new Map<string, Promise<readonly ReplyService[]>>();
+  /** Refusals per key: a lookup that started before one does not cache its (possibly old) answer. */
+  private readonly refusals = new Map<string, number>();
 
   constructor(
     private readonly engage: Pick<BridgeEngage, 'publisher'>,
@@ -49,6 +51,7 @@ export class ReplyServices {
   }
 
   private async ask(key: string, channel: string, target: { topicId: string; mentionId: string }): Promise<readonly ReplyService[]> {
+    const refusalsBefore = this.refusals.get(key) ?? 0;
     const answer = await this.engage.publisher.services({ type: 'reply', topicId: target.topicId, mentionId: target.mentionId });
     const listed = answer.services.map((s) => ({ type: s.type, service_id: String(s.service_id) }));
     // The list is for this mention already; keep the channel's own type when the service lists more than one.
@@ -60,7 +63,7 @@ export class ReplyServices {
         `Engage lists no service to reply with on ${channel} (topic ${target.topicId}): check the account's ${channel} profile`,
       );
     }
-    this.cache.set(key, { services, atMs: this.now() });
+    if ((this.refusals.get(key) ?? 0) === refusalsBefore) this.cache.set(key, { services, atMs: this.now() });
     return services;
   }
 
@@ -68,7 +71,9 @@ export class ReplyServices {
   forget(channel: string, topicId: string): void {
     this.cache.delete(cacheKey(topicId, channel));
     // A lookup that started before the refusal may bring the old answer: the next reply asks afresh.
-    this.asking.delete(cacheKey(topicId, channel));
+    const key = cacheKey(topicId, channel);
+    this.asking.delete(key);
+    this.refusals.set(key, (this.refusals.get(key) ?? 0) + 1);
   }
 }
 

@@ -20,8 +20,15 @@ export const BRIDGE_CLIENT_CONCURRENCY = { read: 8, write: 8, handover: 4 } as c
  */
 export function bridgeClientConcurrency(maxConcurrentContacts: number): ConcurrencyLimits {
   const c = BRIDGE_CLIENT_CONCURRENCY;
-  return { read: Math.max(c.read, maxConcurrentContacts), write: c.write, handover: Math.max(c.handover, maxConcurrentContacts) };
+  const contacts = Math.min(maxConcurrentContacts, CONTACT_CALLS_MAX);
+  return { read: Math.max(c.read, contacts), write: c.write, handover: Math.max(c.handover, contacts) };
 }
+
+/**
+ * However many contacts run at once (the setting allows 1,000), the reads and handover calls in flight stay under
+ * this: the service then sees at most 64 + 8 + 64 connections from the bridge (one per call in flight).
+ */
+export const CONTACT_CALLS_MAX = 64;
 
 /** The bridge's part of the settings. */
 export function bridgeSettingsOf(config: Config): BridgeSettings {

@@ -50,6 +50,25 @@ describe('lookups that many contacts need at the same moment are made once', () 
     await Promise.all([first, second]);
   });
 
+  it('an answer asked for before a refusal is not cached after it', async () => {
+    const old = heldLookup(listed);
+    const fresh = { profiles: [], services: [{ type: 'whatsapp', service_id: '3225550199' }] };
+    let lookups = 0;
+    const services = new ReplyServices(
+      { publisher: { services: () => (++lookups === 1 ? old.call() : Promise.resolve(fresh)) } } as unknown as BridgeEngage,
+      () => 0,
+    );
+    const before = services.forReply('whatsapp', target);
+    await waitFor('the first lookup', () => old.calls === 1);
+    services.forget('whatsapp', target.topicId);
+    expect(await services.forReply('whatsapp', target)).toEqual(fresh.services);
+    old.letGo();
+    await before;
+    // The later answer stays: the old one came back after the refusal and is not kept.
+    expect(await services.forReply('whatsapp', target)).toEqual(fresh.services);
+    expect(lookups).toBe(2);
+  });
+
   it("the bot's user named by a burst of first replies is read once", async () => {
     const lookup = heldLookup({ id: 'u1', name: 'Bot' });
     const store = createMemoryStore({ clock: () => 0 });

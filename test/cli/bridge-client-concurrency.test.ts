@@ -51,5 +51,7 @@ describe("the bridge's client lets every contact at work make its handover call 
     expect(bridgeClientConcurrency(32)).toEqual({ read: 32, write: BRIDGE_CLIENT_CONCURRENCY.write, handover: 32 });
     // Fewer contacts than a class's floor keep the floor: a manager's handover never waits for a worker's.
     expect(bridgeClientConcurrency(1)).toEqual(BRIDGE_CLIENT_CONCURRENCY);
+    // Many contacts at once do not open a connection each: the classes stop at a bound.
+    expect(bridgeClientConcurrency(1000)).toEqual({ read: 64, write: BRIDGE_CLIENT_CONCURRENCY.write, handover: 64 });
   });
 });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { BridgeContext } from '../../src/bridge/bridge-context.js';
+import { MentionRecheck, recheckRecent } from '../../src/bridge/poller-recheck.js';
+import type { Mention } from '../../src/engage/index.js';
+import { silentLogger } from '../../src/log.js';
+import { createMemoryStore } from '../../src/storage/index.js';
+import { waitFor } from '../support/wait-for.js';
+
+describe('a pass reading recent customer mentions again', () => {
+  it('has every read of the pass in flight at once, and records what each brought', async () => {
+    const nowMs = 1_000_000;
+    const store = createMemoryStore({ clock: () => nowMs });
+    const waiting: Array<() => void> = [];
+    let inFlight = 0;
+    const engage = {
+      mentions: {
+        get: async (ref: { topicId: string; id: string }) => {
+          inFlight += 1;
+          await new Promise<void>((go) => waiting.push(go));
+          inFlight -= 1;
+          return { id: ref.id, topic_id: ref.topicId } as unknown as Mention;
+        },
+      },
+    };
+    const ctx = { engage, now: () => nowMs, log: silentLogger(), settings: {}, store } as unknown as Pick<
+      BridgeContext,
+      'engage' | 'now' | 'log' | 'settings' | 'store'
+    >;
+    const recheck = new MentionRecheck();
+    for (let i = 0; i < 5; i++) recheck.watch({ topicId: '2001', id: String(9001 + i), key: `whatsapp:3247000070${i}`, addedAt: 1 }, nowMs);
+    const ingested: string[] = [];
+    const pass = recheckRecent(ctx, recheck, { count: () => undefined, ingest: async (m) => (ingested.push(String(m.id)), 1) });
+    await waitFor('five reads in flight together', () => inFlight === 5);
+    for (const go of waiting.splice(0)) go();
+    expect(await pass).toBe(5);
+    expect(ingested.sort()).toEqual(['9001', '9002', '9003', '9004', '9005']);
+    await store.close();
+  });
+});
