@@ -37,7 +37,8 @@ export async function performReply(
     const line = conv?.transcript.find(
       (l) => l.from === 'customer' && l.mentionId === p.target.mentionId && (l.topicId === undefined || l.topicId === p.target.topicId),
     );
-    const search = line ? { serviceFromMs: line.at } : { sinceMs: effect.createdAt };
+    // A reply its last attempt published is listed by any listing begun after that attempt's end was recorded.
+    const search = line ? { serviceFromMs: line.at, notBeforeMs: effect.updatedAt } : { sinceMs: effect.createdAt };
     const check = await findPublishedReply(
       deps.engage,
       { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },

@@ -1,4 +1,6 @@
+import type { PublisherMention } from '../engage/index.js';
 import type { BridgeEngage } from './bridge-engage.js';
+import { sharedReplyListing } from './shared-reply-listing.js';
 
 /**
  * How far before the effect was stored the search starts. Only a search window (the answer is decided by ids):
@@ -43,39 +45,76 @@ function sameTopic(target: { topic_id?: unknown }, topicId: string | undefined):
   return topicId === undefined || t === undefined || t === null || String(t) === topicId;
 }
 
+/** Who the reply answers, and where the search starts. */
+export type ReplyToFind = { mentionId: string; topicId?: string; text: string } & (
+  | {
+      /** The customer's mention's `date.added` (the service's clock, the same as the list's): the narrow window. */
+      serviceFromMs: number;
+      /**
+       * Our clock: when the attempt whose outcome is unknown ended (or the effect's last change). A listing that
+       * began after it holds that attempt's reply, so it may be shared with other re-checks.
+       */
+      notBeforeMs?: number;
+    }
+  | { /** When the effect was stored (our clock): the wide fallback. */ sinceMs: number }
+);
+
+/** Looks at listed replies for the one answering the mention; `gets` counts the look-ups made (bounded). */
+async function scan(
+  engage: Pick<BridgeEngage, 'publisherMentions'>,
+  reply: ReplyToFind,
+  items: readonly PublisherMention[],
+  fromMs: number,
+  budget: { gets: number; deadline: number },
+  now: () => number,
+): Promise<ReplyCheck | undefined> {
+  for (const pm of items) {
+    const added = pm.date?.added;
+    // A shared listing reaches further back than this mention: what is older cannot answer it.
+    if (typeof added === 'number' && added * 1000 < fromMs) continue;
+    const target = listedTarget(pm);
+    if (target !== undefined && target !== reply.mentionId) continue;
+    const text = textOf(pm.message);
+    if (target === undefined && text !== undefined && text !== reply.text) continue;
+    if (budget.gets >= RECHECK_LIMITS.gets || now() > budget.deadline) {
+      return { outcome: 'unknown', why: `re-check stopped after ${budget.gets} look-ups` };
+    }
+    budget.gets++;
+    const full = await engage.publisherMentions.get(pm.id);
+    if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
+      return { outcome: 'published', publisherMentionId: String(full.id) };
+  }
+  return undefined;
+}
+
 /**
  * Was this reply already published (a crash or an unanswered call between sending and recording)? Decided by ids:
  * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention.
  * A listed `mention_id` or a different text rules a candidate out without a GET. Bounded in pages, GETs and time.
+ * With `notBeforeMs`, a listing read for another re-check may serve this one (see `shared-reply-listing.ts`); when
+ * it was cut short by its bound and holds no answer, this re-check reads its own narrower window.
  */
 export async function findPublishedReply(
   engage: Pick<BridgeEngage, 'publisherMentions'>,
-  /**
-   * `serviceFromMs`: the customer's mention's `date.added` (the service's clock, the same as the list's), the
-   * narrow window; `sinceMs`: when the effect was stored (our clock), the wide fallback.
-   */
-  reply: { mentionId: string; topicId?: string; text: string } & ({ serviceFromMs: number } | { sinceMs: number }),
+  reply: ReplyToFind,
   now: () => number,
 ): Promise<ReplyCheck> {
-  const deadline = now() + RECHECK_LIMITS.timeMs;
-  let pages = 0;
-  let gets = 0;
+  const budget = { gets: 0, deadline: now() + RECHECK_LIMITS.timeMs };
   const from = 'serviceFromMs' in reply ? reply.serviceFromMs - SERVICE_SLACK_MS : reply.sinceMs - SEARCH_SLACK_MS;
+  if ('serviceFromMs' in reply && reply.notBeforeMs !== undefined) {
+    const listed = await sharedReplyListing(engage, from, reply.notBeforeMs, now, { pages: RECHECK_LIMITS.pages, pageSize: PAGE_SIZE });
+    const found = await scan(engage, reply, listed.items, from, budget, now);
+    if (found) return found;
+    if (listed.complete) return { outcome: 'absent' };
+  }
+  let pages = 0;
   for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(from), limit: PAGE_SIZE })) {
     pages++;
-    for (const pm of page.data) {
-      const target = listedTarget(pm);
-      if (target !== undefined && target !== reply.mentionId) continue;
-      const text = textOf(pm.message);
-      if (target === undefined && text !== undefined && text !== reply.text) continue;
-      if (gets >= RECHECK_LIMITS.gets || now() > deadline) return { outcome: 'unknown', why: `re-check stopped after ${gets} look-ups` };
-      gets++;
-      const full = await engage.publisherMentions.get(pm.id);
-      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
-        return { outcome: 'published', publisherMentionId: String(full.id) };
-    }
+    const found = await scan(engage, reply, page.data, from, budget, now);
+    if (found) return found;
     if (!page.paging?.next_url) return { outcome: 'absent' };
-    if (pages >= RECHECK_LIMITS.pages || now() > deadline) return { outcome: 'unknown', why: `re-check stopped after ${pages} pages` };
+    if (pages >= RECHECK_LIMITS.pages || now() > budget.deadline)
+      return { outcome: 'unknown', why: `re-check stopped after ${pages} pages` };
   }
   return { outcome: 'absent' };
 }

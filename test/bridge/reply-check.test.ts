@@ -26,3 +26,65 @@ describe('the search for a reply that may already be out', () => {
     expect(asked.map((d) => added - d.getTime())).toEqual([1_000]);
   });
 });
+
+describe('re-checks after a restart share one listing of published replies', () => {
+  const t0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+  /** The service's published replies; `in_reply_to` only by GET, as the description says. */
+  function service(replies: Array<{ id: string; mentionId: string; text: string; addedMs: number }>) {
+    const listed: Date[] = [];
+    const engage = {
+      publisherMentions: {
+        listPages: async function* (q: { dateFrom: Date }) {
+          listed.push(q.dateFrom);
+          const data = replies
+            .filter((r) => r.addedMs >= q.dateFrom.getTime())
+            .map((r) => ({ id: r.id, message: { content: r.text }, date: { added: r.addedMs / 1000 } }));
+          yield { data };
+        },
+        get: async (id: string) => {
+          const r = replies.find((x) => x.id === id);
+          return { id, ...(r ? { in_reply_to: { id: r.mentionId, topic_id: '2001' } } : {}) };
+        },
+      },
+    };
+    return { engage: engage as never, listed };
+  }
+
+  it('reads the list once for several re-checks made together, and each finds its own reply by id', async () => {
+    const s = service([
+      { id: 'pm-1', mentionId: '9001', text: 'Hi Ann', addedMs: t0 + 2_000 },
+      { id: 'pm-2', mentionId: '9002', text: 'Hi Bob', addedMs: t0 + 5_000 },
+    ]);
+    const now = () => t0 + 20_000;
+    const a = await findPublishedReply(s.engage, { mentionId: '9001', text: 'Hi Ann', serviceFromMs: t0 + 1_000, notBeforeMs: t0 }, now);
+    const b = await findPublishedReply(s.engage, { mentionId: '9002', text: 'Hi Bob', serviceFromMs: t0 + 4_000, notBeforeMs: t0 }, now);
+    const c = await findPublishedReply(s.engage, { mentionId: '9003', text: 'Hi Cy', serviceFromMs: t0 + 6_000, notBeforeMs: t0 }, now);
+    expect([a, b, c]).toEqual([
+      { outcome: 'published', publisherMentionId: 'pm-1' },
+      { outcome: 'published', publisherMentionId: 'pm-2' },
+      { outcome: 'absent' },
+    ]);
+    expect(s.listed).toHaveLength(1);
+  });
+
+  it('reads again for an attempt that ended after the shared listing began: its reply may not be in it', async () => {
+    const s = service([]);
+    let clock = t0 + 20_000;
+    const now = () => clock;
+    await findPublishedReply(s.engage, { mentionId: '9001', text: 'Hi Ann', serviceFromMs: t0 + 1_000, notBeforeMs: t0 }, now);
+    clock += 1_000;
+    await findPublishedReply(s.engage, { mentionId: '9002', text: 'Hi Bob', serviceFromMs: t0 + 4_000, notBeforeMs: clock - 500 }, now);
+    expect(s.listed).toHaveLength(2);
+  });
+
+  it('reads again for a mention older than the shared listing reaches, or once the listing is old', async () => {
+    const s = service([]);
+    let clock = t0 + 100_000;
+    const now = () => clock;
+    await findPublishedReply(s.engage, { mentionId: '9001', text: 'x', serviceFromMs: t0 + 60_000, notBeforeMs: t0 }, now);
+    await findPublishedReply(s.engage, { mentionId: '9002', text: 'x', serviceFromMs: t0 + 10_000, notBeforeMs: t0 }, now);
+    clock += 11_000;
+    await findPublishedReply(s.engage, { mentionId: '9003', text: 'x', serviceFromMs: t0 + 60_000, notBeforeMs: t0 }, now);
+    expect(s.listed).toHaveLength(3);
+  });
+});
