@@ -140,11 +140,10 @@ async function readAgain(
 
 /** After a restart: the latest customer mention of each conversation the bot spoke in recently is watched again. */
 export async function watchRecentConversations(ctx: Pick<BridgeContext, 'store' | 'now'>, recheck: MentionRecheck): Promise<void> {
-  // Only the recently updated ones are read, and no more than can be watched (the newest: the others would make
-  // room for them anyway): at start, tens of thousands of stored conversations must not be loaded.
-  const recent = await ctx.store.listConversations({ owner: 'bot', updatedSince: ctx.now() - RECHECK_FOR_MS, newest: MAX_WATCHED });
-  for (const c of recent) {
-    if (!c.lastMentionId || !c.lastMentionTopicId || ctx.now() - c.updatedAt > RECHECK_FOR_MS) continue;
+  // Only the recently updated ones are read, no more than can be watched (the newest: the others would make room
+  // for them anyway), and one at a time: at start, tens of thousands of stored conversations must not be loaded.
+  await ctx.store.eachConversation({ owner: 'bot', updatedSince: ctx.now() - RECHECK_FOR_MS, newest: MAX_WATCHED }, (c) => {
+    if (!c.lastMentionId || !c.lastMentionTopicId || ctx.now() - c.updatedAt > RECHECK_FOR_MS) return;
     recheck.watch({ topicId: c.lastMentionTopicId, id: c.lastMentionId, key: c.key, addedAt: (c.lastInboundAt ?? 0) / 1000 }, c.updatedAt);
-  }
+  });
 }

@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversationSlot } from './hot-state.js';
 import { slotLine } from './hot-state.js';
@@ -8,6 +8,7 @@ import { shardFileName, shardOf } from './sharded-map.js';
 import type { ShardedMap } from './sharded-map.js';
 import { isCold, isLive } from './state/conversations.js';
 import type { ColdSlot } from './state/conversations.js';
+import type { ColdShardFiles } from './cold-shard-files.js';
 
 /**
  * Cold conversations stay out of memory: a conversation untouched for a while keeps only its owner, its
@@ -20,29 +21,31 @@ export function conversationShardPath(dataDir: string, key: string, shardCount: 
   return join(dataDir, CONVERSATIONS_DIR, shardFileName(shardOf(key, shardCount)));
 }
 
-/** The line of a cold conversation, or undefined when it is no longer where the slot says (a snapshot moved it). */
-export async function readColdLine(path: string, key: string, slot: ColdSlot): Promise<string | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
+/**
+ * The line of a cold conversation, or undefined when it is no longer where the slot says (a snapshot moved it).
+ * Read through `files`, which keeps shard files open between reads; a file found stale is forgotten.
+ */
+export async function readColdLine(files: ColdShardFiles, path: string, key: string, slot: ColdSlot): Promise<string | undefined> {
+  let text: string;
   try {
-    handle = await open(path, 'r');
+    text = await files.with(path, async (handle) => {
+      const buffer = Buffer.alloc(slot.length);
+      const { bytesRead } = await handle.read(buffer, 0, slot.length, slot.at);
+      return buffer.subarray(0, bytesRead).toString('utf8');
+    });
   } catch (error) {
     if (isCode(error, 'ENOENT')) return undefined;
     throw error;
   }
+  // A snapshot may have replaced the file since the slot was read: check it is this record, this version.
   try {
-    const buffer = Buffer.alloc(slot.length);
-    const { bytesRead } = await handle.read(buffer, 0, slot.length, slot.at);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    // A snapshot may have replaced the file since the slot was read: check it is this record, this version.
-    try {
-      const record = JSON.parse(text) as { key?: unknown; updatedAt?: unknown };
-      return record.key === key && record.updatedAt === slot.updatedAt ? text : undefined;
-    } catch {
-      return undefined;
-    }
-  } finally {
-    await handle.close();
+    const record = JSON.parse(text) as { key?: unknown; updatedAt?: unknown };
+    if (record.key === key && record.updatedAt === slot.updatedAt) return text;
+  } catch {
+    // Not a whole line: the file kept open is an older one.
   }
+  files.forget(path);
+  return undefined;
 }
 
 export interface PlacedLine {

@@ -14,6 +14,7 @@ import {
   listConversationsIn,
   recordOf,
 } from './state/conversations.js';
+import type { LiveSlot } from './state/conversations.js';
 import { StoreError } from './store-error.js';
 
 /** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
@@ -25,6 +26,8 @@ import type { OwnerCounts } from './store.js';
 export interface ConversationFilter {
   owner?: Owner;
   updatedSince?: number;
+  /** Only this many, the most recently updated. */
+  newest?: number;
 }
 
 /** The conversations part of the store: the hot set, the archive behind it, and moves between the two. */
@@ -65,15 +68,8 @@ export class ConversationBook {
     return this.put(parsed);
   }
 
-  async list(filter: ConversationFilter & { newest?: number }): Promise<ConversationRecord[]> {
-    const { owner, since } = this.checkFilter(filter);
-    const newest = filter.newest;
-    if (newest !== undefined && !(Number.isInteger(newest) && newest >= 0)) {
-      throw new StoreError('invalid', 'newest must be a whole number of conversations; nothing was read.');
-    }
-    let slots = listConversationsIn(this.state, owner, since);
-    // Chosen by the dates the slots hold, before any record is read: the few wanted, never all of them.
-    if (newest !== undefined && slots.length > newest) slots = slots.sort(([, a], [, b]) => b.updatedAt - a.updatedAt).slice(0, newest);
+  async list(filter: ConversationFilter): Promise<ConversationRecord[]> {
+    const { owner, slots } = this.select(filter);
     const found: ConversationRecord[] = [];
     for (const [key, slot] of slots) {
       const record = isHot(slot) ? recordOf(slot) : await this.slow(key);
@@ -89,9 +85,9 @@ export class ConversationBook {
    * One that left the hot set or changed owner before its turn is skipped. Returns how many were visited.
    */
   async each(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number> {
-    const { owner, since } = this.checkFilter(filter);
+    const { owner, since, slots } = this.select(filter);
     let visited = 0;
-    for (const [key] of listConversationsIn(this.state, owner, since)) {
+    for (const [key] of slots) {
       const record = await this.readLive(key);
       if (!record || (owner !== undefined && record.owner !== owner) || (since !== undefined && record.updatedAt < since)) continue;
       visited += 1;
@@ -143,13 +139,21 @@ export class ConversationBook {
     );
   }
 
-  private checkFilter(filter: ConversationFilter): { owner: Owner | undefined; since: number | undefined } {
+  /** The slots the filter picks, chosen by what the slots hold before any record is read. */
+  private select(filter: ConversationFilter): { owner: Owner | undefined; since: number | undefined; slots: Array<[string, LiveSlot]> } {
     const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
     const since = filter.updatedSince;
     if (since !== undefined && !Number.isFinite(since)) {
       throw new StoreError('invalid', 'updatedSince must be a number of epoch milliseconds; nothing was read.');
     }
-    return { owner, since };
+    const newest = filter.newest;
+    if (newest !== undefined && !(Number.isInteger(newest) && newest >= 0)) {
+      throw new StoreError('invalid', 'newest must be a whole number of conversations; nothing was read.');
+    }
+    const slots = listConversationsIn(this.state, owner, since);
+    // The few wanted, by the dates the slots hold: never all of them read to keep some.
+    if (newest === undefined || slots.length <= newest) return { owner, since, slots };
+    return { owner, since, slots: slots.sort(([, a], [, b]) => b.updatedAt - a.updatedAt).slice(0, newest) };
   }
 
   /** The record as it is now, if it is in the hot set (in memory or cold); undefined once archived or gone. */

@@ -14,6 +14,7 @@ import { mentionRef } from './records.js';
 import { hasSeenIn } from './state/inbox.js';
 import { coldConversationDecoder, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
 import { CONVERSATIONS_DIR, conversationShardPath, readColdLine } from './cold-conversations.js';
+import { ColdShardFiles } from './cold-shard-files.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
 import type { Persistence, PersistenceCounters } from './persistence.js';
@@ -52,6 +53,8 @@ export class FilePersistence implements Persistence {
   private snapshotting: Promise<void> | undefined;
   /** Conversations in the journal record being written: they stay in memory until it is. */
   private journalPending = new Set<string>();
+  /** Shard files kept open between cold reads. */
+  private readonly coldFiles = new ColdShardFiles();
 
   private constructor(
     private readonly dataDir: string,
@@ -137,6 +140,7 @@ export class FilePersistence implements Persistence {
       {
         coldBefore: this.options.clock() - this.options.coldAfterMinutes * 60_000,
         journalPending: (key) => this.journalPending.has(key),
+        replaced: (path) => this.coldFiles.forget(path),
       },
       this.syncRecord,
     );
@@ -172,7 +176,7 @@ export class FilePersistence implements Persistence {
   }
 
   readCold(key: string, slot: ColdSlot): Promise<string | undefined> {
-    return readColdLine(conversationShardPath(this.dataDir, key, SHARDS.conversations), key, slot);
+    return readColdLine(this.coldFiles, conversationShardPath(this.dataDir, key, SHARDS.conversations), key, slot);
   }
 
   readArchive(key: string): Promise<ConversationRecord | undefined> {
@@ -185,6 +189,7 @@ export class FilePersistence implements Persistence {
 
   async release(): Promise<void> {
     await this.snapshotting;
+    this.coldFiles.closeAll();
     await this.journal.close();
     await this.lock.release();
   }

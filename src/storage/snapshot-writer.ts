@@ -35,6 +35,8 @@ export interface SnapshotCold {
   coldBefore: number;
   /** Keys in a journal record being written (their slot must stay in memory until it is). */
   journalPending: (key: string) => boolean;
+  /** A conversations shard file was just renamed into place: a handle kept open on the old one must not be used. */
+  replaced?: (path: string) => void;
 }
 
 export async function writeSnapshot(
@@ -67,7 +69,9 @@ export async function writeSnapshot(
             const { text, placed } = await conversationShardText(path, state.conversations, index);
             bytes += Buffer.byteLength(text);
             await writeDurably(path, text);
-            // Right after the rename, before anything else runs: cold slots must point into the new file.
+            // Right after the rename, before anything else runs: cold slots must point into the new file, and
+            // no read may use them with the old file (kept open for cold reads).
+            cold.replaced?.(path);
             settleShard(state.conversations, placed, cold.coldBefore, cold.journalPending);
             return;
           }

@@ -176,7 +176,7 @@ export class StoreCore implements Store {
   }
 
   async eachConversation(
-    filter: { owner?: Owner; updatedSince?: number },
+    filter: { owner?: Owner; updatedSince?: number; newest?: number },
     visit: (record: ConversationRecord) => void | Promise<void>,
   ): Promise<number> {
     this.ensureOpen();

@@ -100,7 +100,7 @@ export interface Store {
    * One archived or given another owner before its turn is skipped. Resolves with how many were visited.
    */
   eachConversation(
-    filter: { owner?: Owner; updatedSince?: number },
+    filter: { owner?: Owner; updatedSince?: number; newest?: number },
     visit: (record: ConversationRecord) => void | Promise<void>,
   ): Promise<number>;
   countByOwner(): Promise<OwnerCounts>;

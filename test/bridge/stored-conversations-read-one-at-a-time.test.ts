@@ -22,29 +22,38 @@ function conversation(n: number, overrides: Partial<ConversationRecord> = {}): C
   };
 }
 
-/** The store, counting the records its list calls hand out (all of them are in memory at once). */
-function countingLists(store: Store): { store: Store; listed: () => number } {
-  let listed = 0;
+/** The store, counting the records it hands out, and the most it handed out in one go (all in memory at once). */
+function counting(store: Store): { store: Store; read: () => number; mostAtOnce: () => number } {
+  let read = 0;
+  let mostAtOnce = 0;
   const counted = Object.create(store) as Store;
   counted.listConversations = async (filter) => {
     const found = await store.listConversations(filter);
-    listed += found.length;
+    read += found.length;
+    mostAtOnce = Math.max(mostAtOnce, found.length);
     return found;
   };
-  return { store: counted, listed: () => listed };
+  counted.eachConversation = (filter, visit) =>
+    store.eachConversation(filter, (record) => {
+      read += 1;
+      mostAtOnce = Math.max(mostAtOnce, 1);
+      return visit(record);
+    });
+  return { store: counted, read: () => read, mostAtOnce: () => mostAtOnce };
 }
 
 // With tens of thousands of stored conversations, start-up and the periodic passes must not bring them all into
 // memory at once (issue 13: peak RSS with 50,000 stored conversations).
 describe('stored conversations are read a few or one at a time', () => {
-  it('after a restart only as many recent conversations as can be watched are read: the newest', async () => {
+  it('after a restart only as many recent conversations as can be watched are read, the newest, one at a time', async () => {
     const store = createMemoryStore({ clock: () => NOW });
     const total = MAX_WATCHED + 500;
     for (let n = 0; n < total; n++) await store.saveConversation(conversation(n, { updatedAt: NOW - 20 * MINUTE + n }));
-    const { store: counted, listed } = countingLists(store);
+    const { store: counted, read, mostAtOnce } = counting(store);
     const recheck = new MentionRecheck();
     await watchRecentConversations({ store: counted, now: () => NOW }, recheck);
-    expect(listed()).toBe(MAX_WATCHED);
+    expect(read()).toBe(MAX_WATCHED);
+    expect(mostAtOnce()).toBe(1);
     expect(recheck.size).toBe(MAX_WATCHED);
     // The oldest 500 are the ones left out, as when all were read and the idlest made room.
     expect(recheck.keyOf('2001', String(1_000_000 + 499))).toBeUndefined();
@@ -57,7 +66,7 @@ describe('stored conversations are read a few or one at a time', () => {
     const idle = conversation(1, { owner: 'agents', ownerChangedAt: NOW - 90 * MINUTE, humanSeenAt: NOW - 80 * MINUTE });
     await store.saveConversation(idle);
     for (let n = 2; n < 50; n++) await store.saveConversation(conversation(n, { owner: 'agents', updatedAt: NOW - 90 * MINUTE }));
-    const { store: counted, listed } = countingLists(store);
+    const { store: counted, read, mostAtOnce } = counting(store);
     const returned: string[] = [];
     const ctx = {
       store: counted,
@@ -76,6 +85,7 @@ describe('stored conversations are read a few or one at a time', () => {
     const report = await new Reconciler(ctx, events).run();
     expect(report.idle).toBe(1);
     expect(returned).toEqual([idle.key]);
-    expect(listed()).toBe(0);
+    expect(read()).toBe(49);
+    expect(mostAtOnce()).toBe(1);
   });
 });

@@ -273,6 +273,9 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         await store.saveConversation(conversation('people', { owner: 'agents', updatedAt: T0 + 1 }));
         const newest = await store.listConversations({ owner: 'bot', newest: 2 });
         expect(newest.map((c) => c.serviceId).sort()).toEqual(['0', '3']);
+        const visited: string[] = [];
+        expect(await store.eachConversation({ owner: 'bot', newest: 2 }, (c) => void visited.push(c.serviceId))).toBe(2);
+        expect(visited.sort()).toEqual(['0', '3']);
         expect(await store.listConversations({ owner: 'bot', updatedSince: T0 - 60_000 - 4, newest: 10 })).toHaveLength(4);
         expect(await store.listConversations({ newest: 0 })).toEqual([]);
         await expect(store.listConversations({ newest: 1.5 })).rejects.toThrow(/newest/);
