@@ -158,7 +158,7 @@ export class RequestExecutor {
     if (!reading.ok) {
       const error = new MalformedResponseError(
         { method: op.method, path: this.safePath(op), status: answer.status, description: reading.problem },
-        true,
+        reading.unreadable,
       );
       return { ok: false, error };
     }

@@ -61,7 +61,7 @@ export class NetworkFailure extends Error {
  * below 1.2 (the service disabled 1.0; we do not go lower than 1.2 either). `connections`: as many as the
  * request classes let be in flight together, so the pool never queues a call its class has let go.
  */
-export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connections = 16): Agent {
+export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connections: number): Agent {
   return new Agent({
     keepAliveTimeout: 10_000,
     connections,

@@ -78,6 +78,13 @@ describe('request classes, timeouts and malformed answers', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('does not ask a read again when its 200 body is JSON but no envelope (a JSON error page): it is not cut short', async () => {
+    const { client } = testClient(server);
+    server.script({ status: 200, body: { foo: 1 } });
+    await expect(client.topics.list()).rejects.toBeInstanceOf(MalformedResponseError);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('does not ask again when a readable answer has the wrong shape: it would come back the same', async () => {
     const { client } = testClient(server);
     server.script(ok({ id: { nested: true } }));
