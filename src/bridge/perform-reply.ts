@@ -37,8 +37,10 @@ export async function performReply(
     const line = conv?.transcript.find(
       (l) => l.from === 'customer' && l.mentionId === p.target.mentionId && (l.topicId === undefined || l.topicId === p.target.topicId),
     );
-    // A reply its last attempt published is listed by any listing begun after that attempt's end was recorded.
-    const search = line ? { serviceFromMs: line.at, notBeforeMs: effect.updatedAt } : { sinceMs: effect.createdAt };
+    // A reply its last attempt published is in a listing begun once the retry was due (as when each re-check read
+    // its own): a send that timed out may still land a little after its failure was recorded.
+    const notBeforeMs = Math.max(effect.updatedAt, effect.retryAt ?? 0);
+    const search = line ? { serviceFromMs: line.at, notBeforeMs } : { sinceMs: effect.createdAt };
     const check = await findPublishedReply(
       deps.engage,
       { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },
@@ -92,18 +94,8 @@ export async function performReply(
   // and nothing after it can have started without this on disk (see effect-doubt.ts). The conversation's note of
   // the reply is made before the flush, so both go to disk in that one group commit instead of a second one.
   await deps.store.completeEffect(effect.key, recorded);
-  let noteFailed: { err: unknown } | undefined;
   try {
     await noteReply(deps, key);
-  } catch (err) {
-    noteFailed = { err };
-  }
-  await deps.store.flush();
-  deps.metrics.replies.inc({ channel });
-  try {
-    if (noteFailed) throw noteFailed.err;
-    // Not awaited: the contact's next reply need not wait for it (the run waits at its end, see ConversationWorker).
-    void learnBotUser(deps, result.publisher_mention);
   } catch (err) {
     // The reply is out and recorded: bookkeeping after it must not make it look failed (and be sent again).
     deps.log.warn(
@@ -111,6 +103,10 @@ export async function performReply(
       'reply sent; updating the conversation after it failed',
     );
   }
+  await deps.store.flush();
+  deps.metrics.replies.inc({ channel });
+  // Not awaited (it never rejects): the contact's next reply need not wait for it; the run waits at its end.
+  void learnBotUser(deps, result.publisher_mention);
   return recorded;
 }
 

@@ -65,13 +65,15 @@ async function scan(
   reply: ReplyToFind,
   items: readonly PublisherMention[],
   fromMs: number,
-  budget: { gets: number; deadline: number },
+  budget: { gets: number; deadline: number; looked: Set<string> },
   now: () => number,
 ): Promise<ReplyCheck | undefined> {
   for (const pm of items) {
     const added = pm.date?.added;
     // A shared listing reaches further back than this mention: what is older cannot answer it.
     if (typeof added === 'number' && added * 1000 < fromMs) continue;
+    // Looked up already (in a shared listing this re-check read before its own window).
+    if (budget.looked.has(String(pm.id))) continue;
     const target = listedTarget(pm);
     if (target !== undefined && target !== reply.mentionId) continue;
     const text = textOf(pm.message);
@@ -80,6 +82,7 @@ async function scan(
       return { outcome: 'unknown', why: `re-check stopped after ${budget.gets} look-ups` };
     }
     budget.gets++;
+    budget.looked.add(String(pm.id));
     const full = await engage.publisherMentions.get(pm.id);
     if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
       return { outcome: 'published', publisherMentionId: String(full.id) };
@@ -99,7 +102,7 @@ export async function findPublishedReply(
   reply: ReplyToFind,
   now: () => number,
 ): Promise<ReplyCheck> {
-  const budget = { gets: 0, deadline: now() + RECHECK_LIMITS.timeMs };
+  const budget = { gets: 0, deadline: now() + RECHECK_LIMITS.timeMs, looked: new Set<string>() };
   const from = 'serviceFromMs' in reply ? reply.serviceFromMs - SERVICE_SLACK_MS : reply.sinceMs - SEARCH_SLACK_MS;
   if ('serviceFromMs' in reply && reply.notBeforeMs !== undefined) {
     const listed = await sharedReplyListing(engage, from, reply.notBeforeMs, now, { pages: RECHECK_LIMITS.pages, pageSize: PAGE_SIZE });

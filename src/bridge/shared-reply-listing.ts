@@ -6,9 +6,9 @@ import type { BridgeEngage } from './bridge-engage.js';
  * reply is re-checked within seconds of the others; each reading its own pages cost about three list calls under
  * load (465 in one chaos campaign), all from the rate budget.
  */
-export const SHARE_MS = 10_000;
+const SHARE_MS = 10_000;
 /** A listing starts this much before the mention that asked for it, so re-checks of a little older ones fit in it. */
-export const SHARE_PAD_MS = 30_000;
+const SHARE_PAD_MS = 30_000;
 
 export interface Listed {
   /** The replies listed, oldest first. */
@@ -47,10 +47,13 @@ export function sharedReplyListing(
   const from = fromMs - SHARE_PAD_MS;
   const listing: Listing = { fromMs: from, startedAtMs: at, result: readPages(engage, from, limits) };
   listings.set(engage, listing);
-  // A failed listing serves nobody: the next re-check reads again.
-  listing.result.catch(() => {
+  // A failed listing, or one cut short by its bound, serves nobody else: the next re-check reads its own.
+  const forget = () => {
     if (listings.get(engage) === listing) listings.delete(engage);
-  });
+  };
+  listing.result.then((l) => {
+    if (!l.complete) forget();
+  }, forget);
   return listing.result;
 }
 

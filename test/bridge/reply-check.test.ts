@@ -88,3 +88,53 @@ describe('re-checks after a restart share one listing of published replies', () 
     expect(s.listed).toHaveLength(3);
   });
 });
+
+describe('a shared listing that cannot serve', () => {
+  const t0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+  const now = () => t0 + 60_000;
+
+  it('a listing cut short by its page bound is not shared, and each candidate is looked up once', async () => {
+    const listed: Date[] = [];
+    let gets = 0;
+    const engage = {
+      publisherMentions: {
+        // Always another page: both the shared listing and the re-check's own stop at their bound.
+        listPages: async function* (q: { dateFrom: Date }) {
+          listed.push(q.dateFrom);
+          for (let n = 0; ; n++) yield { data: [{ id: `pm-${n}`, message: { content: 'Hi Ann' } }], paging: { next_url: 'more' } };
+        },
+        get: async (id: string) => {
+          gets++;
+          return { id, in_reply_to: { id: 'another', topic_id: '2001' } };
+        },
+      },
+    };
+    const ask = (mentionId: string) =>
+      findPublishedReply(engage as never, { mentionId, text: 'Hi Ann', serviceFromMs: t0 + 40_000, notBeforeMs: t0 }, now);
+    expect((await ask('9001')).outcome).toBe('unknown');
+    // The shared read, then the re-check's own narrower one; the ids the first looked up are not asked twice.
+    expect(listed.map((d) => t0 + 40_000 - d.getTime())).toEqual([31_000, 1_000]);
+    expect(gets).toBe(10);
+    await ask('9002');
+    // Not reused by the next re-check: it reads its own shared listing again.
+    expect(listed).toHaveLength(4);
+  });
+
+  it('a failed listing is forgotten: the next re-check reads again', async () => {
+    let calls = 0;
+    const engage = {
+      publisherMentions: {
+        listPages: async function* () {
+          calls++;
+          if (calls === 1) throw new Error('503');
+          yield { data: [] };
+        },
+        get: async () => ({ id: 'x' }),
+      },
+    };
+    const ask = () => findPublishedReply(engage as never, { mentionId: '9001', text: 'x', serviceFromMs: t0, notBeforeMs: t0 }, now);
+    await expect(ask()).rejects.toThrow('503');
+    expect(await ask()).toEqual({ outcome: 'absent' });
+    expect(calls).toBe(2);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
+import { findPublishedReply } from '../../src/bridge/reply-check.js';
 
 import { TARGET, botOwns, effectTestContext } from './effect-test-context.js';
 
@@ -122,5 +123,31 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisherMentions.listPages')).toBe(1);
     expect(count(t, 'publisher.add')).toBe(3);
+  });
+
+  it('a send that timed out is looked for in a listing begun once its retry was due, not in an earlier shared one', async () => {
+    const t = effectTestContext();
+    const t0 = t.ctx.now();
+    await botOwns(t.store, KEY, t0);
+    // The customer's line: the re-check's window starts at its date.
+    await t.store.updateConversation(KEY, (c) =>
+      c
+        ? { ...c, transcript: [{ at: t0 - 5_000, from: 'customer', text: 'hi', mentionId: TARGET.mentionId, topicId: TARGET.topicId }] }
+        : undefined,
+    );
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await t.store.failEffect('9001:1:reply', 'outcome unknown: POST publisher/add timed out', t0 + 2_000);
+    // Another contact's re-check lists the replies after the failure was recorded, before the retry is due.
+    t.setNow(t0 + 1_000);
+    await findPublishedReply(
+      t.ctx.performerDeps.engage,
+      { mentionId: '7001', text: 'x', serviceFromMs: t0 - 10_000, notBeforeMs: t0 },
+      t.ctx.now,
+    );
+    t.setNow(t0 + 2_500);
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    // The send may have landed after that listing began: the re-check reads again before sending.
+    expect(count(t, 'publisherMentions.listPages')).toBe(2);
+    expect(count(t, 'publisher.add')).toBe(1);
   });
 });
