@@ -13,12 +13,6 @@ import { isLate } from './service-time.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
-/**
- * Rounds of one run before the contact goes to the back of the queue (its backlog is picked up again). One: a
- * contact that keeps writing (or has a long backlog) would otherwise hold its slot while contacts queued behind
- * it wait — under rate limits, for most of a minute.
- */
-const ROUNDS_PER_RUN = 1;
 /** Tries of a mention whose failure is not the service's (a bug, an odd item) before it is parked as dead. */
 export const MAX_UNCLASSIFIED_TRIES = 5;
 
@@ -78,7 +72,7 @@ export class ConversationWorker {
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
       try {
-        await this.rounds(key);
+        await this.round(key);
       } finally {
         // A reply goes on without waiting for the read of the bot's user it started; the run does not end before it.
         await botUserSettled(this.ctx);
@@ -86,21 +80,20 @@ export class ConversationWorker {
     });
   }
 
-  private async rounds(key: string): Promise<void> {
-    for (let round = 0; ; round++) {
-      if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
-      const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
-      if (items.length === 0) break;
-      if (round === ROUNDS_PER_RUN) {
-        // A long backlog: let other contacts have a turn, then come back for the rest.
-        this.ctx.wake(key);
-        break;
-      }
+  /**
+   * One round: leftover effects, then up to BATCH_LIMIT waiting mentions decided and performed. A contact with more
+   * waiting goes to the back of the queue, so one that keeps writing never holds its slot while others wait.
+   */
+  private async round(key: string): Promise<void> {
+    if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
+    const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
+    if (items.length > 0) {
       const batch: Batch = { durable: [] };
       for (const item of items) await this.handleOrPark(item, batch);
       await Promise.all(batch.durable);
       if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
+      if ((await this.ctx.store.pendingInbound(key)).length > 0) this.ctx.wake(key);
     }
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
   }

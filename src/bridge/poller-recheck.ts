@@ -107,8 +107,11 @@ export async function recheckRecent(
   o: { count: () => void; ingest: (m: Mention) => Promise<number> },
 ): Promise<number> {
   const due = recheck.due(ctx.now(), rechecksPerPass(ctx.settings.rateLimitPerHour ?? 0));
-  const recorded = await Promise.all(due.map((w) => readAgain(ctx, recheck, o, w)));
-  return recorded.reduce((sum, n) => sum + n, 0);
+  // Every read ends before the pass does, even when one throws (a refused token): none writes after the poll gave up.
+  const outcomes = await Promise.allSettled(due.map((w) => readAgain(ctx, recheck, o, w)));
+  const refused = outcomes.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (refused) throw refused.reason;
+  return outcomes.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value : 0), 0);
 }
 
 async function readAgain(
