@@ -18,6 +18,8 @@ export interface RequestEntry {
   status: number;
   duration_ms: number;
   date: number;
+  at_ms: number;
+  error?: string;
 }
 
 export interface InboundMention {

@@ -20,6 +20,8 @@ export interface ApiDeps {
 export interface ApiOutcome {
   status: number;
   params: Record<string, string>;
+  /** The error code of a refusal (`rate_limit_reached`, `not_found`, …). */
+  error?: string;
 }
 
 async function readParams(req: IncomingMessage, query: URLSearchParams): Promise<Record<string, string>> {
@@ -126,6 +128,6 @@ export async function handleApi(
   } catch (err) {
     const simErr = err instanceof SimError ? err : new SimError(500, 'server_error', 'Internal simulator error');
     sendError(res, simErr, headers);
-    return { status: simErr.status, params };
+    return { status: simErr.status, params, error: simErr.code };
   }
 }

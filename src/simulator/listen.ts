@@ -22,10 +22,10 @@ export interface RunningSimulator {
 }
 
 /**
- * Applies an injected fault; true when the request was taken over (answered, held or dropped).
+ * Applies an injected fault; its outcome (status, and the refusal's code) when the request was taken over (answered, held or dropped).
  * A held request ("timeout") is never answered: it ends when the client or `close()` drops it.
  */
-function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): number | undefined {
+function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): { status: number; error?: string } | undefined {
   const kind = pickFault(sim.faults, sim.faultRandom());
   if (!kind) return undefined;
   // Faults answer on the service's clock too (`Date`, and the reset as a moment on it).
@@ -38,19 +38,19 @@ function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): 
         new SimError(400, 'rate_limit_reached', 'Rate limit reached (injected fault)'),
         rateLimitHeaders(sim.realism.rate_limit_headers, { remaining: 0, resetAt }, 1),
       );
-      return 400;
+      return { status: 400, error: 'rate_limit_reached' };
     case 'server_error':
       sendError(res, new SimError(503, 'server_error', 'Service unavailable (injected fault)'));
-      return 503;
+      return { status: 503, error: 'server_error' };
     case 'malformed':
       sendText(res, 200, 'application/json; charset=utf-8', '{"meta":{"code":200},"response":{"id":');
-      return 200;
+      return { status: 200 };
     case 'reset':
       req.socket.destroy();
-      return 0;
+      return { status: 0 };
     case 'timeout':
       req.resume();
-      return 0;
+      return { status: 0 };
   }
 }
 
@@ -63,14 +63,9 @@ async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse):
   }
   if (sim.faults.latency_ms) await sim.sleep(sim.faults.latency_ms);
   const faulted = applyFault(sim, res, req);
-  let status: number;
-  let params: Record<string, string>;
-  if (faulted !== undefined) {
-    status = faulted;
-    params = Object.fromEntries(query);
-  } else {
-    ({ status, params } = await handleApi({ rt: sim, router: sim.router, limiter: sim.limiter }, req, res, pathname, query));
-  }
+  const { status, params, error } = faulted
+    ? { ...faulted, params: Object.fromEntries(query) }
+    : await handleApi({ rt: sim, router: sim.router, limiter: sim.limiter }, req, res, pathname, query);
   const logged = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(params)) {
     // The token never reaches the log; long values are cut so 200k entries stay a bounded amount of memory.
@@ -83,6 +78,8 @@ async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse):
     status,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,
     date: sim.now(),
+    at_ms: sim.realMs(),
+    ...(error ? { error } : {}),
   });
 }
 

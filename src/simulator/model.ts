@@ -164,4 +164,8 @@ export interface RequestEntry {
   status: number;
   duration_ms: number;
   date: number;
+  /** Real time the answer went out, epoch ms (the service clock `date` is whole seconds and may be offset). */
+  at_ms: number;
+  /** The error code of a refusal, e.g. `rate_limit_reached`. */
+  error?: string;
 }

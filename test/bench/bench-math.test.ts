@@ -13,6 +13,7 @@ const entry = (seq: number, method: string, path: string, date = 0, status = 200
   status,
   duration_ms: 1,
   date,
+  at_ms: date * 1000,
 });
 
 describe('percentile', () => {

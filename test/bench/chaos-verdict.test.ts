@@ -12,6 +12,7 @@ const req = (method: string, path: string, params: Record<string, string> = {}, 
   status,
   duration_ms: 1,
   date: 0,
+  at_ms: 0,
 });
 const publish = (contact: string, mentionId: string, message: string, status = 200) =>
   req(

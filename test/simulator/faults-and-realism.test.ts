@@ -47,6 +47,22 @@ describe('faults', () => {
     expect(r.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
   });
 
+  it('logs each request with the real time it was answered and the code of a refusal', async () => {
+    await s.control('POST', '/_sim/faults', { rate_limit: 1 });
+    await s.api('GET', '/1001/settings/topics');
+    await s.control('POST', '/_sim/faults', { rate_limit: 0 });
+    await s.api('GET', '/1001/settings/topics');
+    await s.api('GET', '/1001/inbox/mention/2001/999999');
+    const log = (await s.control('GET', '/_sim/requests')).body as Array<{ at_ms: number; error?: string; status: number }>;
+    expect(log.slice(-3).map((r) => [r.status, r.error])).toEqual([
+      [400, 'rate_limit_reached'],
+      [200, undefined],
+      [404, 'not_found'],
+    ]);
+    // The simulator's own real clock (a test's may be fixed), in ms.
+    for (const r of log.slice(-3)) expect(Number.isInteger(r.at_ms)).toBe(true);
+  });
+
   it('sends an invalid JSON body when malformed', async () => {
     await s.control('POST', '/_sim/faults', { malformed: 1 });
     const r = await s.api('GET', '/1001/settings/topics');
