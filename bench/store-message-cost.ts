@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openFileStore } from '../src/storage/index.js';
+import { mentionRef, openFileStore } from '../src/storage/index.js';
 import type { ConversationRecord, Store } from '../src/storage/index.js';
 
 function argument(name: string, fallback: number): number {
@@ -52,7 +52,7 @@ async function oneMessage(store: Store, key: string, n: number, seq: () => strin
   // The worker's run.
   await store.pendingEffects(key);
   await store.pendingInbound(key);
-  const ref = `${TOPIC}/${id}`;
+  const ref = mentionRef(TOPIC, id);
   await store.getEffect(`${ref}:decision`);
   const conv = (await store.getConversation(key)) as ConversationRecord;
   const ids = [...((conv.dialog as { recentMentionIds?: string[] } | undefined)?.recentMentionIds ?? []), id];

@@ -52,15 +52,6 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
-export {
-  BRIDGE_CLIENT_CONCURRENCY,
-  bridgeClientConcurrency,
-  bridgeSettingsOf,
-  bucketOf,
-  nluClientOf,
-  startDemoSimulator,
-} from './cli/bridge-options.js';
-
 /** What every way of running the bridge shares: flows, store, client, bridge, and the commands' dependencies. */
 async function openCore(
   config: Config,
@@ -71,9 +62,9 @@ async function openCore(
     standby?: { signal?: AbortSignal; onStandby?: () => void };
     lease?: LeaseEvents;
     settings?: Partial<BridgeSettings>;
-    metrics?: BridgeMetrics;
-    defaultMetrics?: boolean;
-  } = {},
+    /** Made by the caller: the running bridge keeps one across take-overs; a command needs no process metrics. */
+    metrics: BridgeMetrics;
+  },
 ) {
   const { log } = deps;
   const now = deps.now ?? Date.now;
@@ -102,7 +93,7 @@ async function openCore(
       })
     : await openFileStore({ ...storeOptions, dataDir, debugSyncRecord: config.bridge.debugSyncRecord });
   cleanups.push(() => store.close());
-  const metrics = options.metrics ?? createBridgeMetrics({ defaultMetrics: options.defaultMetrics ?? true });
+  const { metrics } = options;
   const engage = createEngageClient({
     baseUrl: engageTarget.baseUrl,
     accountId: engageTarget.accountId,
@@ -152,21 +143,13 @@ export interface CommandService {
 export async function startCommandService(config: Config, deps: Pick<StartDeps, 'log' | 'cwd' | 'now'>): Promise<CommandService> {
   if (!config.engage.accountId) throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
   const cleanups: Array<() => Promise<void>> = [];
-  const closeAll = async () => {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c();
-      } catch (err) {
-        deps.log.warn({ err: (err as Error).message }, 'error while closing');
-      }
-    }
-  };
+  const closeAll = () => runCleanups(cleanups, deps.log);
   try {
     const target = { baseUrl: config.engage.baseUrl, accountId: config.engage.accountId, token: config.engage.accessToken ?? '' };
     // No standby: a command never waits for another instance's lease. One contact at a time is plenty here.
     const { store, engage, bridge, commandDeps } = await openCore(config, deps, cleanups, target, {
       settings: { maxConcurrentContacts: 1 },
-      defaultMetrics: false,
+      metrics: createBridgeMetrics({ defaultMetrics: false }),
     });
     // What the store remembers (the pause for everyone, unfinished work) counts, as in a running bridge.
     await bridge.prepare({ commandOnly: true });
@@ -183,8 +166,6 @@ export async function startCommandService(config: Config, deps: Pick<StartDeps, 
     throw err;
   }
 }
-
-export { settlesWithin } from './cli/settles-within.js';
 
 /** Runs clean-ups last in, first out; one that fails is logged and the others still run. */
 async function runCleanups(list: Array<() => Promise<void>>, log: Logger): Promise<void> {

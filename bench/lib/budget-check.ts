@@ -1,4 +1,4 @@
-import { bucketOf } from '../../src/main.js';
+import { bucketOf } from '../../src/cli/bridge-options.js';
 import { maxInWindow } from './write-rate.js';
 import type { RequestEntry } from './sim-client.js';
 

@@ -1,5 +1,5 @@
 import { createEngageClient, RateLimitRegistry } from '../../src/engage/index.js';
-import { bucketOf, BRIDGE_CLIENT_CONCURRENCY } from '../../src/main.js';
+import { bucketOf, BRIDGE_CLIENT_CONCURRENCY } from '../../src/cli/bridge-options.js';
 import type { SentMessage } from './load-driver.js';
 import { ACCOUNT_ID, SIM_TOKEN } from './processes.js';
 

@@ -28,7 +28,7 @@ export function interruptionPlan(kills: number, powerLosses: number): Interrupti
   const plan: Interruption[] = [];
   let placed = 0;
   for (let i = 0; i < total; i++) {
-    // Power cuts at evenly spaced places among all interruptions, the first one not first.
+    // Power cuts at evenly spaced places among all interruptions, the first one not first (when there are kills).
     const due = Math.floor(((i + 1) * powerLosses) / total);
     if (due > placed) {
       plan.push('power-loss');

@@ -1,6 +1,7 @@
 import { loadConfig, redactedConfig } from '../config.js';
 import { crashReporter, createLogger, refreshLogSecrets } from '../log.js';
-import { settlesWithin, start } from '../main.js';
+import { start } from '../main.js';
+import { settlesWithin } from './settles-within.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 

@@ -21,14 +21,7 @@ import { StoreError } from './store-error.js';
 const MAX_COLD_READS = 5;
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
-import type { OwnerCounts } from './store.js';
-
-export interface ConversationFilter {
-  owner?: Owner;
-  updatedSince?: number;
-  /** Only this many, the most recently updated. */
-  newest?: number;
-}
+import type { ConversationFilter, OwnerCounts } from './store.js';
 
 /** The conversations part of the store: the hot set, the archive behind it, and moves between the two. */
 export class ConversationBook {
@@ -69,13 +62,10 @@ export class ConversationBook {
   }
 
   async list(filter: ConversationFilter): Promise<ConversationRecord[]> {
-    const { owner, slots } = this.select(filter);
     const found: ConversationRecord[] = [];
-    for (const [key, slot] of slots) {
-      const record = isHot(slot) ? recordOf(slot) : await this.slow(key);
-      // A cold one may have changed owner (or left) while it was read.
-      if (record && (owner === undefined || record.owner === owner) && isLive(this.state.conversations.get(key))) found.push(record);
-    }
+    await this.each(filter, (record) => {
+      found.push(record);
+    });
     return found;
   }
 

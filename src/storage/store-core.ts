@@ -15,7 +15,6 @@ import type {
   EscalationPatch,
   EscalationStatus,
   InboundMention,
-  Owner,
   StoreMeta,
 } from './records.js';
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
@@ -25,7 +24,7 @@ import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
-import type { OwnerCounts, PruneResult, Store, StoreStats } from './store.js';
+import type { ConversationFilter, OwnerCounts, PruneResult, Store, StoreStats } from './store.js';
 import { WriteCoalescer } from './write-coalescer.js';
 
 const DEFAULT_AUDIT_LIMIT = 100;
@@ -170,15 +169,12 @@ export class StoreCore implements Store {
     return this.book.update(key, fn);
   }
 
-  async listConversations(filter: { owner?: Owner; updatedSince?: number; newest?: number } = {}): Promise<ConversationRecord[]> {
+  async listConversations(filter: ConversationFilter = {}): Promise<ConversationRecord[]> {
     this.ensureOpen();
     return this.book.list(filter);
   }
 
-  async eachConversation(
-    filter: { owner?: Owner; updatedSince?: number; newest?: number },
-    visit: (record: ConversationRecord) => void | Promise<void>,
-  ): Promise<number> {
+  async eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number> {
     this.ensureOpen();
     return this.book.each(filter, visit);
   }

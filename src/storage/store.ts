@@ -52,6 +52,15 @@ export type OwnerCounts = Record<Owner, number> & { archived: number };
  * before the record that makes it safe. The others go out with the next group commit (`flush()`
  * waits for it). What survives which crash: `src/storage/README.md`.
  */
+/** Which hot conversations a listing gives (see `listConversations`). */
+export interface ConversationFilter {
+  owner?: Owner;
+  /** Only those updated at or after this (epoch ms). */
+  updatedSince?: number;
+  /** Only this many, the most recently updated. */
+  newest?: number;
+}
+
 export interface Store {
   /**
    * Durable. Records an inbound mention once: false when its topic and id were seen before (never act twice).
@@ -93,16 +102,13 @@ export interface Store {
    * record is read, so a recent few among many cold ones are cheap. All of them are in memory at once: for a
    * pass over many, use `eachConversation`.
    */
-  listConversations(filter?: { owner?: Owner; updatedSince?: number; newest?: number }): Promise<ConversationRecord[]>;
+  listConversations(filter?: ConversationFilter): Promise<ConversationRecord[]>;
   /**
    * The conversations `listConversations` would give, one at a time: each is read (cold ones from disk) when its
    * turn comes, as it is then, and `visit` is awaited before the next, so memory holds one record, not thousands.
    * One archived or given another owner before its turn is skipped. Resolves with how many were visited.
    */
-  eachConversation(
-    filter: { owner?: Owner; updatedSince?: number; newest?: number },
-    visit: (record: ConversationRecord) => void | Promise<void>,
-  ): Promise<number>;
+  eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number>;
   countByOwner(): Promise<OwnerCounts>;
   /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
   archiveInactive(beforeMs?: number): Promise<number>;

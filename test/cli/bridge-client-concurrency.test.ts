@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimitRegistry } from '../../src/engage/index.js';
-import { BRIDGE_CLIENT_CONCURRENCY, bridgeClientConcurrency, bucketOf } from '../../src/main.js';
+import { BRIDGE_CLIENT_CONCURRENCY, bridgeClientConcurrency, bucketOf } from '../../src/cli/bridge-options.js';
 import { ok, startScriptedServer, type ScriptedServer } from '../engage/helpers/scripted-server.js';
 import { testClient } from '../engage/helpers/test-client.js';
 import { waitFor } from '../support/wait-for.js';

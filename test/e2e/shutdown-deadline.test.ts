@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { settlesWithin } from '../../src/main.js';
+import { settlesWithin } from '../../src/cli/settles-within.js';
 import { openFileStore } from '../../src/storage/index.js';
 import { botMessagesTo, startHarness, waitFor, type Harness } from './harness.js';
 

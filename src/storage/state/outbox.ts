@@ -44,7 +44,7 @@ export function completeEffectIn(state: HotState, key: string, result: unknown, 
   delete done.retryAt;
   if (result !== undefined) done.result = result;
   state.outbox.set(key, done);
-  state.pendingEffects.delete(key);
+  state.pendingEffects.delete(key, effect.contactKey);
   return done;
 }
 
@@ -62,7 +62,7 @@ export function failEffectIn(state: HotState, key: string, error: string, retryA
   };
   if (retryAt === undefined) {
     delete failed.retryAt;
-    state.pendingEffects.delete(key);
+    state.pendingEffects.delete(key, effect.contactKey);
   } else {
     failed.retryAt = retryAt;
   }
@@ -82,9 +82,8 @@ export function pruneEffectsIn(state: HotState, beforeMs: number): number {
   return dropped;
 }
 
-/** Rebuilds the pending index after loading, in creation order. */
+/** Rebuilds the pending index after loading. */
 export function indexPendingEffects(state: HotState): void {
-  const pending = [...state.outbox.values()].filter((effect) => effect.status === 'pending').sort((a, b) => a.seq - b.seq);
   state.pendingEffects = new PendingIndex();
-  for (const effect of pending) state.pendingEffects.add(effect.key, effect.contactKey);
+  for (const effect of state.outbox.values()) if (effect.status === 'pending') state.pendingEffects.add(effect.key, effect.contactKey);
 }

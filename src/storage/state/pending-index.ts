@@ -1,11 +1,10 @@
 /**
- * Keys of the pending effects, in creation order, also by contact: the bridge asks for one contact's pending
- * effects several times per message, and that must not cost a walk over every contact's.
+ * Keys of the pending effects, also by contact: the bridge asks for one contact's pending effects several times per
+ * message, and that must not cost a walk over every contact's. (Order is the reader's: `pendingEffectsIn` sorts.)
  */
 export class PendingIndex {
   private readonly all = new Set<string>();
   private readonly byContact = new Map<string, Set<string>>();
-  private readonly contactOf = new Map<string, string>();
 
   get size(): number {
     return this.all.size;
@@ -14,7 +13,6 @@ export class PendingIndex {
   add(key: string, contactKey: string): void {
     if (this.all.has(key)) return;
     this.all.add(key);
-    this.contactOf.set(key, contactKey);
     let keys = this.byContact.get(contactKey);
     if (!keys) {
       keys = new Set();
@@ -23,10 +21,8 @@ export class PendingIndex {
     keys.add(key);
   }
 
-  delete(key: string): void {
+  delete(key: string, contactKey: string): void {
     if (!this.all.delete(key)) return;
-    const contactKey = this.contactOf.get(key)!;
-    this.contactOf.delete(key);
     const keys = this.byContact.get(contactKey);
     keys?.delete(key);
     if (keys?.size === 0) this.byContact.delete(contactKey);
