@@ -14,6 +14,7 @@ import { directoryBytes, StoreJournalWatch } from './store-watch.js';
 import { summarize } from './percentiles.js';
 import type { ScenarioResult, ScenarioSpec } from './scenario-types.js';
 import { budgetCheck } from './budget-check.js';
+import { burstTimeline } from './burst-timeline.js';
 
 const WEBHOOK_SECRET = 'bench-webhook-secret-32-characters-or-more';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -104,7 +105,14 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
       details: {
         answered,
         unanswered: messages - answered,
-        burst: burst ? { messages: burst.sent.length, answered: burst.answered.answered, calls_per_answer: callsPerAnswerOf(burst) } : null,
+        burst: burst
+          ? {
+              messages: burst.sent.length,
+              answered: burst.answered.answered,
+              calls_per_answer: callsPerAnswerOf(burst),
+              timeline: burstTimeline(burst.startedAt, burst.sent, burst.answered.lastReplyAt, burst.requests),
+            }
+          : null,
         paced: paced
           ? {
               per_second: spec.pacedPerSecond,
