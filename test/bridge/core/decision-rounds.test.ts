@@ -1,6 +1,8 @@
 import { readFile, readdir, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Decision } from '../../../src/bot/index.js';
+import { commitDecision } from '../../../src/bridge/run-brain.js';
 import { openFileStore, type ConversationRecord, type Store } from '../../../src/storage/index.js';
 import { killCopy } from '../../storage/crash-helpers.js';
 import { useTempDirs } from '../../storage/test-dirs.js';
@@ -90,6 +92,35 @@ describe('each decision reads the dialog from the store; the worker carries no s
 
   describe('on the file store', () => {
     const tempDir = useTempDirs();
+
+    it('commitDecision writes the conversation with its new state and lines, and the effects, in one journal record', async () => {
+      const clock = new FakeClock();
+      const dataDir = await tempDir();
+      const store = await openFileStore({ dataDir, clock: clock.now });
+      stores.push(store);
+      world = await coreWorld({ clock, store });
+      const conv: ConversationRecord = {
+        key: KEY,
+        channel: 'whatsapp',
+        serviceId: KEY.split(':')[1] as string,
+        owner: 'bot',
+        ownerConfirmedAt: clock.now(),
+        dialog: { step: 'before' },
+        transcript: [{ at: 1_000, from: 'customer', text: 'hi', mentionId: '9500' }],
+        updatedAt: clock.now(),
+      };
+      await store.saveConversation(conv);
+      await store.flush();
+      const decision = { state: { step: 'after' }, actions: [{ type: 'reply', text: 'Hello' }] } as unknown as Decision;
+      await commitDecision(world.bridge.context, KEY, '9500', decision, { mentionId: '9500', topicId: TOPIC }, (c) => c);
+      const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal-'));
+      const last = (await readFile(join(dataDir, journal!), 'utf8')).trimEnd().split('\n').at(-1)!;
+      const record = JSON.parse(last) as { conversations: Array<[string, ConversationRecord]>; outbox: Array<[string]> };
+      expect(record.conversations.map(([key, c]) => [key, c.dialog, c.transcript.map((l) => l.text)])).toEqual([
+        [KEY, { step: 'after' }, ['hi', 'Hello']],
+      ]);
+      expect(record.outbox.map(([key]) => key).sort()).toEqual(['9500:1:reply', '9500:decision']);
+    });
 
     it('a decision whose journal record was torn by a crash is decided again from the old state, and answered once', async () => {
       const clock = new FakeClock();
