@@ -19,7 +19,7 @@ import type {
 } from './records.js';
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
 import { hasSeenIn, markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
-import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn, recordDoneIn } from './state/outbox.js';
+import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn, recordDecisionIn } from './state/outbox.js';
 import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
 import { DAY_MS } from './store-options.js';
@@ -177,35 +177,22 @@ export class StoreCore implements Store {
     if (inputs.some((e) => e.key === decidedKey)) {
       throw new StoreError('invalid', `Effect key ${decidedKey} is also the decision's own key; nothing was changed.`);
     }
-    let recorded = false;
-    const effects: Array<{ effect: Effect; created: boolean }> = [];
+    let result: { recorded: boolean; effects: Array<{ effect: Effect; created: boolean }> } = { recorded: false, effects: [] };
     // Everything below the read happens in one synchronous stretch: the next group commit takes all of it or none.
     const conversation = await this.book.update(
       contactKey,
       (current) => (this.state.outbox.has(decidedKey) ? undefined : decision.update(current)),
       () => {
-        const now = this.now();
-        const mark = recordDoneIn(this.state, { key: decidedKey, kind: 'decision', contactKey, payload: null }, now);
-        if (!mark.created) {
-          for (const input of inputs) {
-            const known = this.state.outbox.get(input.key);
-            if (known) effects.push({ effect: structuredClone(known), created: false });
-          }
-          return;
-        }
-        recorded = true;
-        for (const input of inputs) {
-          const { effect, created } = enqueueEffectIn(this.state, input, now);
-          effects.push({ effect: structuredClone(effect), created });
-        }
-        this.writer.markDirty();
+        result = recordDecisionIn(this.state, contactKey, decidedKey, inputs, this.now());
+        if (result.recorded) this.writer.markDirty();
       },
     );
+    const effects = structuredClone(result.effects);
     if (options.wait !== 'applied') {
       // Known before: it may still be on its way to disk; either way, resolve only once it is there.
-      await (recorded ? this.writer.whenDurable() : this.writer.flush());
+      await (result.recorded ? this.writer.whenDurable() : this.writer.flush());
     }
-    return { recorded, conversation, effects };
+    return { recorded: result.recorded, conversation, effects };
   }
 
   async listConversations(filter: ConversationFilter = {}): Promise<ConversationRecord[]> {
