@@ -58,37 +58,28 @@ async function oneMessage(store: Store, key: string, n: number, seq: () => strin
   const ids = [...((conv.dialog as { recentMentionIds?: string[] } | undefined)?.recentMentionIds ?? []), id];
   const state = dialogState(n + 1, at, ids);
   const reply = `You're welcome, customer ${key}! Anything else?`;
-  await store.updateConversation(key, (c) =>
-    c
-      ? {
-          ...c,
-          transcript: [...c.transcript, { at, from: 'customer', text, mentionId: id, topicId: TOPIC }],
-          lastInboundAt: at,
-          lastMentionId: id,
-          lastMentionTopicId: TOPIC,
-          updatedAt: at,
-        }
-      : undefined,
-  );
   const replyPayload = { kind: 'reply', target: { mentionId: id, topicId: TOPIC }, text: reply, cannedResponseId: '501', buttons: BUTTONS };
-  await store.getEffect(`${ref}:decision`);
-  await store.getEffect(`${ref}:1:reply`);
-  await Promise.all([
-    store.enqueueEffect({
-      key: `${ref}:decision`,
-      kind: 'decision',
-      contactKey: key,
-      payload: { kind: 'decision', state, botLines: [{ at, text: reply }], followUps: [{ key: `${ref}:1:reply`, payload: replyPayload }] },
-    }),
-    store.enqueueEffect({ key: `${ref}:1:reply`, kind: 'reply', contactKey: key, payload: replyPayload }),
-  ]);
-  // The outbox runner: the decision effect, then the reply.
+  // The decision, committed and applied as one unit: the customer's line, the new state and the bot's line, the reply.
+  await store.recordDecision({
+    contactKey: key,
+    decidedKey: `${ref}:decision`,
+    update: (c) =>
+      c
+        ? {
+            ...c,
+            dialog: state,
+            transcript: [...c.transcript, { at, from: 'customer', text, mentionId: id, topicId: TOPIC }, { at, from: 'bot', text: reply }],
+            lastInboundAt: at,
+            lastMentionId: id,
+            lastMentionTopicId: TOPIC,
+            updatedAt: at,
+          }
+        : undefined,
+    effects: [{ key: `${ref}:1:reply`, kind: 'reply', payload: replyPayload }],
+  });
+  // The outbox runner: the reply.
   await store.pendingEffects(key);
   await store.getEffect(`${ref}:1:reply`);
-  await store.updateConversation(key, (c) =>
-    c ? { ...c, dialog: state, transcript: [...c.transcript, { at, from: 'bot', text: reply }], updatedAt: at } : undefined,
-  );
-  await store.completeEffect(`${ref}:decision`);
   await store.getConversation(key);
   await store.completeEffect(`${ref}:1:reply`, { publishedId: `p${id}` });
   await store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));

@@ -55,8 +55,8 @@ export class ConversationEvents implements EscalationFailures {
         const decision = runBrain(ctx, conv, { kind: 'agent-took-over' }, { name: conv.contactName, tags: [] });
         await commitDecision(ctx, key, `manager:${ctx.now()}`, decision, undefined, (c) => c);
       }
-      // The decision's state travels with its effects: the worker applies them, so a return that follows
-      // at once decides from the new state.
+      // The decision's state was recorded with its effects (a return that follows at once decides from it):
+      // the worker performs them.
       ctx.wake(key);
       return change;
     });

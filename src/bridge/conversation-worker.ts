@@ -3,7 +3,7 @@ import { mentionRef, type ConversationRecord, type InboundMention, type Transcri
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
 import { runPendingEffects, type EscalationFailures } from './outbox-runner.js';
-import { runBrain, commitDecision } from './run-brain.js';
+import { runBrain, commitDecision, decidedKey } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
@@ -16,10 +16,11 @@ const BATCH_LIMIT = 20;
 /** Tries of a mention whose failure is not the service's (a bug, an odd item) before it is parked as dead. */
 export const MAX_UNCLASSIFIED_TRIES = 5;
 
-/** Decisions of one run: the dialog state the last one left, and the writes that make them durable. */
+/**
+ * What the decisions of one round share. No decision state: each decision is recorded whole in the store at once
+ * (`commitDecision`), so the next one reads the state it left from the conversation.
+ */
 interface Batch {
-  dialog?: unknown;
-  readonly durable: Array<Promise<unknown>>;
   /**
    * The owner was confirmed with the service during this round. Every mention of the round was recorded before
    * the round began, so that answer is newer than each of them: no second GET for the next one.
@@ -66,8 +67,8 @@ export class ConversationWorker {
 
   /**
    * One run for a contact: leftover effects first; then every waiting mention is decided in order (each decision
-   * starting from the state the previous one left), all decisions are made durable in one write, and only then
-   * are their effects performed, in order.
+   * starting from the state the previous one left in the store), all decisions are made durable in one write, and
+   * only then are their effects performed, in order.
    */
   async work(key: string): Promise<void> {
     await this.mutex.run(key, async () => {
@@ -88,9 +89,13 @@ export class ConversationWorker {
     if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
     const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
     if (items.length > 0) {
-      const batch: Batch = { durable: [] };
-      for (const item of items) await this.handleOrPark(item, batch);
-      await Promise.all(batch.durable);
+      const batch: Batch = {};
+      try {
+        for (const item of items) await this.handleOrPark(item, batch);
+      } finally {
+        // The decisions were recorded in memory only: on disk before any of their effects is performed, now or later.
+        await this.ctx.store.flush();
+      }
       if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
       if ((await this.ctx.store.pendingInbound(key)).length > 0) this.ctx.wake(key);
@@ -123,8 +128,8 @@ export class ConversationWorker {
   private async handle(item: InboundMention, batch: Batch): Promise<void> {
     const payload = item.payload as InboundPayload;
     if (payload.kind === 'customer') return this.onCustomer(item, payload, batch);
-    if (payload.kind === 'account') return this.onAccountMessage(item, payload, batch);
-    return this.onHumanActivity(item.key, item.addedAt * 1000, undefined, batch);
+    if (payload.kind === 'account') return this.onAccountMessage(item, payload);
+    return this.onHumanActivity(item.key, item.addedAt * 1000, undefined);
   }
 
   private async onCustomer(item: InboundMention, p: Extract<InboundPayload, { kind: 'customer' }>, batch: Batch): Promise<void> {
@@ -132,7 +137,7 @@ export class ConversationWorker {
     const key = item.key;
     // Effect keys name the topic too: two topics may use the same mention id.
     const ref = mentionRef(item.topicId, item.id);
-    if (await ctx.store.getEffect(`${ref}:decision`)) return; // decided before a restart: only effects remain
+    if (await ctx.store.getEffect(decidedKey(ref))) return; // decided before a restart: only effects remain
     ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
     let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
     // People may hand the contact back in the service tool without a word to us: that belief is trusted only briefly.
@@ -169,10 +174,15 @@ export class ConversationWorker {
       ...(p.name ? { contactName: p.name } : {}),
     });
     if (conv.owner === 'paused' || ctx.health.pausedForAll) {
-      // The bot is stopped for this contact: keep the message for the people, decide nothing.
-      await ctx.store.updateConversation(key, (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined));
-      batch.durable.push(
-        ctx.store.enqueueEffect({ key: `${ref}:decision`, kind: 'decision', contactKey: key, payload: { kind: 'decision' } }),
+      // The bot is stopped for this contact: keep the message for the people, decide nothing (and never again).
+      await ctx.store.recordDecision(
+        {
+          contactKey: key,
+          decidedKey: decidedKey(ref),
+          update: (c) => (c ? { ...patch(c), updatedAt: ctx.now() } : undefined),
+          effects: [],
+        },
+        { wait: 'applied' },
       );
       return;
     }
@@ -194,9 +204,7 @@ export class ConversationWorker {
         ...(isLate(ctx, item.addedAt * 1000) ? { late: true } : {}),
       },
       { name: p.name ?? conv.contactName, tags: facts.tags, ...(facts.attributes ? { attributes: facts.attributes } : {}) },
-      'dialog' in batch ? batch.dialog : conv.dialog,
     );
-    batch.dialog = decision.state;
     await commitDecision(
       ctx,
       key,
@@ -208,12 +216,12 @@ export class ConversationWorker {
         ...(p.permalink ? { permalink: p.permalink } : {}),
         ...((p.name ?? conv.contactName) ? { customerName: (p.name ?? conv.contactName) as string } : {}),
       },
-      batch.durable,
+      'applied',
     );
   }
 
   /** The account wrote to the customer: the bot's own reply coming back, or a person in the service's tool. */
-  private async onAccountMessage(item: InboundMention, p: Extract<InboundPayload, { kind: 'account' }>, batch: Batch): Promise<void> {
+  private async onAccountMessage(item: InboundMention, p: Extract<InboundPayload, { kind: 'account' }>): Promise<void> {
     const { ctx } = this;
     // A person writing first to a contact the bot never talked to: record it, so the bot will not claim them.
     const conv = (await ctx.store.getConversation(item.key)) ?? (await ctx.store.saveConversation(blank(item.key, ctx.now())));
@@ -237,11 +245,11 @@ export class ConversationWorker {
         ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id, topicId: item.topicId }] }
         : undefined,
     );
-    await this.onHumanActivity(item.key, at, p.authorName, batch);
+    await this.onHumanActivity(item.key, at, p.authorName);
   }
 
   /** A person acted: the bot steps aside at once (implicit takeover) and the idle clock restarts. */
-  async onHumanActivity(key: string, atMs: number, who: string | undefined, batch: Batch): Promise<void> {
+  async onHumanActivity(key: string, atMs: number, who: string | undefined): Promise<void> {
     const { ctx } = this;
     const conv = await ctx.store.getConversation(key);
     if (!conv) return;
@@ -260,15 +268,8 @@ export class ConversationWorker {
     }
     if (change.changed || conv.owner === 'agents') {
       const fresh = (await ctx.store.getConversation(key)) ?? conv;
-      const decision = runBrain(
-        ctx,
-        fresh,
-        { kind: 'agent-took-over' },
-        { name: fresh.contactName, tags: [] },
-        'dialog' in batch ? batch.dialog : fresh.dialog,
-      );
-      batch.dialog = decision.state;
-      await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c, {}, batch.durable);
+      const decision = runBrain(ctx, fresh, { kind: 'agent-took-over' }, { name: fresh.contactName, tags: [] });
+      await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c, {}, 'applied');
     }
   }
 }

@@ -9,9 +9,9 @@ export interface ReplyTarget {
 /** What an outbox effect carries; one kind per API-facing step. */
 export type EffectPayload =
   /**
-   * Marks that the inbound mention was decided (never decide it again) and carries the brain's new state and the
-   * bot's lines, which are applied to the conversation when this first effect is performed: the state can then
-   * never be on disk without the effects that go with it.
+   * Marks that the inbound mention was decided (never decide it again). `Store.recordDecision` stores it already
+   * done, with the decision's state, lines and effects in the same write. A pending one with `state`, `botLines` and
+   * `followUps` was stored by an earlier version (which applied them when it was performed): still performed so.
    */
   | {
       readonly kind: 'decision';
@@ -59,7 +59,6 @@ export function planEffects(
   actions: readonly Action[],
   target: ReplyTarget | undefined,
   extra: { permalink?: string; customerName?: string },
-  decided: { state: unknown; botLines: ReadonlyArray<{ at: number; text: string }> },
 ): Array<{ key: string; payload: EffectPayload }> {
   const planned: Array<{ key: string; payload: EffectPayload }> = [];
   actions.forEach((a, i) => {
@@ -108,6 +107,5 @@ export function planEffects(
         return;
     }
   });
-  const decision: EffectPayload = { kind: 'decision', state: decided.state, botLines: decided.botLines, followUps: planned };
-  return [{ key: `${source}:decision`, payload: decision }, ...planned];
+  return planned;
 }

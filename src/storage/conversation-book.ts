@@ -44,21 +44,31 @@ export class ConversationBook {
     return this.put(validateInput(conversationSchema, record, 'Conversation'));
   }
 
+  /**
+   * `alongside`, when given, runs right after the record is saved (or left as it is), without yielding in between:
+   * whatever it changes goes out in the same group commit as the record (one journal record, one transaction).
+   */
   async update(
     key: string,
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
+    alongside?: () => void,
   ): Promise<ConversationRecord | undefined> {
     // A hot record is read, changed and saved without yielding, so no other update can slip in between;
     // an archived one is re-checked after the read (it may have come back meanwhile).
     const slot = this.state.conversations.get(key);
     const current = isHot(slot) ? recordOf(slot) : await this.slow(key);
     const next = fn(current);
-    if (next === undefined) return current;
+    if (next === undefined) {
+      alongside?.();
+      return current;
+    }
     const parsed = validateInput(conversationSchema, next, 'Conversation');
     if (parsed.key !== key) {
       throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
     }
-    return this.put(parsed);
+    const saved = this.put(parsed);
+    alongside?.();
+    return saved;
   }
 
   async list(filter: ConversationFilter): Promise<ConversationRecord[]> {

@@ -3,7 +3,7 @@ export type { FileStoreOptions } from './open-file-store.js';
 export { cutToSyncRecord } from './sync-record.js';
 export type { PowerLossCut } from './sync-record.js';
 export { createMemoryStore } from './create-memory-store.js';
-export type { Store, StoreStats, PruneResult, OwnerCounts, ConversationFilter } from './store.js';
+export type { Store, StoreStats, PruneResult, OwnerCounts, ConversationFilter, DecisionInput, RecordedDecision } from './store.js';
 export type { StoreOptions, StoreLogger, RetentionSettings } from './store-options.js';
 export { DEFAULT_RETENTION } from './store-options.js';
 export { StoreError, isStoreError } from './store-error.js';

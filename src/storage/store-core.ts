@@ -19,12 +19,12 @@ import type {
 } from './records.js';
 import { listEscalationsIn, openEscalationIn, pruneEscalationsIn, updateEscalationIn } from './state/escalations.js';
 import { hasSeenIn, markInboundProcessedIn, pendingInboundIn, pruneSeenIn, recordInboundIn } from './state/inbox.js';
-import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn } from './state/outbox.js';
+import { completeEffectIn, enqueueEffectIn, failEffectIn, pendingEffectsIn, pruneEffectsIn, recordDecisionIn } from './state/outbox.js';
 import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
-import type { ConversationFilter, OwnerCounts, PruneResult, Store, StoreStats } from './store.js';
+import type { ConversationFilter, DecisionInput, OwnerCounts, PruneResult, RecordedDecision, Store, StoreStats } from './store.js';
 import { WriteCoalescer } from './write-coalescer.js';
 
 const DEFAULT_AUDIT_LIMIT = 100;
@@ -167,6 +167,32 @@ export class StoreCore implements Store {
   ): Promise<ConversationRecord | undefined> {
     this.ensureOpen();
     return this.book.update(key, fn);
+  }
+
+  async recordDecision(decision: DecisionInput, options: { wait?: 'durable' | 'applied' } = {}): Promise<RecordedDecision> {
+    this.ensureOpen();
+    const contactKey = requireId(decision.contactKey, 'Contact key');
+    const decidedKey = requireId(decision.decidedKey, 'Decision key');
+    const inputs = decision.effects.map((e, i) => parseInput(effectInputSchema, { ...e, contactKey }, `Effect ${i + 1} of the decision`));
+    if (inputs.some((e) => e.key === decidedKey)) {
+      throw new StoreError('invalid', `Effect key ${decidedKey} is also the decision's own key; nothing was changed.`);
+    }
+    let result: { recorded: boolean; effects: Array<{ effect: Effect; created: boolean }> } = { recorded: false, effects: [] };
+    // Everything below the read happens in one synchronous stretch: the next group commit takes all of it or none.
+    const conversation = await this.book.update(
+      contactKey,
+      (current) => (this.state.outbox.has(decidedKey) ? undefined : decision.update(current)),
+      () => {
+        result = recordDecisionIn(this.state, contactKey, decidedKey, inputs, this.now());
+        if (result.recorded) this.writer.markDirty();
+      },
+    );
+    const effects = structuredClone(result.effects);
+    if (options.wait !== 'applied') {
+      // Known before: it may still be on its way to disk; either way, resolve only once it is there.
+      await (result.recorded ? this.writer.whenDurable() : this.writer.flush());
+    }
+    return { recorded: result.recorded, conversation, effects };
   }
 
   async listConversations(filter: ConversationFilter = {}): Promise<ConversationRecord[]> {

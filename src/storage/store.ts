@@ -61,6 +61,29 @@ export interface ConversationFilter {
   newest?: number;
 }
 
+/** One decision about one contact, recorded as one durable unit by `recordDecision`. */
+export interface DecisionInput {
+  contactKey: string;
+  /**
+   * Says the decision was taken (e.g. `topicId/id:decision`): kept as a finished effect of kind `decision`, so a
+   * look-up (`getEffect`) finds it and the same decision is never recorded twice. Pruned like any finished effect.
+   */
+  decidedKey: string;
+  /** The conversation's change (as `updateConversation`); undefined leaves it as it is. */
+  update: (current: ConversationRecord | undefined) => ConversationRecord | undefined;
+  /** The steps to perform, in order; each is enqueued as `enqueueEffect` would (idempotent by key) for `contactKey`. */
+  effects: ReadonlyArray<Omit<EffectInput, 'contactKey'>>;
+}
+
+export interface RecordedDecision {
+  /** False when `decidedKey` was known: the decision was taken before, and nothing was changed now. */
+  recorded: boolean;
+  /** The conversation as it is after the change (or as it was, when unchanged). */
+  conversation: ConversationRecord | undefined;
+  /** The decision's effects as stored; `created` false: the key was known (a twin from before), left as it was. */
+  effects: Array<{ effect: Effect; created: boolean }>;
+}
+
 export interface Store {
   /**
    * Durable. Records an inbound mention once: false when its topic and id were seen before (never act twice).
@@ -96,6 +119,14 @@ export interface Store {
     key: string,
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
   ): Promise<ConversationRecord | undefined>;
+  /**
+   * Durable, one unit. Records a decision: the conversation's change, every effect, and the `decidedKey` mark are
+   * made together after any read from disk, without yielding, so they go out in one group commit (one journal
+   * record, one PostgreSQL transaction): a crash keeps all of them or none. Idempotent by `decidedKey`. Input is
+   * checked first: a bad effect or record changes nothing. With `wait: 'applied'` it resolves once the change is in
+   * memory (a read sees it) and the caller must `flush()` before performing any effect; by default once durable.
+   */
+  recordDecision(decision: DecisionInput, options?: { wait?: 'durable' | 'applied' }): Promise<RecordedDecision>;
   /**
    * Hot (non-archived) conversations, optionally of one owner and only those updated at or after `updatedSince`
    * (epoch ms), and with `newest` only that many, the most recently updated: the filter is applied before any

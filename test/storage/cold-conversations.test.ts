@@ -1,3 +1,5 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFileStore } from '../../src/storage/index.js';
 import { conversation, T0 } from './store-contract.js';
@@ -53,6 +55,32 @@ describe('cold conversations of the file store', () => {
     expect(await reopened.archiveInactive(T0 + 1)).toBe(599);
     expect(await reopened.getConversation('whatsapp:8')).toEqual(conversation('8', { contactName: 'Customer 8 ✓' }));
     expect(await reopened.countByOwner()).toMatchObject({ archived: 599 });
+    await reopened.close();
+  });
+
+  it('records a decision on a conversation left on disk: the record and its effects in one journal record', async () => {
+    const { dataDir, clock } = await seeded(50);
+    const store = await openFileStore({ dataDir, clock: () => clock.now });
+    expect(store.stats().coldConversations).toBe(50);
+    const recorded = await store.recordDecision({
+      contactKey: 'whatsapp:7',
+      decidedKey: '2001/9:decision',
+      update: (c) => c && { ...c, dialog: { step: 'asked' }, updatedAt: clock.now },
+      effects: [{ key: '2001/9:1:reply', kind: 'reply', payload: { text: 'Hi!' } }],
+    });
+    expect(recorded.conversation).toMatchObject({ contactName: 'Customer 7 ✓', dialog: { step: 'asked' } });
+    expect(store.stats().coldConversations).toBe(49);
+    const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal-'));
+    const last = JSON.parse((await readFile(join(dataDir, journal!), 'utf8')).trimEnd().split('\n').at(-1)!) as Record<
+      string,
+      Array<[string]>
+    >;
+    expect(last.conversations?.map(([key]) => key)).toEqual(['whatsapp:7']);
+    expect(last.outbox?.map(([key]) => key).sort()).toEqual(['2001/9:1:reply', '2001/9:decision']);
+    await store.close();
+    const reopened = await openFileStore({ dataDir, clock: () => clock.now });
+    expect((await reopened.getConversation('whatsapp:7'))?.dialog).toEqual({ step: 'asked' });
+    expect((await reopened.pendingEffects()).map((e) => e.key)).toEqual(['2001/9:1:reply']);
     await reopened.close();
   });
 

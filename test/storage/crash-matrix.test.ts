@@ -1,9 +1,9 @@
-import { appendFile, open as openFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, open as openFile, readFile, readdir, truncate, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
-import type { Store } from '../../src/storage/index.js';
+import type { DecisionInput, Store } from '../../src/storage/index.js';
 import { killCopy, powerLossCopy, settledFlag, watchSyncs } from './crash-helpers.js';
 import type { SyncWatch } from './crash-helpers.js';
 import { conversation, mention } from './store-contract.js';
@@ -139,6 +139,66 @@ describe('the crash matrix of the file store', () => {
     expect(isStoreError(invalid, 'schema')).toBe(true);
     expect(invalid?.message).toContain(`${path} line 1`);
     expect(invalid?.message).not.toContain('SECRET');
+  });
+
+  // A decision (recordDecision): the conversation's new state and its effects are one journal record.
+  const CONTACT = 'whatsapp:32470000001';
+  const decision: DecisionInput = {
+    contactKey: CONTACT,
+    decidedKey: '2001/2:decision',
+    update: (c) => c && { ...c, dialog: { step: 'asked' }, transcript: [...c.transcript, { at: 1, from: 'bot', text: 'Hi!' }] },
+    effects: [
+      { key: '2001/2:1:reply', kind: 'reply', payload: { text: 'Hi!' } },
+      { key: '2001/2:2:escalate', kind: 'escalate', payload: { reason: 'asked' } },
+    ],
+  };
+  async function decisionState(store: Store) {
+    return {
+      dialog: (await store.getConversation(CONTACT))?.dialog,
+      pending: (await store.pendingEffects()).map((e) => e.key),
+      decided: (await store.getEffect('2001/2:decision'))?.status,
+    };
+  }
+  const before = { dialog: undefined, pending: [], decided: undefined };
+  const after = { dialog: { step: 'asked' }, pending: ['2001/2:1:reply', '2001/2:2:escalate'], decided: 'done' };
+  async function startedWithConversation(): Promise<{ dataDir: string; store: Store }> {
+    const begun = await started();
+    await begun.store.saveConversation(conversation('32470000001'));
+    await begun.store.flush();
+    return begun;
+  }
+
+  it('a decision is one journal record: torn, it loses the new state and the effects together', async () => {
+    const { dataDir, store } = await startedWithConversation();
+    await store.recordDecision(decision);
+    const copy = await killCopy(dataDir, await tempDir());
+    const [journal] = (await readdir(copy)).filter((name) => name.startsWith('journal-'));
+    const path = join(copy, journal!);
+    const text = await readFile(path, 'utf8');
+    const last = text.trimEnd().split('\n').at(-1)!;
+    const record = JSON.parse(last) as { conversations: Array<[string]>; outbox: Array<[string]> };
+    expect(record.conversations.map(([key]) => key)).toEqual([CONTACT]);
+    expect(record.outbox.map(([key]) => key).sort()).toEqual(['2001/2:1:reply', '2001/2:2:escalate', '2001/2:decision']);
+    // Killed half-way through that append: the line is torn wherever it was cut.
+    await truncate(path, Buffer.byteLength(text) - 1 - Math.floor(Buffer.byteLength(last) / 2));
+    const torn = await reopen(copy);
+    expect(await decisionState(torn)).toEqual(before);
+    expect((await torn.getConversation(CONTACT))?.transcript.map((l) => l.text)).toEqual(['hello']);
+  });
+
+  it('a decision synced is kept whole by kill -9 and by a power cut; between append and sync, a power cut drops it whole', async () => {
+    const { dataDir, store } = await startedWithConversation();
+    const held = watch.holdNext(/journal-\d+\.jsonl$/);
+    const recording = store.recordDecision(decision);
+    const flag = settledFlag(recording);
+    await held;
+    expect(flag.settled).toBe(false);
+    expect(await decisionState(await reopen(await killCopy(dataDir, await tempDir())))).toEqual(after);
+    expect(await decisionState(await reopen(await powerLossCopy(dataDir, await tempDir(), watch)))).toEqual(before);
+    watch.releaseHeld();
+    expect((await recording).recorded).toBe(true);
+    expect(await decisionState(await reopen(await killCopy(dataDir, await tempDir())))).toEqual(after);
+    expect(await decisionState(await reopen(await powerLossCopy(dataDir, await tempDir(), watch)))).toEqual(after);
   });
 
   it('a snapshot stopped before its rename loses nothing: the old snapshot and the journal behind it are kept', async () => {

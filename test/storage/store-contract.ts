@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationRecord, EscalationInput, InboundMention, Store, StoreOptions } from '../../src/storage/index.js';
 import { isStoreError } from '../../src/storage/index.js';
+import { describeDecisionContract } from './decision-contract.js';
 
 export interface StoreUnderTest {
   store: Store;
@@ -66,6 +67,8 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     afterEach(async () => {
       await subject.cleanup();
     });
+
+    describeDecisionContract(() => store);
 
     describe('inbound mentions', () => {
       it('records a mention once and reports a repeat as seen', async () => {

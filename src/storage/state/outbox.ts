@@ -21,6 +21,49 @@ export function enqueueEffectIn(state: HotState, input: EffectInput, now: number
   return { effect, created: true };
 }
 
+/**
+ * A decision's effects and its decided mark (`decidedKey`, stored done): all of them unless the mark exists, in which
+ * case nothing changes and the effects already stored under those keys are returned (`recorded` false).
+ */
+export function recordDecisionIn(
+  state: HotState,
+  contactKey: string,
+  decidedKey: string,
+  inputs: readonly EffectInput[],
+  now: number,
+): { recorded: boolean; effects: Array<{ effect: Effect; created: boolean }> } {
+  const mark = recordDoneIn(state, { key: decidedKey, kind: 'decision', contactKey, payload: null }, now);
+  if (!mark.created) {
+    const known = inputs.flatMap((input) => {
+      const effect = state.outbox.get(input.key);
+      return effect ? [{ effect, created: false }] : [];
+    });
+    return { recorded: false, effects: known };
+  }
+  return { recorded: true, effects: inputs.map((input) => enqueueEffectIn(state, input, now)) };
+}
+
+/**
+ * Records a step that needs no performing as done at once (a decision's "decided" mark): it keeps its key like any
+ * finished effect, so the step is never taken twice, and never enters the pending list. Unless its key exists.
+ */
+export function recordDoneIn(state: HotState, input: EffectInput, now: number): { effect: Effect; created: boolean } {
+  const existing = state.outbox.get(input.key);
+  if (existing) return { effect: existing, created: false };
+  const effect: Effect = {
+    ...input,
+    payload: null,
+    seq: state.meta.nextEffectSeq,
+    status: 'done',
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.meta.nextEffectSeq += 1;
+  state.outbox.set(effect.key, effect);
+  return { effect, created: true };
+}
+
 export function pendingEffectsIn(state: HotState, contactKey?: string): Effect[] {
   const pending: Effect[] = [];
   for (const key of state.pendingEffects.keys(contactKey)) {

@@ -30,16 +30,30 @@ async function botConversation(w: CoreWorld): Promise<void> {
   w.engage.owners.set(KEY, 'application');
 }
 
-describe('a decision is committed whole before any of it is performed, and applied once when its first effect runs', () => {
-  it('commit stores the patch and every effect; the new state and the bot’s lines wait for the decision effect', async () => {
+/** A pending decision effect as the version before `recordDecision` stored it: the state and lines ride on it. */
+function legacyDecision(source: string, texts: string[], botLines: Array<{ at: number; text: string }>) {
+  const followUps = planEffects(source, texts.map((text) => ({ type: 'reply', text })) as never, target, {});
+  return {
+    key: `${source}:decision`,
+    kind: 'decision',
+    contactKey: KEY,
+    payload: { kind: 'decision', state: state('after'), botLines, followUps },
+  };
+}
+
+describe('a decision is committed whole, state and lines with its effects, before any of it is performed', () => {
+  it('commit stores the patch, the new state, the bot’s lines and every effect at once; the decided mark is done', async () => {
     world = await coreWorld();
     const w = world;
     await botConversation(w);
     await commitDecision(w.bridge.context, KEY, '9500', replyDecision('Hello'), target, (c) => ({ ...c, contactName: 'Ann' }));
     const conv = await w.store.getConversation(KEY);
     expect(conv?.contactName).toBe('Ann');
-    expect(conv?.dialog).toEqual(state('before'));
-    expect((await w.store.pendingEffects(KEY)).map((e) => e.key)).toEqual(['9500:decision', '9500:1:reply']);
+    expect(conv?.dialog).toEqual(state('after'));
+    expect(conv?.transcript.map((l) => `${l.from}:${l.text}`)).toEqual(['customer:hi', 'bot:Hello']);
+    expect((await w.store.pendingEffects(KEY)).map((e) => e.key)).toEqual(['9500:1:reply']);
+    // Nothing to perform for the mark: it is stored done, in the same write.
+    expect(await w.store.getEffect('9500:decision')).toMatchObject({ status: 'done', payload: null });
     await drain(w.bridge, KEY);
     const after = await w.store.getConversation(KEY);
     expect(after?.dialog).toEqual(state('after'));
@@ -47,52 +61,48 @@ describe('a decision is committed whole before any of it is performed, and appli
     expect(w.engage.replies()).toEqual(['Hello']);
   });
 
-  it('applying the same decision again (after a restart) adds the bot’s lines only once', async () => {
+  it('a decision committed again (same source) changes nothing: no second state, no second line', async () => {
     world = await coreWorld();
     const w = world;
     await botConversation(w);
-    const planned = planEffects(
-      '9500',
-      [{ type: 'reply', text: 'Hello' }] as never,
-      target,
-      {},
-      {
-        state: state('after'),
-        botLines: [{ at: 5, text: 'Hello' }],
-      },
-    );
-    const decision = planned[0]!;
-    await w.store.enqueueEffect({ key: decision.key, kind: 'decision', contactKey: KEY, payload: decision.payload });
-    await drain(w.bridge, KEY);
-    // The same decision effect, stored again under a new key as a replay would: the state is there already.
-    await w.store.enqueueEffect({ key: 'again:decision', kind: 'decision', contactKey: KEY, payload: decision.payload });
-    await drain(w.bridge, KEY);
+    await commitDecision(w.bridge.context, KEY, '9500', replyDecision('Hello'), target, (c) => c);
+    await commitDecision(w.bridge.context, KEY, '9500', replyDecision('Other', 'other'), target, (c) => ({ ...c, contactName: 'Bob' }));
     const conv = await w.store.getConversation(KEY);
-    expect(conv?.transcript.filter((l) => l.from === 'bot')).toHaveLength(1);
+    expect(conv?.dialog).toEqual(state('after'));
+    expect(conv?.contactName).toBeUndefined();
+    expect(conv?.transcript.map((l) => `${l.from}:${l.text}`)).toEqual(['customer:hi', 'bot:Hello']);
+    await drain(w.bridge, KEY);
     expect(w.engage.replies()).toEqual(['Hello']);
   });
 });
 
-describe('after a crash the follow-up effects of a decision are restored and nothing is done twice', () => {
-  it('a decision whose follow-ups were lost (a crash between writes) restores and performs them in a new process', async () => {
+describe('pending decision effects stored by the version before the upgrade are still applied, once', () => {
+  it('a pending decision effect with its state and lines is applied when performed, and its lines only once', async () => {
     world = await coreWorld();
     const w = world;
     await botConversation(w);
-    const planned = planEffects(
-      '9500',
-      [
-        { type: 'reply', text: 'Hello' },
-        { type: 'reply', text: 'Anything else?' },
-      ] as never,
-      target,
-      {},
-      {
-        state: state('after'),
-        botLines: [],
-      },
-    );
+    const legacy = legacyDecision('9500', ['Hello'], [{ at: 5, text: 'Hello' }]);
+    await w.store.enqueueEffect(legacy);
+    await w.store.enqueueEffect({ key: '9500:1:reply', kind: 'reply', contactKey: KEY, payload: legacy.payload.followUps[0]!.payload });
+    await drain(w.bridge, KEY);
+    expect((await w.store.getConversation(KEY))?.dialog).toEqual(state('after'));
+    // The same decision effect, stored again under a new key as a replay would: the state is there already.
+    await w.store.enqueueEffect({ ...legacy, key: 'again:decision' });
+    await drain(w.bridge, KEY);
+    const conv = await w.store.getConversation(KEY);
+    expect(conv?.transcript.filter((l) => l.from === 'bot').map((l) => l.text)).toEqual(['Hello']);
+    expect(w.engage.replies()).toEqual(['Hello']);
+    expect(await w.store.pendingEffects()).toEqual([]);
+  });
+});
+
+describe('after a crash the follow-up effects of a decision are restored and nothing is done twice', () => {
+  it('an old decision whose follow-ups were lost (a crash between writes) restores and performs them in a new process', async () => {
+    world = await coreWorld();
+    const w = world;
+    await botConversation(w);
     // Only the first effect reached the disk.
-    await w.store.enqueueEffect({ key: planned[0]!.key, kind: 'decision', contactKey: KEY, payload: planned[0]!.payload });
+    await w.store.enqueueEffect(legacyDecision('9500', ['Hello', 'Anything else?'], []));
     const bridge = await w.restart();
     await bridge.prepare();
     await bridge.idle();

@@ -41,7 +41,8 @@ describe("a sent reply's end is recorded once", () => {
       expect((await counted.store.getEffect(replies[0]!))?.status).toBe('done');
       expect((await counted.store.getEffect(replies[0]!))?.result).toMatchObject({ publisherMentionId: expect.any(String) });
     }
-    // One sync per sent reply (taken when the service answered), none after it for the same reply.
-    expect(counted.flushes()).toBe(2);
+    // One sync for the round's two decisions (recorded in memory, made durable together before any effect runs),
+    // then one per sent reply (taken when the service answered), none after it for the same reply.
+    expect(counted.flushes()).toBe(3);
   });
 });
