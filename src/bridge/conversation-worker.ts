@@ -96,7 +96,7 @@ export class ConversationWorker {
         // The decisions were recorded in memory only: on disk before any of their effects is performed, now or later.
         await this.ctx.store.flush();
       }
-      if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
+      if (!(await runPendingEffects(this.ctx, key, this.escalations, true))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
       if ((await this.ctx.store.pendingInbound(key)).length > 0) this.ctx.wake(key);
     }

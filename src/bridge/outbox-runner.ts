@@ -26,11 +26,21 @@ export interface EscalationFailures {
  * after it, so the customer never sees messages out of order; the contact is woken when it may go on.
  * Returns false while blocked.
  */
-export async function runPendingEffects(ctx: EffectRunnerDeps, key: string, escalations: EscalationFailures): Promise<boolean> {
+export async function runPendingEffects(
+  ctx: EffectRunnerDeps,
+  key: string,
+  escalations: EscalationFailures,
+  /** The caller flushed the store since these effects were recorded (the worker, right after its round's decisions). */
+  onDisk = false,
+): Promise<boolean> {
   // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
   for (let round = 0; round < 100; round++) {
     const pending = (await ctx.store.pendingEffects(key)).filter((e) => !deferred(ctx, key, e));
     if (pending.length === 0) return true;
+    // An effect is performed only once it is on disk. One recorded while the store could not write (disk full) is
+    // in memory only: performed now, a crash would lose its record and the decision would be taken, and sent, again.
+    // Throws while the store still cannot write; the dispatcher tries the contact again later.
+    if (round === 0 && !onDisk) await ctx.store.flush();
     lookAtContact(ctx, key, pending, ctx.now());
     if (!(await runRound(ctx, key, pending, escalations))) return false;
   }

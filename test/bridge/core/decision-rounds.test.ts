@@ -90,6 +90,27 @@ describe('each decision reads the dialog from the store; the worker carries no s
     expect(await w.store.pendingEffects()).toEqual([]);
   });
 
+  it('an effect is performed only once it is on disk: while the store cannot write, a later round sends nothing', async () => {
+    world = await coreWorld();
+    const w = world;
+    const ids = [await customerWrites(w.store, KEY, 'hello', 1_000)];
+    // The disk is full: every write fails, so the round's decisions stay in memory only.
+    const flush = w.store.flush.bind(w.store);
+    let diskFull = true;
+    w.store.flush = async () => {
+      if (diskFull) throw new Error('ENOSPC: no space left on device');
+      await flush();
+    };
+    await drain(w.bridge, KEY);
+    expect(w.engage.replies()).toEqual([]);
+    // The contact is looked at again while the disk is still full: its effects are in memory, not on disk.
+    await drain(w.bridge, KEY);
+    expect(w.engage.replies()).toEqual([]);
+    diskFull = false;
+    await drain(w.bridge, KEY);
+    expect(w.engage.published.map((p) => p.mentionId)).toEqual(ids);
+  });
+
   describe('on the file store', () => {
     const tempDir = useTempDirs();
 
