@@ -4,6 +4,7 @@ export type FetchLike = (
   init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
 ) => Promise<{ ok: boolean; status: number }>;
 
+/** Counts of mentions (not requests): delivered, given up, and waiting or in flight. */
 export interface WebhookStats {
   url: string | null;
   delivered: number;
@@ -13,14 +14,21 @@ export interface WebhookStats {
 
 const ATTEMPTS = 4;
 const TIMEOUT_MS = 5_000;
+/** The most mentions one push carries (as many as one page of the list call). */
+export const MAX_PUSH_ITEMS = 100;
 
 /**
- * The automation-rule push: each new inbound mention is POSTed as `[mention]` to one URL, in order,
- * retried a few times with backoff; a target that keeps failing only loses that delivery.
+ * The automation-rule push: each new inbound mention is POSTed in a JSON array to one URL, in order, one request
+ * at a time, retried a few times with backoff; a target that keeps failing only loses that delivery. Mentions that
+ * arrive while a push is in flight go out together in the next one (the body is `[mention, ...]`), as a sender
+ * that keeps order must do once its target answers slower than mentions arrive: one slow answer then delays the
+ * mentions behind it by one round trip, not by one round trip each.
  */
 export class WebhookPusher {
   private url: string | null = null;
-  private chain: Promise<void> = Promise.resolve();
+  /** Serialized mentions waiting for the current target, oldest first. */
+  private queue: string[] = [];
+  private draining: Promise<void> | undefined;
   private stats = { delivered: 0, failed: 0, pending: 0 };
   private generation = 0;
 
@@ -32,6 +40,10 @@ export class WebhookPusher {
   setUrl(url: string | null): void {
     this.url = url;
     this.generation += 1;
+    // What waited for the old target is given up (the poll finds it), as its deliveries in flight are.
+    this.stats.failed += this.queue.length;
+    this.stats.pending -= this.queue.length;
+    this.queue = [];
   }
 
   status(): WebhookStats {
@@ -39,22 +51,38 @@ export class WebhookPusher {
   }
 
   push(body: unknown[]): void {
-    const url = this.url;
-    if (!url) return;
-    const generation = this.generation;
-    const text = JSON.stringify(body);
-    this.stats.pending += 1;
-    this.chain = this.chain.then(() => this.deliver(url, text, generation)).catch(() => undefined);
+    if (!this.url || body.length === 0) return;
+    // Shown as it was at this moment, whenever it is delivered.
+    for (const item of body) this.queue.push(JSON.stringify(item));
+    this.stats.pending += body.length;
+    this.drain();
   }
 
   /** Resolves once every queued delivery finished (tests and shutdown). */
-  idle(): Promise<void> {
-    return this.chain;
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
   }
 
-  private async deliver(url: string, text: string, generation: number): Promise<void> {
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = this.deliverAll().finally(() => {
+      this.draining = undefined;
+      if (this.queue.length > 0) this.drain();
+    });
+  }
+
+  private async deliverAll(): Promise<void> {
+    while (this.queue.length > 0 && this.url) {
+      const batch = this.queue.splice(0, MAX_PUSH_ITEMS);
+      await this.deliver(this.url, batch, this.generation).catch(() => undefined);
+    }
+  }
+
+  private async deliver(url: string, items: readonly string[], generation: number): Promise<void> {
+    const text = `[${items.join(',')}]`;
+    let ok = false;
     try {
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      for (let attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
         if (generation !== this.generation) break;
         if (attempt > 0) await this.sleep(100 * 2 ** (attempt - 1));
         try {
@@ -64,17 +92,15 @@ export class WebhookPusher {
             body: text,
             signal: AbortSignal.timeout(TIMEOUT_MS),
           });
-          if (res.ok) {
-            this.stats.delivered += 1;
-            return;
-          }
+          ok = res.ok;
         } catch {
           // a refused connection or a timeout is retried like a failed status
         }
       }
-      this.stats.failed += 1;
     } finally {
-      this.stats.pending -= 1;
+      if (ok) this.stats.delivered += items.length;
+      else this.stats.failed += items.length;
+      this.stats.pending -= items.length;
     }
   }
 }
