@@ -4,12 +4,13 @@ export type FetchLike = (
   init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
 ) => Promise<{ ok: boolean; status: number }>;
 
-/** Counts of mentions (not requests): delivered, given up, and waiting or in flight. */
+/** Counts of mentions: delivered, given up, and waiting or in flight; `pushes`: requests that delivered them. */
 export interface WebhookStats {
   url: string | null;
   delivered: number;
   failed: number;
   pending: number;
+  pushes: number;
 }
 
 const ATTEMPTS = 4;
@@ -29,7 +30,7 @@ export class WebhookPusher {
   /** Serialized mentions waiting for the current target, oldest first. */
   private queue: string[] = [];
   private draining: Promise<void> | undefined;
-  private stats = { delivered: 0, failed: 0, pending: 0 };
+  private stats = { delivered: 0, failed: 0, pending: 0, pushes: 0 };
   private generation = 0;
 
   constructor(
@@ -98,8 +99,10 @@ export class WebhookPusher {
         }
       }
     } finally {
-      if (ok) this.stats.delivered += items.length;
-      else this.stats.failed += items.length;
+      if (ok) {
+        this.stats.delivered += items.length;
+        this.stats.pushes += 1;
+      } else this.stats.failed += items.length;
       this.stats.pending -= items.length;
     }
   }

@@ -35,7 +35,7 @@ describe('webhook pusher', () => {
     await target.releaseAll(() => pusher.status().pending === 0);
     await pusher.idle();
     expect(target.bodies).toEqual([[{ id: '1' }], [{ id: '2' }, { id: '3' }, { id: '4' }]]);
-    expect(pusher.status()).toMatchObject({ delivered: 4, failed: 0, pending: 0 });
+    expect(pusher.status()).toMatchObject({ delivered: 4, failed: 0, pending: 0, pushes: 2 });
   });
 
   it('never puts more than a page of mentions in one push', async () => {
