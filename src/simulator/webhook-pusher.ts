@@ -17,6 +17,8 @@ const ATTEMPTS = 4;
 const TIMEOUT_MS = 5_000;
 /** The most mentions one push carries (as many as one page of the list call). */
 export const MAX_PUSH_ITEMS = 100;
+/** A push grows no longer than this (bytes of JSON) with mentions after its first, so a huge one goes alone. */
+export const MAX_PUSH_BYTES = 1_000_000;
 
 /**
  * The automation-rule push: each new inbound mention is POSTed in a JSON array to one URL, in order, one request
@@ -74,7 +76,7 @@ export class WebhookPusher {
 
   private async deliverAll(): Promise<void> {
     while (this.queue.length > 0 && this.url) {
-      const batch = this.queue.splice(0, MAX_PUSH_ITEMS);
+      const batch = this.queue.splice(0, batchLength(this.queue));
       await this.deliver(this.url, batch, this.generation).catch(() => undefined);
     }
   }
@@ -106,4 +108,15 @@ export class WebhookPusher {
       this.stats.pending -= items.length;
     }
   }
+}
+
+/** How many of the oldest queued mentions go in the next push: at least one, within both bounds. */
+function batchLength(queue: readonly string[]): number {
+  let bytes = queue[0]?.length ?? 0;
+  let n = 1;
+  while (n < queue.length && n < MAX_PUSH_ITEMS && bytes + (queue[n]?.length ?? 0) + 1 <= MAX_PUSH_BYTES) {
+    bytes += (queue[n]?.length ?? 0) + 1;
+    n++;
+  }
+  return n;
 }

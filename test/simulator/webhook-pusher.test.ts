@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PUSH_ITEMS, WebhookPusher, type FetchLike } from '../../src/simulator/webhook-pusher.js';
+import { MAX_PUSH_BYTES, MAX_PUSH_ITEMS, WebhookPusher, type FetchLike } from '../../src/simulator/webhook-pusher.js';
 
 /** A target whose answers the test releases one by one; it keeps every body it was sent. */
 function heldTarget() {
@@ -51,6 +51,19 @@ describe('webhook pusher', () => {
       'first',
       ...Array.from({ length: MAX_PUSH_ITEMS + 5 }, (_, i) => String(i)),
     ]);
+  });
+
+  it('sends a huge mention in a push of its own, so one large text never makes a push too large for its neighbours', async () => {
+    const target = heldTarget();
+    const pusher = new WebhookPusher(target.fetchFn, async () => undefined);
+    pusher.setUrl('http://127.0.0.1:1/hook');
+    pusher.push([{ id: 'first' }]);
+    pusher.push([{ id: 'a' }]);
+    pusher.push([{ id: 'huge', text: 'x'.repeat(MAX_PUSH_BYTES) }]);
+    pusher.push([{ id: 'b' }]);
+    await target.releaseAll(() => pusher.status().pending === 0);
+    await pusher.idle();
+    expect(target.bodies.map((b) => b.map((m) => (m as { id: string }).id))).toEqual([['first'], ['a'], ['huge'], ['b']]);
   });
 
   it('gives up what waited for a target that was replaced', async () => {
