@@ -25,7 +25,8 @@ export const MAX_PUSH_BYTES = 1_000_000;
  * at a time, retried a few times with backoff; a target that keeps failing only loses that delivery. Mentions that
  * arrive while a push is in flight go out together in the next one (the body is `[mention, ...]`), as a sender
  * that keeps order must do once its target answers slower than mentions arrive: one slow answer then delays the
- * mentions behind it by one round trip, not by one round trip each.
+ * mentions behind it by one round trip, not by one round trip each. A push that keeps failing gives up only its
+ * oldest mention (whose tries it was), so an outage loses as many mentions as when each went alone.
  */
 export class WebhookPusher {
   private url: string | null = null;
@@ -77,36 +78,45 @@ export class WebhookPusher {
   private async deliverAll(): Promise<void> {
     while (this.queue.length > 0 && this.url) {
       const batch = this.queue.splice(0, batchLength(this.queue));
-      await this.deliver(this.url, batch, this.generation).catch(() => undefined);
+      const generation = this.generation;
+      const ok = await this.deliver(this.url, batch, generation).catch(() => false);
+      if (ok) {
+        this.stats.delivered += batch.length;
+        this.stats.pushes += 1;
+        this.stats.pending -= batch.length;
+      } else if (generation !== this.generation) {
+        // The target was replaced meanwhile: what this push carried is given up with the rest (see setUrl).
+        this.stats.failed += batch.length;
+        this.stats.pending -= batch.length;
+      } else {
+        // Only the oldest mention used up its tries, as when each went alone: the others had merely ridden along
+        // and go out again, first, with the next push.
+        this.stats.failed += 1;
+        this.stats.pending -= 1;
+        this.queue.unshift(...batch.slice(1));
+      }
     }
   }
 
-  private async deliver(url: string, items: readonly string[], generation: number): Promise<void> {
+  /** Whether the target took the push, within ATTEMPTS tries. */
+  private async deliver(url: string, items: readonly string[], generation: number): Promise<boolean> {
     const text = `[${items.join(',')}]`;
-    let ok = false;
-    try {
-      for (let attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
-        if (generation !== this.generation) break;
-        if (attempt > 0) await this.sleep(100 * 2 ** (attempt - 1));
-        try {
-          const res = await this.fetchFn(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: text,
-            signal: AbortSignal.timeout(TIMEOUT_MS),
-          });
-          ok = res.ok;
-        } catch {
-          // a refused connection or a timeout is retried like a failed status
-        }
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (generation !== this.generation) return false;
+      if (attempt > 0) await this.sleep(100 * 2 ** (attempt - 1));
+      try {
+        const res = await this.fetchFn(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: text,
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        if (res.ok) return true;
+      } catch {
+        // a refused connection or a timeout is retried like a failed status
       }
-    } finally {
-      if (ok) {
-        this.stats.delivered += items.length;
-        this.stats.pushes += 1;
-      } else this.stats.failed += items.length;
-      this.stats.pending -= items.length;
     }
+    return false;
   }
 }
 

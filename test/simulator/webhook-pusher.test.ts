@@ -66,6 +66,37 @@ describe('webhook pusher', () => {
     expect(target.bodies.map((b) => b.map((m) => (m as { id: string }).id))).toEqual([['first'], ['a'], ['huge'], ['b']]);
   });
 
+  it('gives up only the oldest mention of a push that keeps failing; the others go out with the next push', async () => {
+    const bodies: string[][] = [];
+    let failuresLeft = 0;
+    const waiting: Array<() => void> = [];
+    const fetchFn: FetchLike = (_url, init) => {
+      bodies.push((JSON.parse(init.body) as Array<{ id: string }>).map((m) => m.id));
+      if (failuresLeft > 0) {
+        failuresLeft -= 1;
+        return Promise.resolve({ ok: false, status: 503 });
+      }
+      return new Promise((resolve) => waiting.push(() => resolve({ ok: true, status: 202 })));
+    };
+    const pusher = new WebhookPusher(fetchFn, async () => undefined);
+    pusher.setUrl('http://127.0.0.1:1/hook');
+    pusher.push([{ id: '1' }]);
+    await new Promise((r) => setImmediate(r));
+    pusher.push([{ id: '2' }]);
+    pusher.push([{ id: '3' }]);
+    pusher.push([{ id: '4' }]);
+    failuresLeft = 4; // every try of the next push
+    const deadline = Date.now() + 5000;
+    while (pusher.status().pending > 0) {
+      if (Date.now() > deadline) throw new Error('the pusher never finished');
+      for (const answer of waiting.splice(0)) answer();
+      await new Promise((r) => setImmediate(r));
+    }
+    await pusher.idle();
+    expect(bodies).toEqual([['1'], ['2', '3', '4'], ['2', '3', '4'], ['2', '3', '4'], ['2', '3', '4'], ['3', '4']]);
+    expect(pusher.status()).toMatchObject({ delivered: 3, failed: 1, pending: 0, pushes: 2 });
+  });
+
   it('gives up what waited for a target that was replaced', async () => {
     const target = heldTarget();
     const pusher = new WebhookPusher(target.fetchFn, async () => undefined);
