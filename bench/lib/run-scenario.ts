@@ -15,6 +15,7 @@ import { summarize } from './percentiles.js';
 import type { ScenarioResult, ScenarioSpec } from './scenario-types.js';
 import { budgetCheck } from './budget-check.js';
 import { burstTimeline } from './burst-timeline.js';
+import type { WebhookStatus } from './sim-client.js';
 
 const WEBHOOK_SECRET = 'bench-webhook-secret-32-characters-or-more';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -52,13 +53,18 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const base = 32_480_000_000 + index * 1_000_000;
     const contacts = makeContacts(spec.contacts, base);
     const loadStarted = Date.now();
+    const simClient = sim.client;
+    const pushes = spec.ingestion === 'webhook' ? () => simClient.webhookStatus() : async () => undefined;
+    const pushesAtStart = await pushes();
     const cpuAtStart = await processCpuMs(bridge.child.pid);
     const burst = spec.burst ? await burstPhase(ctx, contacts, spec.rounds, plainText) : undefined;
     const cpuAfterBurst = await processCpuMs(bridge.child.pid);
+    const pushesAfterBurst = await pushes();
     const paced = spec.pacedPerSecond
       ? await pacedPhase(ctx, contacts, spec.rounds, plainText, spec.pacedPerSecond, spec.burst ? spec.rounds : 0)
       : undefined;
     const cpuAfterPaced = await processCpuMs(bridge.child.pid);
+    const pushesAfterPaced = await pushes();
     const escalation =
       spec.escalations > 0 ? await escalationPhase(ctx, makeContacts(spec.escalations, base + 500_000, 'Asker')) : undefined;
     const loadEnded = Date.now();
@@ -132,6 +138,14 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
         // The bridge process's own CPU (user + system) per answered message of the burst and paced phases: steadier than wall-clock figures on a shared machine.
         cpu_ms_per_answer: cpuPerAnswer(cpuAtStart, cpuAfterPaced, answered),
         burst_cpu_ms_per_answer: burst ? cpuPerAnswer(cpuAtStart, cpuAfterBurst, burst.answered.answered) : null,
+        webhook:
+          pushesAtStart && pushesAfterBurst && pushesAfterPaced
+            ? {
+                burst: pushesBetween(pushesAtStart, pushesAfterBurst),
+                paced: pushesBetween(pushesAfterBurst, pushesAfterPaced),
+                failed: pushesAfterPaced.failed,
+              }
+            : null,
         rss_mb_at_ready: rssAtReady?.rssMb ?? null,
         rss_mb_at_end: memory?.rssMb ?? null,
         budget,
@@ -143,4 +157,10 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     await sim?.child.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Mentions the simulator pushed between two readings of its status, and in how many requests. */
+function pushesBetween(from: WebhookStatus, to: WebhookStatus): { mentions: number; pushes: number | null } {
+  const pushes = to.pushes === undefined || from.pushes === undefined ? null : to.pushes - from.pushes;
+  return { mentions: to.delivered - from.delivered, pushes };
 }

@@ -1,5 +1,13 @@
 /** The subset of the simulator's log entries the bench reads (tests build them by hand), and its control API (`/_sim/…`), as the bench drives it. Plain JSON over loopback. */
 
+/** `GET /_sim/webhooks`: counts of mentions, and `pushes` (the requests that delivered them). */
+export interface WebhookStatus {
+  readonly delivered: number;
+  readonly failed: number;
+  readonly pending: number;
+  readonly pushes?: number;
+}
+
 export interface OutboundEntry {
   seq: number;
   mention_id: string | null;
@@ -71,8 +79,13 @@ export class SimClient {
     return this.call('POST', '/_sim/realism', options);
   }
 
-  webhook(url: string | undefined): Promise<{ delivered: number; failed: number; pending: number }> {
+  webhook(url: string | undefined): Promise<WebhookStatus> {
     return this.call('POST', '/_sim/webhooks', url === undefined ? {} : { url });
+  }
+
+  /** What the simulator's push did so far (mentions, and the requests that carried them). */
+  webhookStatus(): Promise<WebhookStatus> {
+    return this.call('GET', '/_sim/webhooks');
   }
 
   handover(channel: string, serviceId: string, owner: 'agents' | 'application'): Promise<unknown> {

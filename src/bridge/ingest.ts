@@ -1,7 +1,7 @@
 import { mentionSchema, type Mention } from '../engage/index.js';
 import type { Store } from '../storage/index.js';
 import { classifyMention, type ClassifyOptions, type InboundItem, type InboundPayload } from './inbound-item.js';
-import { knownBotUser } from './own-echo.js';
+import { knownBotUser, ownByAuthorName } from './own-echo.js';
 
 /** What is kept of an inbound text: the store's transcript line limit (its default), applied at arrival. */
 export const INBOUND_TEXT_MAX_CHARS = 2000;
@@ -48,8 +48,9 @@ export async function ingestMentions(
   let historyCount = 0;
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
+  const bot = await knownBotUser({ store });
   // The service may show the bot's own replies as reply actions too: those are not a person taking over.
-  const botUserId = (await knownBotUser({ store }))?.id;
+  const botUserId = bot?.id;
   for (const m of mentions) {
     const added = m.date?.added ?? undefined;
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
@@ -63,7 +64,11 @@ export async function ingestMentions(
         repeated++;
         continue;
       }
-      if (history) {
+      // The bot's own reply coming back (every answer's echo, read by the next poll) asks nothing of the contact's
+      // worker, whose run for it would be a whole round (and a conversation write) per answer; the worker decides
+      // it the same way (`recogniseOwnEcho`) when it cannot be told here.
+      const ownEcho = item.payload.kind === 'account' && ownByAuthorName(bot, item.payload.authorName) === true;
+      if (history || ownEcho) {
         // Recorded and marked processed in the same turn (both apply in memory at once): no worker can pick it up.
         records.push(
           store
@@ -74,10 +79,10 @@ export async function ingestMentions(
               addedAt: item.addedAt,
               payload: capPayload(item.payload, o.maxTextChars),
             })
-            .then(() => false),
+            .then((isNew) => isNew && !history),
         );
         await store.markInboundProcessed(item.topicId, item.id);
-        historyCount++;
+        if (history) historyCount++;
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.

@@ -62,6 +62,12 @@ export interface AccountMessage {
   readonly authorName?: string;
 }
 
+/** Whether the service's author name says the bot wrote it; undefined while either name is unknown. */
+export function ownByAuthorName(bot: BotUser | undefined, authorName: string | undefined): boolean | undefined {
+  if (bot?.name === undefined || authorName === undefined) return undefined;
+  return authorName === bot.name;
+}
+
 /**
  * Is this account-written mention the bot's own message coming back? Decided by who wrote it (the bot's own
  * user, as the service names it), never by how long ago the bot spoke: a reply published late (an outage, a
@@ -73,8 +79,8 @@ export async function recogniseOwnEcho(
   m: AccountMessage,
 ): Promise<{ own: boolean; lineIndex: number }> {
   const lineIndex = conv.transcript.findIndex((l) => l.from === 'bot' && l.mentionId === undefined && l.text === m.text);
-  const bot = await knownBotUser(ctx);
-  if (bot?.name !== undefined && m.authorName !== undefined) return { own: m.authorName === bot.name, lineIndex };
+  const byName = ownByAuthorName(await knownBotUser(ctx), m.authorName);
+  if (byName !== undefined) return { own: byName, lineIndex };
   // The service has not named the bot's user (or the mention names no author): an unmatched bot line with this
   // text is the only trace left; no time window, so a late echo is still the bot's.
   return { own: lineIndex >= 0, lineIndex };

@@ -23,4 +23,54 @@ describe('ingesting mentions', () => {
     expect(text.endsWith('…')).toBe(true);
     await store.close();
   });
+
+  describe('an account-written mention', () => {
+    const channels = new Map([['whatsapp', 'whatsapp']]);
+    const accountMention = (id: string, authorName: string) =>
+      mentionSchema.parse({
+        id,
+        topic_id: '2001',
+        date: { added: 100 },
+        source: { service: 'whatsapp', thread_id: '+3200000021' },
+        author: { id: '3225550100', name: authorName, managed: true },
+        message: { content: 'We are open from 9 to 5.' },
+      });
+
+    it("is recorded as done, without a run of the contact's worker, when the service names the bot's own user", async () => {
+      const store = await createMemoryStore();
+      await store.setMeta({ values: { botUser: { id: 'u1', name: 'Engage Bot' } } });
+      const scheduled: string[] = [];
+      const r = await ingestMentions(store, [accountMention('echo-1', 'Engage Bot')], {
+        channelBySource: channels,
+        schedule: (k) => scheduled.push(k),
+      });
+      expect(scheduled).toEqual([]);
+      expect(r).toMatchObject({ recorded: 1, repeated: 0, history: 0 });
+      expect(await store.hasSeen('2001', 'echo-1')).toBe(true);
+      expect(await store.pendingInbound()).toEqual([]);
+      // Read again by the next poll: a repeat, still nothing to do.
+      const again = await ingestMentions(store, [accountMention('echo-1', 'Engage Bot')], {
+        channelBySource: channels,
+        schedule: (k) => scheduled.push(k),
+      });
+      expect(again).toMatchObject({ recorded: 0, repeated: 1 });
+      expect(scheduled).toEqual([]);
+      await store.close();
+    });
+
+    it("goes to the contact's worker when another user wrote it, or while the bot's user has no known name", async () => {
+      for (const [meta, author] of [
+        [{ id: 'u1', name: 'Engage Bot' }, 'Agent Smith'],
+        [{ id: 'u1' }, 'Engage Bot'],
+      ] as const) {
+        const store = await createMemoryStore();
+        await store.setMeta({ values: { botUser: meta } });
+        const scheduled: string[] = [];
+        await ingestMentions(store, [accountMention('m-1', author)], { channelBySource: channels, schedule: (k) => scheduled.push(k) });
+        expect(scheduled).toEqual(['whatsapp:+3200000021']);
+        expect(await store.pendingInbound()).toHaveLength(1);
+        await store.close();
+      }
+    });
+  });
 });
