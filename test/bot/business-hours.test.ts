@@ -89,6 +89,24 @@ describe('business hours calculator', () => {
     expect(fridayNight).toEqual({ open: true, until: at('2026-11-28T01:00:00Z') });
   });
 
+  it('answers every day and zone afresh when one schedule is asked about again and again', () => {
+    const periods = brussels.periods;
+    const asked = [
+      ['Europe/Brussels', '2026-11-23T09:00:00Z'],
+      ['Europe/Brussels', '2026-11-23T15:59:00Z'],
+      ['America/New_York', '2026-11-23T15:59:00Z'],
+      ['Europe/Brussels', '2026-11-21T12:00:00Z'],
+      ['Europe/Brussels', '2026-11-23T09:00:00Z'],
+    ] as const;
+    for (const [timezone, now] of asked) {
+      // The same periods array each time (as the bridge hands it over), and a fresh copy: the answers must agree.
+      const shared = hoursStatus({ ...brussels, timezone, periods }, at(now));
+      const fresh = hoursStatus({ ...brussels, timezone, periods: periods.map((p) => ({ ...p })) }, at(now));
+      expect(shared).toEqual(fresh);
+      expect(nextOpening({ ...brussels, timezone, periods }, at(now))).toBe(nextOpening(weekdays(timezone), at(now)));
+    }
+  });
+
   it('handles several periods on one day', () => {
     const s: BusinessHoursSchedule = {
       id: 1,
