@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { HeaderBag } from '../errors/rate-limit-headers.js';
 import type { ConnectionFailure } from '../errors/error-kinds.js';
@@ -69,23 +70,61 @@ export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connection
   });
 }
 
+/**
+ * What aborts one attempt: undici takes an EventEmitter with `aborted` and `reason` as its signal. A Node 20
+ * AbortController (its signal made on first use) cost more than the rest of our per-call work together.
+ */
+class AttemptAbort extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
+/**
+ * The attempts in flight under each stop signal. One listener per signal, instead of one added and removed per
+ * attempt (EventTarget listeners are slow to add and remove in Node 20).
+ */
+const attemptsUnder = new WeakMap<AbortSignal, Set<AttemptAbort>>();
+
+function watchStop(signal: AbortSignal, attempt: AttemptAbort): () => void {
+  let attempts = attemptsUnder.get(signal);
+  if (!attempts) {
+    const set = new Set<AttemptAbort>();
+    attempts = set;
+    attemptsUnder.set(signal, set);
+    const abortAll = () => {
+      for (const a of set) a.abort(signal.reason);
+      set.clear();
+    };
+    signal.addEventListener('abort', abortAll, { once: true });
+  }
+  attempts.add(attempt);
+  return () => attempts.delete(attempt);
+}
+
 export async function sendHttp(
   dispatcher: Dispatcher,
   req: HttpRequest,
   timeouts: Readonly<Timeouts>,
   options: SendOptions = {},
 ): Promise<HttpAnswer> {
-  // One controller per attempt, fed by the total deadline and by the client's stop signal; both are detached when
-  // the attempt ends (AbortSignal.any on a long-lived signal keeps every attempt's signal alive on Node 20).
-  const attempt = new AbortController();
+  // One abort per attempt, fed by the total deadline and by the client's stop signal; both are detached when the
+  // attempt ends (the stop signal lives as long as the client, so nothing of an attempt may stay attached to it).
+  const attempt = new AttemptAbort();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     attempt.abort(new Error('the request took longer than its total deadline'));
   }, timeouts.requestMs);
-  const onStop = () => attempt.abort(options.signal?.reason);
-  if (options.signal?.aborted) onStop();
-  else options.signal?.addEventListener('abort', onStop, { once: true });
+  let unwatch: (() => void) | undefined;
+  if (options.signal?.aborted) attempt.abort(options.signal.reason);
+  else if (options.signal) unwatch = watchStop(options.signal, attempt);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   try {
     const res = await request(req.url, {
@@ -95,7 +134,7 @@ export async function sendHttp(
       body: req.body,
       headersTimeout: timeouts.requestMs,
       bodyTimeout: timeouts.requestMs,
-      signal: attempt.signal,
+      signal: attempt,
     });
     const bodyText = await readLimited(res, limit);
     return { status: res.statusCode, headers: res.headers, bodyText };
@@ -106,27 +145,32 @@ export async function sendHttp(
     throw new NetworkFailure(classifyNetworkError(error), error);
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onStop);
+    unwatch?.();
   }
 }
 
-async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise<string> {
+/** The body as text, or ResponseTooLarge past `limit` bytes (declared or counted). Events, not an async iterator. */
+function readLimited(res: Dispatcher.ResponseData, limit: number): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     res.body.destroy();
-    throw new ResponseTooLarge(res.statusCode, limit);
+    return Promise.reject(new ResponseTooLarge(res.statusCode, limit));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      res.body.destroy();
-      throw new ResponseTooLarge(res.statusCode, limit);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        res.body.destroy();
+        reject(new ResponseTooLarge(res.statusCode, limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    res.body.on('error', reject);
+  });
 }
 
 export function classifyNetworkError(error: unknown): ConnectionFailure {

@@ -85,4 +85,22 @@ describe('the total deadline, the answer size limit and aborting at shutdown', (
     expect(api.requests()).toBe(1);
     await client.close();
   });
+
+  it('cuts off every request in flight when the client is told to stop, whether it waits for headers or body', async () => {
+    let seen = 0;
+    const api = await startApi((res) => {
+      seen += 1;
+      if (seen % 2 === 0) return; // never answers
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"meta":{"code":200},"response":{"id":1,"topic_id":2,"pad":"'); // and never finishes
+    });
+    const { client } = testClient({ baseUrl: api.baseUrl } as never, { timeouts: { requestMs: 300_000 } });
+    const pending = [1, 2, 3, 4].map(() => client.mentions.get(ref).catch((e: unknown) => e));
+    const deadline = Date.now() + 5000;
+    while (api.requests() < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    client.abortInFlight();
+    const failures = await Promise.all(pending);
+    expect(failures.map((f) => (f instanceof ConnectionError ? f.reason : f))).toEqual(['aborted', 'aborted', 'aborted', 'aborted']);
+    await client.close();
+  });
 });
