@@ -177,4 +177,13 @@ describe('business hours in words', () => {
     };
     expect(describeWeek(s)).toBe('Monday–Friday 09:00–17:00; Saturday 10:00–12:00, 13:00–15:00');
   });
+
+  it('words the same periods in each language asked, again and again', () => {
+    const s = weekdays(tz);
+    for (let i = 0; i < 2; i++) {
+      expect(describeWeek(s, 'en')).toBe('Monday–Friday 09:00–17:00');
+      expect(describeWeek({ ...s }, 'fr')).toBe('lundi–vendredi 09:00–17:00');
+      expect(describeWeek({ ...s, periods: [{ dayofweek: 1, start: '0800', end: '1200' }] }, 'en')).toBe('Monday 08:00–12:00');
+    }
+  });
 });
