@@ -1,7 +1,8 @@
-import { EventEmitter } from 'node:events';
-import { Agent, request, type Dispatcher } from 'undici';
-import type { HeaderBag } from '../errors/rate-limit-headers.js';
+import { Agent, type Dispatcher } from 'undici';
 import type { ConnectionFailure } from '../errors/error-kinds.js';
+import { AttemptAbort, exchange, ResponseTooLarge, type HttpRequest, type HttpAnswer } from './http-exchange.js';
+
+export { ResponseTooLarge, type HttpAnswer, type HttpRequest } from './http-exchange.js';
 
 export interface Timeouts {
   /** TCP + TLS handshake. */
@@ -22,29 +23,6 @@ export interface SendOptions {
   /** Aborts the attempt from outside (the client stopping). */
   readonly signal?: AbortSignal | undefined;
   readonly maxResponseBytes?: number | undefined;
-}
-
-export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  url: URL;
-  headers: Record<string, string>;
-  body?: string | undefined;
-}
-
-export interface HttpAnswer {
-  status: number;
-  headers: HeaderBag;
-  bodyText: string;
-}
-
-/** Raised by `sendHttp` when the answer is larger than allowed; it is dropped unread. */
-export class ResponseTooLarge extends Error {
-  constructor(
-    readonly status: number,
-    readonly limitBytes: number,
-  ) {
-    super(`the answer is larger than ${limitBytes} bytes`);
-  }
 }
 
 /** Raised by `sendHttp` when no answer could be read; the caller adds method and path. */
@@ -68,22 +46,6 @@ export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connection
     connections,
     connect: { timeout: timeouts.connectMs, minVersion: 'TLSv1.2' },
   });
-}
-
-/**
- * What aborts one attempt: undici takes an EventEmitter with `aborted` and `reason` as its signal. A Node 20
- * AbortController (its signal made on first use) cost more than the rest of our per-call work together.
- */
-class AttemptAbort extends EventEmitter {
-  aborted = false;
-  reason: unknown = undefined;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort');
-  }
 }
 
 /**
@@ -127,17 +89,7 @@ export async function sendHttp(
   else if (options.signal) unwatch = watchStop(options.signal, attempt);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   try {
-    const res = await request(req.url, {
-      dispatcher,
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      headersTimeout: timeouts.requestMs,
-      bodyTimeout: timeouts.requestMs,
-      signal: attempt,
-    });
-    const bodyText = await readLimited(res, limit);
-    return { status: res.statusCode, headers: res.headers, bodyText };
+    return await exchange(dispatcher, req, timeouts.requestMs, limit, attempt);
   } catch (error) {
     if (error instanceof ResponseTooLarge) throw error;
     if (options.signal?.aborted) throw new NetworkFailure('aborted', error);
@@ -147,30 +99,6 @@ export async function sendHttp(
     clearTimeout(timer);
     unwatch?.();
   }
-}
-
-/** The body as text, or ResponseTooLarge past `limit` bytes (declared or counted). Events, not an async iterator. */
-function readLimited(res: Dispatcher.ResponseData, limit: number): Promise<string> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    res.body.destroy();
-    return Promise.reject(new ResponseTooLarge(res.statusCode, limit));
-  }
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        res.body.destroy();
-        reject(new ResponseTooLarge(res.statusCode, limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    res.body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-    res.body.on('error', reject);
-  });
 }
 
 export function classifyNetworkError(error: unknown): ConnectionFailure {

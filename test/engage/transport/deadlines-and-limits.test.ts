@@ -44,6 +44,20 @@ describe('the total deadline, the answer size limit and aborting at shutdown', (
     await client.close();
   });
 
+  it('puts an answer sent in many chunks back together, a character split between two chunks included', async () => {
+    const body = Buffer.from(JSON.stringify({ meta: { code: 200 }, response: { id: 1, topic_id: 2, message: { content: 'Où ça ? 😀' } } }));
+    const api = await startApi((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      // One byte per chunk: every multi-byte character arrives cut in pieces.
+      for (let i = 0; i < body.length; i += 1) res.write(body.subarray(i, i + 1));
+      res.end();
+    });
+    const { client } = testClient({ baseUrl: api.baseUrl } as never, { retry: { maxAttempts: 1 } });
+    const mention = await client.mentions.get(ref);
+    expect(mention.message?.content).toBe('Où ça ? 😀');
+    await client.close();
+  });
+
   it('refuses an answer larger than the limit without reading it all', async () => {
     const api = await startApi((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
