@@ -45,6 +45,13 @@ export async function performReply(
       deps.engage,
       { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },
       deps.now,
+      (item) => {
+        deps.metrics.skippedItems.inc({ source: 'reply-check', reason: 'invalid-publisher-mention' });
+        deps.log.warn(
+          { contact: key, effect: effect.key, publisherMention: item.id, problem: item.problem },
+          'skipped a listed reply that cannot be read',
+        );
+      },
     );
     if (check.outcome === 'published') {
       deps.log.info(

@@ -97,6 +97,43 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-b', recovered: true });
   });
 
+  it('looks up a listed reply that cannot be read by its id alone, and finds it published', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield {
+            data: [{ id: 'pm-a', message: { content: 'Hello Ann' } }],
+            invalid: [{ id: 'pm-odd', problem: 'date.added: expected a number' }],
+          };
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: id === 'pm-odd' ? TARGET.mentionId : 'other', topic_id: '2001' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    expect(count(t, 'publisher.add')).toBe(0);
+    expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-odd', recovered: true });
+  });
+
+  it('sends nothing blind when a listed reply cannot be read at all: the re-check is tried again later', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield { data: [{ id: 'pm-a', message: { content: 'Hello Ann' } }], invalid: [{ id: undefined, problem: 'id: expected an id' }] };
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: 'other', topic_id: '2001' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    expect(count(t, 'publisher.add')).toBe(0);
+    const effect = await t.store.getEffect('9001:1:reply');
+    expect(effect?.status).toBe('pending');
+    expect(effect?.retryAt).toBeGreaterThan(t.ctx.now());
+  });
+
   it('takes a reply to the same mention id in another topic for another mention, and sends its own (#11.10)', async () => {
     const t = effectTestContext({
       publisherMentions: {

@@ -136,6 +136,19 @@ describe('publisher mentions', () => {
     expect(server.requests[3]!.params.get('date_from')).toBe('2024-01-01T00:00:00Z');
   });
 
+  it('keeps the readable publisher mentions of a page and names the one that cannot be read', async () => {
+    server.script(
+      ok({
+        data: [{ id: 87, message: { content: 'a' } }, { id: 88, date: { added: 'yesterday' } }, { status: 'posted' }, { id: 89 }],
+        paging: { next_url: null },
+      }),
+    );
+    const list = await client.publisherMentions.list({ status: 'posted' });
+    expect(list.data.map((p) => p.id)).toEqual(['87', '89']);
+    expect(list.invalid.map((i) => i.id)).toEqual(['88', undefined]);
+    expect(list.invalid[0]?.problem).toMatch(/date\.added/);
+  });
+
   it('refuses an unknown delete option', async () => {
     await expect(client.publisherMentions.delete(1, { options: { purge: true } as never })).rejects.toBeInstanceOf(InvalidParameterError);
     await expect(client.publisherMentions.delete(1, { options: { reassignAuthor: 'yes' } as never })).rejects.toBeInstanceOf(
