@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
 import { findPublishedReply } from '../../src/bridge/reply-check.js';
+import { performReply } from '../../src/bridge/perform-reply.js';
 
 import { TARGET, botOwns, effectTestContext } from './effect-test-context.js';
 
@@ -50,6 +51,22 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     expect(count(t, 'publisher.add')).toBe(1);
     // The first flush after the completion carries the note too (a later one may come from the runner).
     expect(atFlush.find((f) => f.done)).toEqual({ done: true, lastBotReplyAt: t.ctx.now() });
+  });
+
+  it('reads the conversation once for a reply: the owner check uses that same read', async () => {
+    const t = effectTestContext();
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    const effect = (await t.store.getEffect('9001:1:reply'))!;
+    const get = t.store.getConversation.bind(t.store);
+    let reads = 0;
+    t.store.getConversation = async (key) => {
+      reads += 1;
+      return get(key);
+    };
+    const result = await performReply(t.ctx.performerDeps, effect, { kind: 'reply', target: TARGET, text: 'Hello Ann' }, false);
+    expect(result).toMatchObject({ publisherMentionId: 'pm-1' });
+    expect(reads).toBe(1);
   });
 
   it('re-checks with bounded calls and sends nothing blind when the bound is reached first', async () => {
