@@ -1,7 +1,7 @@
 // A pure calculator over a business hours schedule: open now? until when? next opening?
 // Shared by the brain, the bridge's scheduler and the managers' `hours` command.
 import type { BusinessHoursSchedule } from './types.js';
-import { instantOf, wallClock, assertTimeZone } from './zoned-time.js';
+import { instantOf, wallClock, assertTimeZone, type WallClock } from './zoned-time.js';
 
 export interface HoursStatus {
   open: boolean;
@@ -27,9 +27,26 @@ function minuteOf(hhmm: string): number | undefined {
   return h * 60 + m;
 }
 
-function intervalsAround(schedule: BusinessHoursSchedule, nowMs: number): Interval[] {
+/**
+ * The intervals of the last day asked, per periods list: every turn that fills an hours text asks (twice) for the
+ * same day, and each answer costs dozens of zone conversions. Keyed by the periods array (the schedule object around
+ * it may be new each turn) and its day in the zone, so the answer is the one computed afresh; one day kept per list.
+ */
+const lastDay = new WeakMap<object, { key: string; intervals: readonly Readonly<Interval>[] }>();
+
+function intervalsAround(schedule: BusinessHoursSchedule, nowMs: number): readonly Readonly<Interval>[] {
   const tz = schedule.timezone;
   const today = wallClock(nowMs, tz);
+  const key = `${tz}|${today.year}-${today.month}-${today.day}`;
+  const cached = lastDay.get(schedule.periods);
+  if (cached?.key === key) return cached.intervals;
+  const intervals = computeIntervals(schedule, today);
+  lastDay.set(schedule.periods, { key, intervals });
+  return intervals;
+}
+
+function computeIntervals(schedule: BusinessHoursSchedule, today: WallClock): readonly Readonly<Interval>[] {
+  const tz = schedule.timezone;
   const out: Interval[] = [];
   for (let offset = -2; offset <= HORIZON_DAYS; offset++) {
     const weekday = (((today.weekday + offset) % 7) + 7) % 7;
@@ -53,7 +70,7 @@ function intervalsAround(schedule: BusinessHoursSchedule, nowMs: number): Interv
     if (last && i.start <= last.end) last.end = Math.max(last.end, i.end);
     else merged.push({ ...i });
   }
-  return merged;
+  return Object.freeze(merged.map((i) => Object.freeze(i)));
 }
 
 /** Where the schedule stands at `now`. Throws a RangeError for an unknown time zone. */

@@ -89,10 +89,10 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
   }
 }
 
-function decideSafely(input: DecideInput, nowMs: number): Decision {
-  const parsed = dialogStateSchema.safeParse(input.conversation);
-  const isNew = !parsed.success;
-  const turn = new Turn(input, parsed.success ? structuredClone(parsed.data) : freshState(nowMs), nowMs);
+/** `state`: the turn changes it in place; it must be the brain's own (the parse's fresh copy, never the caller's). */
+function decideSafely(input: DecideInput, state: DialogState | undefined, nowMs: number): Decision {
+  const isNew = state === undefined;
+  const turn = new Turn(input, state ?? freshState(nowMs), nowMs);
   const event = input.event;
   switch (event.kind) {
     case 'message':
@@ -130,11 +130,14 @@ function decideSafely(input: DecideInput, nowMs: number): Decision {
  */
 export function decide(input: DecideInput): Decision {
   const raw = input.now instanceof Date ? input.now.getTime() : input.now;
-  const previous = dialogStateSchema.safeParse(input.conversation);
-  const nowMs = Number.isFinite(raw) ? raw : previous.success ? previous.data.lastActivityAt : 0;
+  // The parse builds a new object (every part of the state is plain objects, arrays and primitives, all rebuilt), so
+  // the turn works on it directly: no second parse, no clone. Only a failed decision reads the input again.
+  const parsed = dialogStateSchema.safeParse(input.conversation);
+  const nowMs = Number.isFinite(raw) ? raw : parsed.success ? parsed.data.lastActivityAt : 0;
   try {
-    return decideSafely(input, nowMs);
+    return decideSafely(input, parsed.success ? parsed.data : undefined, nowMs);
   } catch (e) {
+    const previous = dialogStateSchema.safeParse(input.conversation);
     return {
       actions: [{ type: 'nothing', why: `the bot could not decide: ${(e as Error).message || 'unknown error'}` }],
       state: previous.success ? previous.data : freshState(nowMs),

@@ -68,8 +68,27 @@ export function describeMoment(instantMs: number, nowMs: number, timeZone: strin
 
 const hhmm = (s: string): string => `${s.slice(0, 2)}:${s.slice(2)}`;
 
+/** describeWeek's last answers per periods array (the schedule object around it is new each turn), by locale. */
+const weeks = new WeakMap<object, Map<string, string>>();
+
 /** The weekly opening hours, Monday first, equal consecutive days joined: "Monday–Friday 09:00–17:00". */
 export function describeWeek(schedule: BusinessHoursSchedule, locale = 'en'): string {
+  // The same words for the same periods: every turn that fills {hours_week} or {hours_status} asks again.
+  let byLocale = weeks.get(schedule.periods);
+  if (!byLocale) {
+    byLocale = new Map();
+    weeks.set(schedule.periods, byLocale);
+  }
+  let words = byLocale.get(locale);
+  if (words === undefined) {
+    words = weekInWords(schedule, locale);
+    if (byLocale.size >= 50) byLocale.clear();
+    byLocale.set(locale, words);
+  }
+  return words;
+}
+
+function weekInWords(schedule: BusinessHoursSchedule, locale: string): string {
   const order = [1, 2, 3, 4, 5, 6, 0];
   const spans = order.map((d) =>
     schedule.periods

@@ -1,6 +1,6 @@
 // Intent matching by keywords, phrases and regular expressions, case- and accent-insensitive.
 import type { Flows, IntentSpec } from './flow-schema.js';
-import { containsPhrase, foldText, stripAccents } from './fold-text.js';
+import { foldText, stripAccents } from './fold-text.js';
 
 export interface IntentMatch {
   name: string;
@@ -21,28 +21,43 @@ function patternsOf(intent: IntentSpec): RegExp[] {
 
 /** The first keyword or phrase found in the text, as written in the flow file. */
 export function findWords(text: string, words: readonly string[]): string | undefined {
-  const folded = foldText(text);
-  return words.find((w) => containsPhrase(folded, foldText(w)));
+  return wordsIn(` ${foldText(text)} `, words);
 }
 
-function matchOne(text: string, intent: IntentSpec): { words: string; score: number } | undefined {
-  const plain = stripAccents(text);
+/** `padded`: the folded text with a space on each side, so a phrase is found as whole words by one `includes`. */
+function wordsIn(padded: string, words: readonly string[]): string | undefined {
+  return words.find((w) => {
+    const phrase = foldText(w);
+    return phrase !== '' && padded.includes(` ${phrase} `);
+  });
+}
+
+/** The customer's text read once for every intent: accents stripped (for patterns) and folded (for words). */
+interface ReadText {
+  readonly text: string;
+  readonly plain: string;
+  readonly padded: string;
+}
+
+function matchOne(t: ReadText, intent: IntentSpec): { words: string; score: number } | undefined {
   for (const re of patternsOf(intent)) {
-    const m = re.exec(plain) ?? re.exec(text);
+    const m = re.exec(t.plain) ?? re.exec(t.text);
     if (m) return { words: m[0], score: 3000 + m[0].length };
   }
-  const phrase = findWords(text, intent.phrases);
+  const phrase = wordsIn(t.padded, intent.phrases);
   if (phrase !== undefined) return { words: phrase, score: 2000 + phrase.length };
-  const keyword = findWords(text, intent.keywords);
+  const keyword = wordsIn(t.padded, intent.keywords);
   if (keyword !== undefined) return { words: keyword, score: 1000 + keyword.length };
   return undefined;
 }
 
 /** The best matching intent: a pattern beats a phrase beats a keyword, a longer match wins, then file order. */
 export function matchIntent(flows: Flows, text: string): IntentMatch | undefined {
+  // Stripped and folded once here, not again for each intent (a message is matched against every intent).
+  const read: ReadText = { text, plain: stripAccents(text), padded: ` ${foldText(text)} ` };
   let best: (IntentMatch & { score: number }) | undefined;
   for (const [name, intent] of Object.entries(flows.intents)) {
-    const m = matchOne(text, intent);
+    const m = matchOne(read, intent);
     if (m && (!best || m.score > best.score)) best = { name, ...m };
   }
   return best && { name: best.name, words: best.words };

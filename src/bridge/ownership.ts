@@ -91,11 +91,12 @@ export class Ownership {
 
   /**
    * The send-time guard: true only when the bot owns the contact. A cached owner that is unknown (e.g. its record
-   * was lost in a crash) or older than the configured age is re-confirmed with the service first.
+   * was lost in a crash) or older than the configured age is re-confirmed with the service first. `read`: the
+   * conversation as the caller has just read it, so the guard does not read (and parse) it a second time.
    */
-  async botMaySpeak(key: string): Promise<boolean> {
+  async botMaySpeak(key: string, read?: { readonly conversation: ConversationRecord | undefined }): Promise<boolean> {
     if (this.deps.pausedForAll?.()) return false;
-    const c = await this.deps.store.getConversation(key);
+    const c = read ? read.conversation : await this.deps.store.getConversation(key);
     if (c?.owner === 'paused') return false;
     const fresh = c !== undefined && c.owner !== 'unknown' && this.deps.now() - (c.ownerConfirmedAt ?? 0) <= this.deps.confirmAgeMs;
     if (fresh) return c.owner === 'bot';

@@ -26,11 +26,13 @@ export async function performReply(
   suspect: boolean,
 ): Promise<ReplyResult | { skipped: string }> {
   const key = effect.contactKey;
-  if (!(await deps.ownership.botMaySpeak(key))) {
+  // One read serves the owner check and the reply below (each read parses the stored record afresh). A confirmation
+  // the check makes changes only the owner fields, which nothing below reads.
+  const conv = await deps.store.getConversation(key);
+  if (!(await deps.ownership.botMaySpeak(key, { conversation: conv }))) {
     deps.log.info({ contact: key, effect: effect.key }, 'reply not sent: the bot does not own the contact now');
     return { skipped: 'the bot does not own the contact' };
   }
-  const conv = await deps.store.getConversation(key);
   if (suspect) {
     // The reply can only have been published after the customer's mention was added, on the service's own clock:
     // its `date.added` (kept on the transcript line) starts the search; our clock only when the line is gone.
@@ -45,6 +47,13 @@ export async function performReply(
       deps.engage,
       { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },
       deps.now,
+      (item) => {
+        deps.metrics.skippedItems.inc({ source: 'reply-check', reason: 'invalid-publisher-mention' });
+        deps.log.warn(
+          { contact: key, effect: effect.key, publisherMention: item.id, problem: item.problem },
+          'skipped a listed reply that cannot be read',
+        );
+      },
     );
     if (check.outcome === 'published') {
       deps.log.info(

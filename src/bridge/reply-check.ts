@@ -1,4 +1,4 @@
-import type { PublisherMention } from '../engage/index.js';
+import { MalformedResponseError, type InvalidListItem, type PublisherMention } from '../engage/index.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import { sharedReplyListing } from './shared-reply-listing.js';
 
@@ -91,6 +91,48 @@ async function scan(
 }
 
 /**
+ * Listed items that could not be read: each is logged and counted by `onSkipped`. One with an id is looked up
+ * alone (it may be the reply); without an id, or unreadable by itself too, it cannot be ruled out, so the search
+ * can no longer end in 'absent' (`unsure`).
+ */
+async function scanInvalid(
+  engage: Pick<BridgeEngage, 'publisherMentions'>,
+  reply: ReplyToFind,
+  invalid: readonly InvalidListItem[],
+  budget: { gets: number; deadline: number; looked: Set<string>; unsure: boolean },
+  now: () => number,
+  onSkipped: (item: InvalidListItem) => void,
+): Promise<ReplyCheck | undefined> {
+  for (const item of invalid) {
+    if (item.id === undefined || !budget.looked.has(item.id)) onSkipped(item);
+    if (item.id === undefined) {
+      budget.unsure = true;
+      continue;
+    }
+    if (budget.looked.has(item.id)) continue;
+    if (budget.gets >= RECHECK_LIMITS.gets || now() > budget.deadline) {
+      return { outcome: 'unknown', why: `re-check stopped after ${budget.gets} look-ups` };
+    }
+    budget.gets++;
+    budget.looked.add(item.id);
+    try {
+      const full = await engage.publisherMentions.get(item.id);
+      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
+        return { outcome: 'published', publisherMentionId: String(full.id) };
+    } catch (err) {
+      if (!(err instanceof MalformedResponseError)) throw err;
+      budget.unsure = true;
+    }
+  }
+  return undefined;
+}
+
+/** 'absent' only when nothing listed was left unread. */
+function absentUnlessUnsure(budget: { unsure: boolean }): ReplyCheck {
+  return budget.unsure ? { outcome: 'unknown', why: 'a listed publisher mention could not be read' } : { outcome: 'absent' };
+}
+
+/**
  * Was this reply already published (a crash or an unanswered call between sending and recording)? Decided by ids:
  * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention.
  * A listed `mention_id` or a different text rules a candidate out without a GET. Bounded in pages, GETs and time.
@@ -101,23 +143,28 @@ export async function findPublishedReply(
   engage: Pick<BridgeEngage, 'publisherMentions'>,
   reply: ReplyToFind,
   now: () => number,
+  onSkipped: (item: InvalidListItem) => void = () => undefined,
 ): Promise<ReplyCheck> {
-  const budget = { gets: 0, deadline: now() + RECHECK_LIMITS.timeMs, looked: new Set<string>() };
+  const budget = { gets: 0, deadline: now() + RECHECK_LIMITS.timeMs, looked: new Set<string>(), unsure: false };
   const from = 'serviceFromMs' in reply ? reply.serviceFromMs - SERVICE_SLACK_MS : reply.sinceMs - SEARCH_SLACK_MS;
   if ('serviceFromMs' in reply && reply.notBeforeMs !== undefined) {
     const listed = await sharedReplyListing(engage, from, reply.notBeforeMs, now, { pages: RECHECK_LIMITS.pages, pageSize: PAGE_SIZE });
-    const found = await scan(engage, reply, listed.items, from, budget, now);
+    const found =
+      (await scan(engage, reply, listed.items, from, budget, now)) ??
+      (await scanInvalid(engage, reply, listed.invalid ?? [], budget, now, onSkipped));
     if (found) return found;
-    if (listed.complete) return { outcome: 'absent' };
+    if (listed.complete) return absentUnlessUnsure(budget);
   }
   let pages = 0;
   for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(from), limit: PAGE_SIZE })) {
     pages++;
-    const found = await scan(engage, reply, page.data, from, budget, now);
+    const found =
+      (await scan(engage, reply, page.data, from, budget, now)) ??
+      (await scanInvalid(engage, reply, page.invalid ?? [], budget, now, onSkipped));
     if (found) return found;
-    if (!page.paging?.next_url) return { outcome: 'absent' };
+    if (!page.paging?.next_url) return absentUnlessUnsure(budget);
     if (pages >= RECHECK_LIMITS.pages || now() > budget.deadline)
       return { outcome: 'unknown', why: `re-check stopped after ${pages} pages` };
   }
-  return { outcome: 'absent' };
+  return absentUnlessUnsure(budget);
 }

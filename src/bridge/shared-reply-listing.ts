@@ -1,4 +1,4 @@
-import type { PublisherMention } from '../engage/index.js';
+import type { InvalidListItem, PublisherMention } from '../engage/index.js';
 import type { BridgeEngage } from './bridge-engage.js';
 
 /**
@@ -15,6 +15,8 @@ export interface Listed {
   readonly items: readonly PublisherMention[];
   /** Every page was read (no bound reached first). */
   readonly complete: boolean;
+  /** Listed items that could not be read (skipped one by one; any of them might be the reply looked for). */
+  readonly invalid: readonly InvalidListItem[];
 }
 
 interface Listing {
@@ -63,12 +65,14 @@ async function readPages(
   limits: { readonly pages: number; readonly pageSize: number },
 ): Promise<Listed> {
   const items: PublisherMention[] = [];
+  const invalid: InvalidListItem[] = [];
   let pages = 0;
   for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(fromMs), limit: limits.pageSize })) {
     pages++;
     items.push(...page.data);
-    if (!page.paging?.next_url) return { items, complete: true };
-    if (pages >= limits.pages) return { items, complete: false };
+    invalid.push(...(page.invalid ?? []));
+    if (!page.paging?.next_url) return { items, complete: true, invalid };
+    if (pages >= limits.pages) return { items, complete: false, invalid };
   }
-  return { items, complete: true };
+  return { items, complete: true, invalid };
 }

@@ -38,6 +38,7 @@ export type {
 } from './resources/mentions.js';
 export type { PublisherAddInput, PublisherServicesQuery } from './resources/publisher.js';
 export type {
+  PublisherMentionPage,
   PublisherMentionListQuery,
   PublisherMentionUpdateOptions,
   PublisherMentionDeleteOptions,

@@ -89,6 +89,24 @@ describe('business hours calculator', () => {
     expect(fridayNight).toEqual({ open: true, until: at('2026-11-28T01:00:00Z') });
   });
 
+  it('answers every day and zone afresh when one schedule is asked about again and again', () => {
+    const periods = brussels.periods;
+    const asked = [
+      ['Europe/Brussels', '2026-11-23T09:00:00Z'],
+      ['Europe/Brussels', '2026-11-23T15:59:00Z'],
+      ['America/New_York', '2026-11-23T15:59:00Z'],
+      ['Europe/Brussels', '2026-11-21T12:00:00Z'],
+      ['Europe/Brussels', '2026-11-23T09:00:00Z'],
+    ] as const;
+    for (const [timezone, now] of asked) {
+      // The same periods array each time (as the bridge hands it over), and a fresh copy: the answers must agree.
+      const shared = hoursStatus({ ...brussels, timezone, periods }, at(now));
+      const fresh = hoursStatus({ ...brussels, timezone, periods: periods.map((p) => ({ ...p })) }, at(now));
+      expect(shared).toEqual(fresh);
+      expect(nextOpening({ ...brussels, timezone, periods }, at(now))).toBe(nextOpening(weekdays(timezone), at(now)));
+    }
+  });
+
   it('handles several periods on one day', () => {
     const s: BusinessHoursSchedule = {
       id: 1,
@@ -158,5 +176,14 @@ describe('business hours in words', () => {
       periods: [...weekdays(tz).periods, { dayofweek: 6, start: '1000', end: '1200' }, { dayofweek: 6, start: '1300', end: '1500' }],
     };
     expect(describeWeek(s)).toBe('Monday–Friday 09:00–17:00; Saturday 10:00–12:00, 13:00–15:00');
+  });
+
+  it('words the same periods in each language asked, again and again', () => {
+    const s = weekdays(tz);
+    for (let i = 0; i < 2; i++) {
+      expect(describeWeek(s, 'en')).toBe('Monday–Friday 09:00–17:00');
+      expect(describeWeek({ ...s }, 'fr')).toBe('lundi–vendredi 09:00–17:00');
+      expect(describeWeek({ ...s, periods: [{ dayofweek: 1, start: '0800', end: '1200' }] }, 'en')).toBe('Monday 08:00–12:00');
+    }
   });
 });

@@ -84,6 +84,7 @@ describe('the brain under any input', () => {
           for (const s of steps) {
             now += s.advanceMs;
             const before = state;
+            const given = structuredClone(state);
             const d = decide({
               flows,
               event: s.event,
@@ -99,6 +100,8 @@ describe('the brain under any input', () => {
             const parsed = decisionSchema.safeParse(d);
             if (!parsed.success) throw new Error(JSON.stringify(parsed.error.issues));
             expect(JSON.parse(JSON.stringify(d.state))).toEqual(d.state);
+            // The caller's state is never changed, whatever the turn did to its own.
+            expect(state).toEqual(given);
             const types = d.actions.map((a) => a.type);
             for (const a of d.actions) {
               if (a.type === 'nothing') {

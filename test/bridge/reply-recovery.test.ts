@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
 import { findPublishedReply } from '../../src/bridge/reply-check.js';
+import { performReply } from '../../src/bridge/perform-reply.js';
 
 import { TARGET, botOwns, effectTestContext } from './effect-test-context.js';
 
@@ -52,6 +53,22 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     expect(atFlush.find((f) => f.done)).toEqual({ done: true, lastBotReplyAt: t.ctx.now() });
   });
 
+  it('reads the conversation once for a reply: the owner check uses that same read', async () => {
+    const t = effectTestContext();
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    const effect = (await t.store.getEffect('9001:1:reply'))!;
+    const get = t.store.getConversation.bind(t.store);
+    let reads = 0;
+    t.store.getConversation = async (key) => {
+      reads += 1;
+      return get(key);
+    };
+    const result = await performReply(t.ctx.performerDeps, effect, { kind: 'reply', target: TARGET, text: 'Hello Ann' }, false);
+    expect(result).toMatchObject({ publisherMentionId: 'pm-1' });
+    expect(reads).toBe(1);
+  });
+
   it('re-checks with bounded calls and sends nothing blind when the bound is reached first', async () => {
     // Many identical greetings answering other mentions: the list does not say which mention each answers.
     const page = (n: number) => ({
@@ -95,6 +112,43 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisher.add')).toBe(0);
     expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-b', recovered: true });
+  });
+
+  it('looks up a listed reply that cannot be read by its id alone, and finds it published', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield {
+            data: [{ id: 'pm-a', message: { content: 'Hello Ann' } }],
+            invalid: [{ id: 'pm-odd', problem: 'date.added: expected a number' }],
+          };
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: id === 'pm-odd' ? TARGET.mentionId : 'other', topic_id: '2001' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    expect(count(t, 'publisher.add')).toBe(0);
+    expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-odd', recovered: true });
+  });
+
+  it('sends nothing blind when a listed reply cannot be read at all: the re-check is tried again later', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield { data: [{ id: 'pm-a', message: { content: 'Hello Ann' } }], invalid: [{ id: undefined, problem: 'id: expected an id' }] };
+        },
+        get: (id: string) => ({ id, in_reply_to: { id: 'other', topic_id: '2001' } }),
+      },
+    });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    expect(count(t, 'publisher.add')).toBe(0);
+    const effect = await t.store.getEffect('9001:1:reply');
+    expect(effect?.status).toBe('pending');
+    expect(effect?.retryAt).toBeGreaterThan(t.ctx.now());
   });
 
   it('takes a reply to the same mention id in another topic for another mention, and sends its own (#11.10)', async () => {

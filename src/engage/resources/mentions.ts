@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tagsEditModeSchema } from '../schemas/contact.js';
 import { mentionSchema, type Mention } from '../schemas/mention.js';
-import { pagedListSchema, type PagedList } from '../schemas/paged-list.js';
+import { itemByItemPageSchema, type InvalidListItem, type ItemByItemPage } from '../schemas/paged-list.js';
 import { iteratePages } from '../transport/iterate-pages.js';
 import { checkId, checkInput, checkLimit, isoDate, refuse } from './client-rules.js';
 import { commaList, isNonEmptyObject, readOp, writeOp, type ResourceContext } from './resource-context.js';
@@ -47,33 +47,12 @@ export interface MentionListQuery {
 }
 
 /** An item of a page that is not a mention we can read: skipped alone, the rest of the page is kept. */
-export interface InvalidMentionItem {
-  /** The item's id when it has one we can show. */
-  readonly id: string | undefined;
-  readonly problem: string;
-}
+export type InvalidMentionItem = InvalidListItem;
 
 /** A page of mentions, validated item by item: one odd item never fails the page (or stops the cursor). */
-export interface MentionPage extends PagedList<Mention> {
-  invalid: InvalidMentionItem[];
-}
+export type MentionPage = ItemByItemPage<Mention>;
 
-const mentionPageSchema = pagedListSchema(z.unknown()).transform((page): MentionPage => {
-  const data: Mention[] = [];
-  const invalid: InvalidMentionItem[] = [];
-  for (const item of page.data) {
-    const parsed = mentionSchema.safeParse(item);
-    if (parsed.success) data.push(parsed.data);
-    else invalid.push({ id: idOf(item), problem: z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ') });
-  }
-  return { ...page, data, invalid };
-});
-
-function idOf(item: unknown): string | undefined {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const id = (item as Record<string, unknown>).id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
+const mentionPageSchema = itemByItemPageSchema(mentionSchema);
 
 export function mentionsResource(ctx: ResourceContext) {
   const pathOf = (method: string, ref: MentionRef) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tagsEditModeSchema } from '../schemas/contact.js';
-import { pagedListSchema, type PagedList } from '../schemas/paged-list.js';
+import { itemByItemPageSchema, type ItemByItemPage } from '../schemas/paged-list.js';
 import { publisherMentionSchema, type PublisherMention } from '../schemas/publisher-mention.js';
 import { iteratePages } from '../transport/iterate-pages.js';
 import { checkId, checkInput, checkLimit, isoDate, refuse } from './client-rules.js';
@@ -31,7 +31,10 @@ export interface PublisherMentionListQuery {
   pageToken?: string;
 }
 
-const pageSchema = pagedListSchema(publisherMentionSchema);
+/** A page of publisher mentions, validated item by item: one odd item is named in `invalid`, the others kept. */
+export type PublisherMentionPage = ItemByItemPage<PublisherMention>;
+
+const pageSchema = itemByItemPageSchema(publisherMentionSchema);
 
 export function publisherMentionsResource(ctx: ResourceContext) {
   const idOf = (method: string, id: string | number) => ({ id: checkId({ method, template: ONE }, 'id', id) });
@@ -58,10 +61,10 @@ export function publisherMentionsResource(ctx: ResourceContext) {
         opts.options === undefined ? undefined : checkInput(site, publisherMentionDeleteOptionsSchema, opts.options, 'options');
       return ctx.executor.json(writeOp('DELETE', ONE, false, path, { options }), z.boolean());
     },
-    list: async (query: PublisherMentionListQuery = {}): Promise<PagedList<PublisherMention>> =>
-      ctx.executor.json(listOp(query), pageSchema),
-    listPages: (query: PublisherMentionListQuery = {}): AsyncGenerator<PagedList<PublisherMention>, void, undefined> =>
-      iteratePages(ctx.executor, () => listOp(query), pageSchema, ctx.maxPages),
+    list: async (query: PublisherMentionListQuery = {}): Promise<PublisherMentionPage> => ctx.executor.json(listOp(query), pageSchema),
+    listPages: (query: PublisherMentionListQuery = {}): AsyncGenerator<PublisherMentionPage, void, undefined> =>
+      // iteratePages yields what the schema outputs: a PublisherMentionPage (its signature only names PagedList).
+      iteratePages(ctx.executor, () => listOp(query), pageSchema, ctx.maxPages) as AsyncGenerator<PublisherMentionPage, void, undefined>,
   };
 }
 

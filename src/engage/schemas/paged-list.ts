@@ -26,3 +26,38 @@ export interface PagedList<T> {
 export function flexibleListSchema<T extends z.ZodType>(item: T) {
   return z.union([pagedListSchema(item), z.array(item).transform((data) => ({ data, paging: { next_url: null, previous_url: null } }))]);
 }
+
+/** An item of a page that could not be read: skipped alone, the rest of the page is kept. */
+export interface InvalidListItem {
+  /** The item's id when it has one we can show. */
+  readonly id: string | undefined;
+  readonly problem: string;
+}
+
+/** A page validated item by item: what could be read in `data`, the rest in `invalid`. */
+export interface ItemByItemPage<T> extends PagedList<T> {
+  invalid: InvalidListItem[];
+}
+
+/**
+ * A paged list whose items are validated one by one: one odd item never fails the page (or stops the paging);
+ * it is named in `invalid` for the caller to log and count.
+ */
+export function itemByItemPageSchema<T extends z.ZodType>(item: T) {
+  return pagedListSchema(z.unknown()).transform((page): ItemByItemPage<z.output<T>> => {
+    const data: z.output<T>[] = [];
+    const invalid: InvalidListItem[] = [];
+    for (const raw of page.data) {
+      const parsed = item.safeParse(raw);
+      if (parsed.success) data.push(parsed.data);
+      else invalid.push({ id: idOf(raw), problem: z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ') });
+    }
+    return { ...page, data, invalid };
+  });
+}
+
+function idOf(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const id = (item as Record<string, unknown>).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}

@@ -24,10 +24,19 @@ export const messageItemSchema = z.looseObject({
 });
 export type MessageItem = z.output<typeof messageItemSchema>;
 
+/**
+ * The publisher mention in the answer of POST `publisher/add`. Its `in_reply_to` echoes the customer's mention in
+ * full; nothing reads more of it than which mention it is, so only that is checked: the reply is out whatever odd
+ * field that echo carries, and reading the whole mention again was most of the CPU of every reply's answer.
+ */
+export const addedPublisherMentionSchema = publisherMentionSchema.extend({
+  in_reply_to: z.looseObject({ id: idSchema, topic_id: idSchema.optional() }).nullable().optional(),
+});
+
 /** The answer of POST `publisher/add`. */
 export const publisherAddResultSchema = z.looseObject({
   messages: z.array(messageItemSchema),
-  publisher_mention: publisherMentionSchema.nullable().optional(),
+  publisher_mention: addedPublisherMentionSchema.nullable().optional(),
 });
 export type PublisherAddResult = z.output<typeof publisherAddResultSchema>;
 

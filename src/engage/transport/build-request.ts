@@ -26,15 +26,28 @@ export function buildRequest(op: Operation, target: RequestTarget): HttpRequest 
   if (op.nextUrl !== undefined) {
     return { method: 'GET', url: followUrl(op, target), headers };
   }
-  const url = new URL(target.baseUrl.href);
-  url.pathname = target.baseUrl.pathname.replace(/\/+$/, '') + pathOf(op, target);
+  // One parse of the finished text: copying the base URL and setting its path and query re-parsed it each time.
+  // (The path's values are URI-encoded by fillPath and the query is form-encoded, so the text needs no more escaping.)
+  const address = baseOf(target) + pathOf(op, target);
   const params = encodeParams({ ...op.params, version: target.version, format: op.format === 'xml' ? 'xml' : undefined });
   if (op.method === 'GET') {
-    url.search = params.toString();
-    return { method: 'GET', url, headers };
+    const query = params.toString();
+    return { method: 'GET', url: new URL(query === '' ? address : `${address}?${query}`), headers };
   }
   headers['content-type'] = 'application/x-www-form-urlencoded';
-  return { method: op.method, url, headers, body: params.toString() };
+  return { method: op.method, url: new URL(address), headers, body: params.toString() };
+}
+
+const bases = new WeakMap<URL, string>();
+
+/** The base address as text, without a trailing slash (it has no query, fragment or credentials: parseBaseUrl). */
+function baseOf(target: RequestTarget): string {
+  let base = bases.get(target.baseUrl);
+  if (base === undefined) {
+    base = target.baseUrl.origin + target.baseUrl.pathname.replace(/\/+$/, '');
+    bases.set(target.baseUrl, base);
+  }
+  return base;
 }
 
 /** The path (without base) of an operation, for requests and error messages. */

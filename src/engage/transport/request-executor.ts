@@ -134,8 +134,10 @@ export class RequestExecutor {
       if (result.error instanceof RateLimitError) this.deps.allocation.block(this.deps.clock() + result.error.retryAfterMs);
     }
     const outcome = result.ok ? 'ok' : result.error.code;
-    this.deps.logger.debug({ method: op.method, endpoint: op.template, status, durationMs, attempt, outcome }, 'Engage call');
-    this.deps.onRequest?.({ method: op.method, endpoint: op.template, status, durationMs, attempt, outcome });
+    // One object for both: the debug line is usually off, and building its fields for nothing on every call is waste.
+    const event: RequestEvent = { method: op.method, endpoint: op.template, status, durationMs, attempt, outcome };
+    this.deps.logger.debug(event, 'Engage call');
+    this.deps.onRequest?.(event);
     return result;
   }
 

@@ -1,6 +1,8 @@
-import { Agent, request, type Dispatcher } from 'undici';
-import type { HeaderBag } from '../errors/rate-limit-headers.js';
+import { Agent, type Dispatcher } from 'undici';
 import type { ConnectionFailure } from '../errors/error-kinds.js';
+import { AttemptAbort, exchange, ResponseTooLarge, type HttpRequest, type HttpAnswer } from './http-exchange.js';
+
+export { ResponseTooLarge, type HttpAnswer, type HttpRequest } from './http-exchange.js';
 
 export interface Timeouts {
   /** TCP + TLS handshake. */
@@ -21,29 +23,6 @@ export interface SendOptions {
   /** Aborts the attempt from outside (the client stopping). */
   readonly signal?: AbortSignal | undefined;
   readonly maxResponseBytes?: number | undefined;
-}
-
-export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  url: URL;
-  headers: Record<string, string>;
-  body?: string | undefined;
-}
-
-export interface HttpAnswer {
-  status: number;
-  headers: HeaderBag;
-  bodyText: string;
-}
-
-/** Raised by `sendHttp` when the answer is larger than allowed; it is dropped unread. */
-export class ResponseTooLarge extends Error {
-  constructor(
-    readonly status: number,
-    readonly limitBytes: number,
-  ) {
-    super(`the answer is larger than ${limitBytes} bytes`);
-  }
 }
 
 /** Raised by `sendHttp` when no answer could be read; the caller adds method and path. */
@@ -69,36 +48,48 @@ export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connection
   });
 }
 
+/**
+ * The attempts in flight under each stop signal. One listener per signal, instead of one added and removed per
+ * attempt (EventTarget listeners are slow to add and remove in Node 20).
+ */
+const attemptsUnder = new WeakMap<AbortSignal, Set<AttemptAbort>>();
+
+function watchStop(signal: AbortSignal, attempt: AttemptAbort): () => void {
+  let attempts = attemptsUnder.get(signal);
+  if (!attempts) {
+    const set = new Set<AttemptAbort>();
+    attempts = set;
+    attemptsUnder.set(signal, set);
+    const abortAll = () => {
+      for (const a of set) a.abort(signal.reason);
+      set.clear();
+    };
+    signal.addEventListener('abort', abortAll, { once: true });
+  }
+  attempts.add(attempt);
+  return () => attempts.delete(attempt);
+}
+
 export async function sendHttp(
   dispatcher: Dispatcher,
   req: HttpRequest,
   timeouts: Readonly<Timeouts>,
   options: SendOptions = {},
 ): Promise<HttpAnswer> {
-  // One controller per attempt, fed by the total deadline and by the client's stop signal; both are detached when
-  // the attempt ends (AbortSignal.any on a long-lived signal keeps every attempt's signal alive on Node 20).
-  const attempt = new AbortController();
+  // One abort per attempt, fed by the total deadline and by the client's stop signal; both are detached when the
+  // attempt ends (the stop signal lives as long as the client, so nothing of an attempt may stay attached to it).
+  const attempt = new AttemptAbort();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     attempt.abort(new Error('the request took longer than its total deadline'));
   }, timeouts.requestMs);
-  const onStop = () => attempt.abort(options.signal?.reason);
-  if (options.signal?.aborted) onStop();
-  else options.signal?.addEventListener('abort', onStop, { once: true });
+  let unwatch: (() => void) | undefined;
+  if (options.signal?.aborted) attempt.abort(options.signal.reason);
+  else if (options.signal) unwatch = watchStop(options.signal, attempt);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   try {
-    const res = await request(req.url, {
-      dispatcher,
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      headersTimeout: timeouts.requestMs,
-      bodyTimeout: timeouts.requestMs,
-      signal: attempt.signal,
-    });
-    const bodyText = await readLimited(res, limit);
-    return { status: res.statusCode, headers: res.headers, bodyText };
+    return await exchange(dispatcher, req, timeouts.requestMs, limit, attempt);
   } catch (error) {
     if (error instanceof ResponseTooLarge) throw error;
     if (options.signal?.aborted) throw new NetworkFailure('aborted', error);
@@ -106,27 +97,8 @@ export async function sendHttp(
     throw new NetworkFailure(classifyNetworkError(error), error);
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onStop);
+    unwatch?.();
   }
-}
-
-async function readLimited(res: Dispatcher.ResponseData, limit: number): Promise<string> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    res.body.destroy();
-    throw new ResponseTooLarge(res.statusCode, limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      res.body.destroy();
-      throw new ResponseTooLarge(res.statusCode, limit);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function classifyNetworkError(error: unknown): ConnectionFailure {

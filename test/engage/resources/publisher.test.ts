@@ -58,6 +58,33 @@ describe('publisher add', () => {
     expect(result.publisher_mention?.in_reply_to?.id).toBe('9001');
   });
 
+  it('returns the published reply even when the echo of the customer mention in its answer has odd fields', async () => {
+    // in_reply_to repeats the customer's mention; a field of it we never read must not turn a reply that went out
+    // into a failure (which would be re-checked, or reported, as if nothing was published).
+    server.script(
+      ok({
+        messages: [{ id: 77, service: 'whatsapp', service_id: '32470000001', status: 'sent' }],
+        publisher_mention: {
+          id: 88,
+          user_id: 'u1',
+          in_reply_to: { id: 9001, topic_id: 2001, author: 'not an object', tags: 5, date: { added: 'yesterday' } },
+        },
+      }),
+    );
+    const result = await client.publisher.add({ type: 'reply', services, message: 'Hi', status: '', topicId: 2001, mentionId: 9001 });
+    expect(result.messages[0]?.id).toBe('77');
+    expect(result.publisher_mention?.id).toBe('88');
+    expect(result.publisher_mention?.in_reply_to?.id).toBe('9001');
+    expect((result.publisher_mention as Record<string, unknown>).user_id).toBe('u1');
+  });
+
+  it('still refuses an answer whose publisher mention or messages cannot be read', async () => {
+    server.script(ok({ messages: [{ service: 'whatsapp' }], publisher_mention: { id: 88 } }));
+    await expect(
+      client.publisher.add({ type: 'reply', services, message: 'Hi', status: '', topicId: 2001, mentionId: 9001 }),
+    ).rejects.toThrow(/messages\.0\.id/);
+  });
+
   it('refuses a post without message, canned response or media', async () => {
     await expect(client.publisher.add({ type: 'reply', services })).rejects.toBeInstanceOf(InvalidParameterError);
     expect(server.requests).toHaveLength(0);
@@ -107,6 +134,19 @@ describe('publisher mentions', () => {
     expect(JSON.parse(server.requests[2]!.params.get('options')!)).toEqual({ comment: 'dup', sendMail: false });
     expect(server.requests[3]!.params.get('status')).toBe('posted');
     expect(server.requests[3]!.params.get('date_from')).toBe('2024-01-01T00:00:00Z');
+  });
+
+  it('keeps the readable publisher mentions of a page and names the one that cannot be read', async () => {
+    server.script(
+      ok({
+        data: [{ id: 87, message: { content: 'a' } }, { id: 88, date: { added: 'yesterday' } }, { status: 'posted' }, { id: 89 }],
+        paging: { next_url: null },
+      }),
+    );
+    const list = await client.publisherMentions.list({ status: 'posted' });
+    expect(list.data.map((p) => p.id)).toEqual(['87', '89']);
+    expect(list.invalid.map((i) => i.id)).toEqual(['88', undefined]);
+    expect(list.invalid[0]?.problem).toMatch(/date\.added/);
   });
 
   it('refuses an unknown delete option', async () => {

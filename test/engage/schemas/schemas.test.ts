@@ -15,6 +15,16 @@ import {
 } from '../../../src/engage/index.js';
 
 describe('schemas', () => {
+  it('refuses an id that is neither text nor a finite number, naming the field', () => {
+    for (const bad of [null, true, {}, [], Number.NaN, Number.POSITIVE_INFINITY]) {
+      const parsed = mentionSchema.safeParse({ id: 9001, topic_id: bad });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['topic_id']);
+      expect(parsed.error?.issues[0]?.message).toBe('expected an id (string or number)');
+    }
+    expect(mentionSchema.safeParse({ id: '9001', topic_id: 0 }).data?.topic_id).toBe('0');
+  });
+
   it('normalises numeric ids to strings wherever they appear', () => {
     const m = mentionSchema.parse({
       id: 9001,

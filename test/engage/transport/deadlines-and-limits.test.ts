@@ -44,6 +44,20 @@ describe('the total deadline, the answer size limit and aborting at shutdown', (
     await client.close();
   });
 
+  it('puts an answer sent in many chunks back together, a character split between two chunks included', async () => {
+    const body = Buffer.from(JSON.stringify({ meta: { code: 200 }, response: { id: 1, topic_id: 2, message: { content: 'Où ça ? 😀' } } }));
+    const api = await startApi((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      // One byte per chunk: every multi-byte character arrives cut in pieces.
+      for (let i = 0; i < body.length; i += 1) res.write(body.subarray(i, i + 1));
+      res.end();
+    });
+    const { client } = testClient({ baseUrl: api.baseUrl } as never, { retry: { maxAttempts: 1 } });
+    const mention = await client.mentions.get(ref);
+    expect(mention.message?.content).toBe('Où ça ? 😀');
+    await client.close();
+  });
+
   it('refuses an answer larger than the limit without reading it all', async () => {
     const api = await startApi((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -83,6 +97,24 @@ describe('the total deadline, the answer size limit and aborting at shutdown', (
     expect(api.requests()).toBe(1);
     await expect(client.mentions.get(ref)).rejects.toBeInstanceOf(ConnectionError);
     expect(api.requests()).toBe(1);
+    await client.close();
+  });
+
+  it('cuts off every request in flight when the client is told to stop, whether it waits for headers or body', async () => {
+    let seen = 0;
+    const api = await startApi((res) => {
+      seen += 1;
+      if (seen % 2 === 0) return; // never answers
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"meta":{"code":200},"response":{"id":1,"topic_id":2,"pad":"'); // and never finishes
+    });
+    const { client } = testClient({ baseUrl: api.baseUrl } as never, { timeouts: { requestMs: 300_000 } });
+    const pending = [1, 2, 3, 4].map(() => client.mentions.get(ref).catch((e: unknown) => e));
+    const deadline = Date.now() + 5000;
+    while (api.requests() < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    client.abortInFlight();
+    const failures = await Promise.all(pending);
+    expect(failures.map((f) => (f instanceof ConnectionError ? f.reason : f))).toEqual(['aborted', 'aborted', 'aborted', 'aborted']);
     await client.close();
   });
 });

@@ -57,6 +57,23 @@ describe('request encoding', () => {
     expect(req.params.get('version')).toBe('20210601');
   });
 
+  it('keeps the base URL path before every endpoint path, with one slash between them', async () => {
+    for (const base of [`${server.baseUrl}/engage`, `${server.baseUrl}/engage/`, `${server.baseUrl}/`]) {
+      const { client } = testClient({ ...server, baseUrl: base });
+      server.script(ok({ data: [], paging: { next_url: null } }), ok(true));
+      await client.mentions.list();
+      await client.mentions.delete({ topicId: 2001, id: 9 });
+    }
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /engage/1001/inbox/mentions?version=20210601',
+      'DELETE /engage/1001/inbox/mention/2001/9',
+      'GET /engage/1001/inbox/mentions?version=20210601',
+      'DELETE /engage/1001/inbox/mention/2001/9',
+      'GET /1001/inbox/mentions?version=20210601',
+      'DELETE /1001/inbox/mention/2001/9',
+    ]);
+  });
+
   it('encodes ids so that they cannot change the path', async () => {
     const { client } = testClient(server);
     server.script(ok({ id: 'x', socialprofiles: [] }));
