@@ -1,6 +1,6 @@
 import type { Effect } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
-import { TOKEN_REFUSED } from './notifier.js';
+import { tokenRefused } from './token-health.js';
 import { performEffect } from './perform-effect.js';
 import { judgeEffectError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
@@ -94,11 +94,7 @@ async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, es
   if (verdict.kind === 'retry') {
     // A call with no clear answer may have taken effect: check before the next try.
     if (verdict.ambiguous) ctx.clean.delete(effect.key);
-    if (verdict.revoked && !ctx.health.revoked) {
-      ctx.health.revoked = true;
-      ctx.log.error({}, TOKEN_REFUSED);
-      ctx.notifier.tokenRevoked();
-    }
+    if (verdict.revoked) tokenRefused(ctx);
     ctx.log.warn({ contact: effect.contactKey, effect: effect.key, retryAt: verdict.retryAt, err: message }, 'effect delayed');
     await ctx.store.failEffect(effect.key, verdict.ambiguous ? outcomeUnknown(message) : message, verdict.retryAt);
     ctx.wake(effect.contactKey, verdict.retryAt);

@@ -9,7 +9,7 @@ import {
   type MentionPage,
 } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
-import { TOKEN_REFUSED } from './notifier.js';
+import { accessAccepted, tokenRefused } from './token-health.js';
 import { ingestMentions } from './ingest.js';
 import { advanceCursor, nextWindow, parseCursor, type PollWindowOptions } from './poll-window.js';
 import type { PollCallKind } from './poller-calls.js';
@@ -199,6 +199,8 @@ export class Poller {
     try {
       for await (const page of this.ctx.engage.mentions.listPages(filter ? { ...query, filter } : query)) {
         this.countCall('list');
+        // Before its mentions are recorded and their contacts' workers start: they must find the bridge resumed.
+        if (!yielded) await accessAccepted(this.ctx);
         yielded = true;
         yield page;
       }
@@ -363,10 +365,7 @@ export class Poller {
     try {
       await this.tick();
       this.failures = 0;
-      if (this.ctx.health.revoked) {
-        this.ctx.health.revoked = false;
-        this.ctx.log.info({}, 'the access token is accepted again: the bridge resumes');
-      }
+      await accessAccepted(this.ctx);
     } catch (err) {
       this.failures++;
       const message = (err as Error)?.message ?? String(err);
@@ -379,9 +378,6 @@ export class Poller {
   }
 
   private markRevoked(): void {
-    if (this.ctx.health.revoked) return;
-    this.ctx.health.revoked = true;
-    this.ctx.log.error({}, TOKEN_REFUSED);
-    this.ctx.notifier.tokenRevoked();
+    tokenRefused(this.ctx);
   }
 }
