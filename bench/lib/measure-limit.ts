@@ -8,6 +8,8 @@ export interface LimitResult {
   readonly failed: number;
   readonly elapsedMs: number;
   readonly perSecond: number;
+  /** CPU (user + system) of the bench process, which runs the client alone, per reply: ms. */
+  readonly clientCpuMsPerReply: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function measureLimit(
   let next = 0;
   let failed = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const worker = async () => {
     while (next < targets.length) {
       const t = targets[next++]!;
@@ -53,11 +56,13 @@ export async function measureLimit(
     await client.close();
   }
   const elapsedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   return {
     calls: targets.length,
     failed,
     elapsedMs: Math.round(elapsedMs),
     perSecond: round1((targets.length - failed) / (elapsedMs / 1000)),
+    clientCpuMsPerReply: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, targets.length)) * 100) / 100,
   };
 }
 

@@ -57,8 +57,10 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const pushes = spec.ingestion === 'webhook' ? () => simClient.webhookStatus() : async () => undefined;
     const pushesAtStart = await pushes();
     const cpuAtStart = await processCpuMs(bridge.child.pid);
+    const simCpuAtStart = await processCpuMs(sim.child.pid);
     const burst = spec.burst ? await burstPhase(ctx, contacts, spec.rounds, plainText) : undefined;
     const cpuAfterBurst = await processCpuMs(bridge.child.pid);
+    const simCpuAfterBurst = await processCpuMs(sim.child.pid);
     const pushesAfterBurst = await pushes();
     const paced = spec.pacedPerSecond
       ? await pacedPhase(ctx, contacts, spec.rounds, plainText, spec.pacedPerSecond, spec.burst ? spec.rounds : 0)
@@ -77,18 +79,20 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const budget = spec.rateLimitPerHour > 0 && burst ? budgetCheck(burst.requests, spec.rateLimitPerHour) : null;
 
     let limit: Awaited<ReturnType<typeof measureLimit>> | undefined;
+    let limitSimCpuMsPerReply: number | null = null;
     const throughput = burst ? throughputOf(burst) : null;
     if (spec.limit && burst) {
       // The same number of replies to fresh mentions, by the client alone; the bridge is stopped by now.
       const targets = await sendBurst(sim.client, makeContacts(spec.contacts, base + 700_000, 'Limit'), spec.rounds, plainText);
+      const simCpuBefore = await processCpuMs(sim.child.pid);
       limit = await measureLimit(sim.url, targets, { concurrency: spec.concurrency, rateLimitPerHour: spec.rateLimitPerHour });
+      const simCpuAfter = await processCpuMs(sim.child.pid);
+      limitSimCpuMsPerReply = cpuPerAnswerOf(simCpuBefore, simCpuAfter, targets.length);
     }
     const steady = paced ?? burst;
     const messages = (burst?.sent.length ?? 0) + (paced?.sent.length ?? 0);
     const answered = (burst?.answered.answered ?? 0) + (paced?.answered.answered ?? 0);
     const loadSeconds = Math.max(0.001, (loadEnded - loadStarted) / 1000);
-    const cpuPerAnswer = (from: number | null, to: number | null, count: number) =>
-      from === null || to === null || count === 0 ? null : Math.round(((to - from) / count) * 100) / 100;
     return {
       name: spec.name,
       ingestion: spec.ingestion,
@@ -128,7 +132,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
             }
           : null,
         escalation: escalation ?? null,
-        limit: limit ?? null,
+        limit: limit ? { ...limit, sim_cpu_ms_per_reply: limitSimCpuMsPerReply } : null,
         store: {
           writes: journal.writes,
           mean_writes_per_s: journal.writes === null ? null : round1(journal.writes / loadSeconds),
@@ -136,8 +140,10 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
           size_bytes: storeBytes,
         },
         // The bridge process's own CPU (user + system) per answered message of the burst and paced phases: steadier than wall-clock figures on a shared machine.
-        cpu_ms_per_answer: cpuPerAnswer(cpuAtStart, cpuAfterPaced, answered),
-        burst_cpu_ms_per_answer: burst ? cpuPerAnswer(cpuAtStart, cpuAfterBurst, burst.answered.answered) : null,
+        cpu_ms_per_answer: cpuPerAnswerOf(cpuAtStart, cpuAfterPaced, answered),
+        // The simulator's CPU per answered message of the burst: with the bridge's, what the two cores had to carry.
+        burst_sim_cpu_ms_per_answer: burst ? cpuPerAnswerOf(simCpuAtStart, simCpuAfterBurst, burst.answered.answered) : null,
+        burst_cpu_ms_per_answer: burst ? cpuPerAnswerOf(cpuAtStart, cpuAfterBurst, burst.answered.answered) : null,
         webhook:
           pushesAtStart && pushesAfterBurst && pushesAfterPaced
             ? {
@@ -163,4 +169,9 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
 function pushesBetween(from: WebhookStatus, to: WebhookStatus): { mentions: number; pushes: number | null } {
   const pushes = to.pushes === undefined || from.pushes === undefined ? null : to.pushes - from.pushes;
   return { mentions: to.delivered - from.delivered, pushes };
+}
+
+/** CPU ms per item between two readings of a process's CPU time (null when either reading failed). */
+function cpuPerAnswerOf(from: number | null, to: number | null, count: number): number | null {
+  return from === null || to === null || count === 0 ? null : Math.round(((to - from) / count) * 100) / 100;
 }
