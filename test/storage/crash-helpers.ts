@@ -1,5 +1,5 @@
 import { readlinkSync } from 'node:fs';
-import { cp, open, readdir, stat, truncate } from 'node:fs/promises';
+import { cp, open, readdir, readFile, stat, truncate } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { vi } from 'vitest';
@@ -91,4 +91,18 @@ export function settledFlag(promise: Promise<unknown>): { settled: boolean } {
     () => (flag.settled = true),
   );
   return flag;
+}
+
+/** The journal of a copied data directory and its last record: the file, its text, the line and the record parsed. */
+export async function lastJournalRecord(copy: string): Promise<{
+  path: string;
+  text: string;
+  last: string;
+  record: { conversations: Array<[string]>; outbox: Array<[string]> };
+}> {
+  const [journal] = (await readdir(copy)).filter((name) => name.startsWith('journal-'));
+  const path = join(copy, journal!);
+  const text = await readFile(path, 'utf8');
+  const last = text.trimEnd().split('\n').at(-1)!;
+  return { path, text, last, record: JSON.parse(last) as { conversations: Array<[string]>; outbox: Array<[string]> } };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
 import type { DecisionInput, Store } from '../../src/storage/index.js';
-import { killCopy, powerLossCopy, settledFlag, watchSyncs } from './crash-helpers.js';
+import { killCopy, lastJournalRecord, powerLossCopy, settledFlag, watchSyncs } from './crash-helpers.js';
 import type { SyncWatch } from './crash-helpers.js';
 import { conversation, mention } from './store-contract.js';
 import { useTempDirs } from './test-dirs.js';
@@ -172,11 +172,7 @@ describe('the crash matrix of the file store', () => {
     const { dataDir, store } = await startedWithConversation();
     await store.recordDecision(decision);
     const copy = await killCopy(dataDir, await tempDir());
-    const [journal] = (await readdir(copy)).filter((name) => name.startsWith('journal-'));
-    const path = join(copy, journal!);
-    const text = await readFile(path, 'utf8');
-    const last = text.trimEnd().split('\n').at(-1)!;
-    const record = JSON.parse(last) as { conversations: Array<[string]>; outbox: Array<[string]> };
+    const { path, text, last, record } = await lastJournalRecord(copy);
     expect(record.conversations.map(([key]) => key)).toEqual([CONTACT]);
     expect(record.outbox.map(([key]) => key).sort()).toEqual(['2001/2:1:reply', '2001/2:2:escalate', '2001/2:decision']);
     // Killed half-way through that append: the line is torn wherever it was cut.

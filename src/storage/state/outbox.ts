@@ -5,20 +5,7 @@ import { PendingIndex } from './pending-index.js';
 
 /** Adds the effect as pending unless its key exists; returns the stored effect and whether it is new. */
 export function enqueueEffectIn(state: HotState, input: EffectInput, now: number): { effect: Effect; created: boolean } {
-  const existing = state.outbox.get(input.key);
-  if (existing) return { effect: existing, created: false };
-  const effect: Effect = {
-    ...input,
-    seq: state.meta.nextEffectSeq,
-    status: 'pending',
-    attempts: 0,
-    createdAt: now,
-    updatedAt: now,
-  };
-  state.meta.nextEffectSeq += 1;
-  state.outbox.set(effect.key, effect);
-  state.pendingEffects.add(effect.key, effect.contactKey);
-  return { effect, created: true };
+  return addEffectIn(state, input, now, 'pending');
 }
 
 /**
@@ -48,19 +35,25 @@ export function recordDecisionIn(
  * finished effect, so the step is never taken twice, and never enters the pending list. Unless its key exists.
  */
 export function recordDoneIn(state: HotState, input: EffectInput, now: number): { effect: Effect; created: boolean } {
+  return addEffectIn(state, input, now, 'done');
+}
+
+function addEffectIn(state: HotState, input: EffectInput, now: number, status: 'pending' | 'done'): { effect: Effect; created: boolean } {
   const existing = state.outbox.get(input.key);
   if (existing) return { effect: existing, created: false };
   const effect: Effect = {
     ...input,
-    payload: null,
+    // A finished effect keeps its key, status and result; its payload is null.
+    ...(status === 'done' ? { payload: null } : {}),
     seq: state.meta.nextEffectSeq,
-    status: 'done',
+    status,
     attempts: 0,
     createdAt: now,
     updatedAt: now,
   };
   state.meta.nextEffectSeq += 1;
   state.outbox.set(effect.key, effect);
+  if (status === 'pending') state.pendingEffects.add(effect.key, effect.contactKey);
   return { effect, created: true };
 }
 

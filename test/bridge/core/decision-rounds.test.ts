@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/bot/index.js';
 import { commitDecision } from '../../../src/bridge/run-brain.js';
 import { openFileStore, type ConversationRecord, type Store } from '../../../src/storage/index.js';
-import { killCopy } from '../../storage/crash-helpers.js';
+import { killCopy, lastJournalRecord } from '../../storage/crash-helpers.js';
 import { useTempDirs } from '../../storage/test-dirs.js';
 import { FakeClock, KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
@@ -164,11 +164,7 @@ describe('each decision reads the dialog from the store; the worker carries no s
       await drain(w.bridge, KEY);
       expect(w.engage.replies()).toHaveLength(1);
       const copy = await killCopy(dataDir, await tempDir());
-      const [journal] = (await readdir(copy)).filter((name) => name.startsWith('journal-'));
-      const path = join(copy, journal!);
-      const text = await readFile(path, 'utf8');
-      const last = text.trimEnd().split('\n').at(-1)!;
-      const record = JSON.parse(last) as { conversations: Array<[string]>; outbox: Array<[string]> };
+      const { path, text, last, record } = await lastJournalRecord(copy);
       // The conversation's new state and the effects are in that one record.
       expect(record.conversations.map(([key]) => key)).toEqual([KEY]);
       expect(record.outbox.map(([key]) => key).sort()).toEqual([`${TOPIC}/${id}:1:reply`, `${TOPIC}/${id}:decision`]);
