@@ -51,6 +51,8 @@ export class FilePersistence implements Persistence {
   private seq = 0;
   private readonly lastMeta = { value: '' };
   private snapshotting: Promise<void> | undefined;
+  /** The store's group commit (see `Persistence.useFlush`); until told, nothing is pending outside the journal. */
+  private flushAll: () => Promise<void> = () => Promise.resolve();
   /** Conversations in the journal record being written: they stay in memory until it is. */
   private journalPending = new Set<string>();
   /** Shard files kept open between cold reads. */
@@ -122,6 +124,10 @@ export class FilePersistence implements Persistence {
     return bytes;
   }
 
+  useFlush(flush: () => Promise<void>): void {
+    this.flushAll = flush;
+  }
+
   async snapshot(state: HotState): Promise<void> {
     await this.snapshotting;
     await this.snapshotNow(state);
@@ -141,6 +147,7 @@ export class FilePersistence implements Persistence {
         coldBefore: this.options.clock() - this.options.coldAfterMinutes * 60_000,
         journalPending: (key) => this.journalPending.has(key),
         replaced: (path) => this.coldFiles.forget(path),
+        journalSynced: () => this.flushAll(),
       },
       this.syncRecord,
     );

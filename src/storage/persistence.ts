@@ -33,6 +33,12 @@ export interface Persistence {
   readArchive(key: string): Promise<ConversationRecord | undefined>;
   /** Drops archive copies that are superseded or no longer archived; returns how many. */
   compactArchive(isArchived: (key: string) => boolean): Promise<number>;
+  /**
+   * Told how to make every change so far durable (the store's group commit). A snapshot builds its conversation
+   * files after its cut, so they may hold changes the journal has not synced yet (a decision's new state): it
+   * waits for this before it renames such a file into place.
+   */
+  useFlush?(flush: () => Promise<void>): void;
   /** Releases the data directory (the lock); nothing is written afterwards. */
   release(): Promise<void>;
 }

@@ -37,6 +37,12 @@ export interface SnapshotCold {
   journalPending: (key: string) => boolean;
   /** A conversations shard file was just renamed into place: a handle kept open on the old one must not be used. */
   replaced?: (path: string) => void;
+  /**
+   * Resolves once the journal holds, synced, every change made so far. A conversations shard is built after the cut
+   * and may hold a decision whose journal record is not synced yet (its effects are only in the journal): renamed
+   * first, a power cut would keep the decision's new state without its effects.
+   */
+  journalSynced?: () => Promise<void>;
 }
 
 export async function writeSnapshot(
@@ -68,7 +74,7 @@ export async function writeSnapshot(
           if (name === CONVERSATIONS_DIR) {
             const { text, placed } = await conversationShardText(path, state.conversations, index);
             bytes += Buffer.byteLength(text);
-            await writeDurably(path, text);
+            await writeDurably(path, text, cold.journalSynced);
             // Right after the rename, before anything else runs: cold slots must point into the new file, and
             // no read may use them with the old file (kept open for cold reads).
             cold.replaced?.(path);
