@@ -35,7 +35,7 @@ export class ConversationEvents implements EscalationFailures {
         const decision = runBrain(ctx, conv, { kind: 'returned-to-bot', reason: cause }, { name: conv.contactName, tags: [] });
         const target =
           conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
-        await commitDecision(ctx, key, `return:${ctx.now()}`, decision, target, (c) => ({
+        await commitDecision(ctx, key, `return:${key}:${ctx.now()}`, decision, target, (c) => ({
           ...c,
           transcript: [...c.transcript, { at: ctx.now(), from: 'system', text: `back with the bot (${cause})` }],
         }));
@@ -53,7 +53,7 @@ export class ConversationEvents implements EscalationFailures {
       const conv = await ctx.store.getConversation(key);
       if (change.changed && conv) {
         const decision = runBrain(ctx, conv, { kind: 'agent-took-over' }, { name: conv.contactName, tags: [] });
-        await commitDecision(ctx, key, `manager:${ctx.now()}`, decision, undefined, (c) => c);
+        await commitDecision(ctx, key, `manager:${key}:${ctx.now()}`, decision, undefined, (c) => c);
       }
       // The decision's state was recorded with its effects (a return that follows at once decides from it):
       // the worker performs them.
@@ -103,7 +103,7 @@ export class ConversationEvents implements EscalationFailures {
     const decision = runBrain(ctx, conv, { kind: 'escalation-failed', error: why }, { name: conv.contactName, tags: [] });
     const target =
       conv.lastMentionId && conv.lastMentionTopicId ? { mentionId: conv.lastMentionId, topicId: conv.lastMentionTopicId } : undefined;
-    await commitDecision(ctx, key, `failed:${ctx.now()}`, decision, target, (c) => c);
+    await commitDecision(ctx, key, `failed:${key}:${ctx.now()}`, decision, target, (c) => c);
     ctx.wake(key);
   }
 }

@@ -269,7 +269,8 @@ export class ConversationWorker {
     if (change.changed || conv.owner === 'agents') {
       const fresh = (await ctx.store.getConversation(key)) ?? conv;
       const decision = runBrain(ctx, fresh, { kind: 'agent-took-over' }, { name: fresh.contactName, tags: [] });
-      await commitDecision(ctx, key, `takeover:${atMs}`, decision, undefined, (c) => c, {}, 'applied');
+      // Named by contact too: another contact's takeover in the same second is another decision.
+      await commitDecision(ctx, key, `takeover:${key}:${atMs}`, decision, undefined, (c) => c, {}, 'applied');
     }
   }
 }

@@ -11,6 +11,7 @@ function world() {
     store,
     log: silentLogger(),
     health: { revoked: false } as { revoked: boolean },
+    now: () => 1_000,
     wake: (key: string) => void woken.push(key),
     notifier: { tokenRevoked: () => void told.push('revoked') },
   };
@@ -31,12 +32,15 @@ describe('the token refused, then accepted again', () => {
     await w.store.enqueueEffect({ key: 'a:reply', kind: 'reply', contactKey: 'whatsapp:1', payload: {} });
     await w.store.enqueueEffect({ key: 'b:reply', kind: 'reply', contactKey: 'whatsapp:2', payload: {} });
     await w.store.failEffect('b:reply', 'rate limited', 60_000);
+    // Its retry time passed while the refusal held it: it goes on too.
+    await w.store.enqueueEffect({ key: 'c:reply', kind: 'reply', contactKey: 'whatsapp:3', payload: {} });
+    await w.store.failEffect('c:reply', 'no answer', 500);
     tokenRefused(w.ctx as never);
     await accessAccepted(w.ctx as never);
     expect(w.ctx.health.revoked).toBe(false);
-    expect(w.woken).toEqual(['whatsapp:1']);
+    expect(w.woken).toEqual(['whatsapp:1', 'whatsapp:3']);
     // Accepted again while not refused: nothing to do.
     await accessAccepted(w.ctx as never);
-    expect(w.woken).toEqual(['whatsapp:1']);
+    expect(w.woken).toEqual(['whatsapp:1', 'whatsapp:3']);
   });
 });
