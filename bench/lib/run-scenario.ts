@@ -132,7 +132,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
             }
           : null,
         escalation: escalation ?? null,
-        limit: limit ? { ...limit, sim_cpu_ms_per_reply: limitSimCpuMsPerReply } : null,
+        limit: limit ? { ...limit, simCpuMsPerReply: limitSimCpuMsPerReply } : null,
         store: {
           writes: journal.writes,
           mean_writes_per_s: journal.writes === null ? null : round1(journal.writes / loadSeconds),

@@ -4,7 +4,7 @@ import {
   InvalidParameterError,
   RateLimitError,
   ServerError,
-  type InvalidMentionItem,
+  type InvalidListItem,
   type MentionListQuery,
   type MentionPage,
 } from '../engage/index.js';
@@ -259,7 +259,7 @@ export class Poller {
     this.ctx.log.warn({ topicId, err: error, failures }, 'reading a topic failed; it backs off, the other topics go on');
   }
 
-  private skipInvalid(topicId: string, invalid: readonly InvalidMentionItem[]): void {
+  private skipInvalid(topicId: string, invalid: readonly InvalidListItem[]): void {
     for (const item of invalid) {
       // Counted and logged once per item, though every overlapping poll reads it again.
       const id = `${topicId}/${item.id ?? '?'}`;

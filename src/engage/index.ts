@@ -34,7 +34,6 @@ export type {
   MentionUpdateOptions,
   MentionDeleteOptions,
   MentionPage,
-  InvalidMentionItem,
 } from './resources/mentions.js';
 export type { PublisherAddInput, PublisherServicesQuery } from './resources/publisher.js';
 export type {

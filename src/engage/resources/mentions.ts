@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tagsEditModeSchema } from '../schemas/contact.js';
 import { mentionSchema, type Mention } from '../schemas/mention.js';
-import { itemByItemPageSchema, type InvalidListItem, type ItemByItemPage } from '../schemas/paged-list.js';
+import { itemByItemPageSchema, type ItemByItemPage } from '../schemas/paged-list.js';
 import { iteratePages } from '../transport/iterate-pages.js';
 import { checkId, checkInput, checkLimit, isoDate, refuse } from './client-rules.js';
 import { commaList, isNonEmptyObject, readOp, writeOp, type ResourceContext } from './resource-context.js';
@@ -45,9 +45,6 @@ export interface MentionListQuery {
   /** Lucene-like, e.g. `status:new AND source:whatsapp`. */
   filter?: string;
 }
-
-/** An item of a page that is not a mention we can read: skipped alone, the rest of the page is kept. */
-export type InvalidMentionItem = InvalidListItem;
 
 /** A page of mentions, validated item by item: one odd item never fails the page (or stops the cursor). */
 export type MentionPage = ItemByItemPage<Mention>;
