@@ -19,14 +19,23 @@ export interface LinePlace {
 /** Turns one parsed line into its entry, or says what is wrong with it. */
 export type LineDecoder<V> = (data: unknown, line: string, place?: LinePlace) => { entry: [string, V] } | { error: z.ZodError };
 
+/**
+ * The entries of a shard file read from elsewhere than its lines (its index, see `shard-index.ts`), or undefined
+ * when that cannot be trusted for exactly these bytes: then every line is decoded.
+ */
+export type ShardShortcut<V> = (path: string, buffer: Buffer, index: number) => Promise<Array<[string, V]> | undefined>;
+
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move the data directory away.';
 
 /**
  * Reads every shard file of `dir` into the map, validating each line: one that does not parse or fails
- * the schema refuses the start, naming the file, the line and the path of the problem.
+ * the schema refuses the start, naming the file, the line and the path of the problem. A shard the `shortcut`
+ * vouches for (its index, whose digest matches the shard's bytes) is taken from it without decoding its lines.
  */
-export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: LineDecoder<V>): Promise<void> {
+export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: LineDecoder<V>, shortcut?: ShardShortcut<V>): Promise<void> {
   const misplaced = new Set<number>();
+  /** With a shortcut, a shard that had to be decoded line by line is rewritten (with its index) by the next snapshot. */
+  const rewrite = new Set<number>();
   for (let index = 0; index < map.shardCount; index += 1) {
     const path = join(dir, shardFileName(index));
     let buffer: Buffer;
@@ -36,6 +45,18 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
       if (isCode(error, 'ENOENT')) continue;
       throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
     }
+    const place = (key: string, value: V) => {
+      const home = shardOf(key, map.shardCount);
+      // A record in the wrong file (or twice) is kept once and both files are rewritten.
+      if (home !== index || map.has(key)) misplaced.add(home).add(index);
+      map.set(key, value);
+    };
+    const entries = shortcut && buffer.length > 0 ? await shortcut(path, buffer, index) : undefined;
+    if (entries) {
+      for (const [key, value] of entries) place(key, value);
+      continue;
+    }
+    if (shortcut && buffer.length > 0) rewrite.add(index);
     const isHome = (key: string) => shardOf(key, map.shardCount) === index;
     // Each line decoded on its own: a string cut from the whole file's text would keep all of it alive.
     let lineNumber = 0;
@@ -46,16 +67,14 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
       if (end > at) {
         const line = buffer.toString('utf8', at, end);
         const [key, value] = decodeLine(line, decode, path, lineNumber, { at, length: end - at, home: isHome });
-        const home = shardOf(key, map.shardCount);
-        // A record in the wrong file (or twice) is kept once and both files are rewritten.
-        if (home !== index || map.has(key)) misplaced.add(home).add(index);
-        map.set(key, value);
+        place(key, value);
       }
       at = end + 1;
     }
   }
   map.takeDirty();
   map.markDirty(misplaced);
+  map.markDirty(rewrite);
 }
 
 function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number, place: LinePlace): [string, V] {
