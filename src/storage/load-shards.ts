@@ -36,22 +36,26 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
   const misplaced = new Set<number>();
   /** With a shortcut, a shard that had to be decoded line by line is rewritten (with its index) by the next snapshot. */
   const rewrite = new Set<number>();
+  const reads: Array<Promise<ShardRead<V>> | undefined> = [];
+  const readAhead = (index: number) => {
+    if (index >= map.shardCount) return;
+    const read = readShard(join(dir, shardFileName(index)), index, shortcut);
+    // Awaited in its turn; until then a failure must not count as unhandled.
+    read.catch(() => undefined);
+    reads[index] = read;
+  };
+  for (let index = 0; index < READ_AHEAD; index += 1) readAhead(index);
   for (let index = 0; index < map.shardCount; index += 1) {
-    const path = join(dir, shardFileName(index));
-    let buffer: Buffer;
-    try {
-      buffer = await readFile(path);
-    } catch (error) {
-      if (isCode(error, 'ENOENT')) continue;
-      throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
-    }
+    readAhead(index + READ_AHEAD);
+    const { path, buffer, entries } = await reads[index]!;
+    reads[index] = undefined;
+    if (!buffer) continue;
     const place = (key: string, value: V) => {
       const home = shardOf(key, map.shardCount);
       // A record in the wrong file (or twice) is kept once and both files are rewritten.
       if (home !== index || map.has(key)) misplaced.add(home).add(index);
       map.set(key, value);
     };
-    const entries = shortcut && buffer.length > 0 ? await shortcut(path, buffer, index) : undefined;
     if (entries) {
       for (const [key, value] of entries) place(key, value);
       continue;
@@ -75,6 +79,28 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
   map.takeDirty();
   map.markDirty(misplaced);
   map.markDirty(rewrite);
+}
+
+/** Shards read while an earlier one is placed: a read waits on the thread pool, slow on a busy machine. */
+const READ_AHEAD = 8;
+
+interface ShardRead<V> {
+  path: string;
+  /** Undefined: there is no such file. */
+  buffer: Buffer | undefined;
+  entries: Array<[string, V]> | undefined;
+}
+
+async function readShard<V>(path: string, index: number, shortcut: ShardShortcut<V> | undefined): Promise<ShardRead<V>> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(path);
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return { path, buffer: undefined, entries: undefined };
+    throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
+  }
+  const entries = shortcut && buffer.length > 0 ? await shortcut(path, buffer, index) : undefined;
+  return { path, buffer, entries };
 }
 
 function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number, place: LinePlace): [string, V] {
