@@ -53,8 +53,7 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
     const place = (key: string, value: V) => {
       const home = shardOf(key, map.shardCount);
       // A record in the wrong file (or twice) is kept once and both files are rewritten.
-      if (home !== index || map.has(key)) misplaced.add(home).add(index);
-      map.set(key, value);
+      if (!map.load(home, key, value) || home !== index) misplaced.add(home).add(index);
     };
     if (entries) {
       for (const [key, value] of entries) place(key, value);
@@ -76,6 +75,7 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
       at = end + 1;
     }
   }
+  // What was read is not a change: only files to fix are written again.
   map.takeDirty();
   map.markDirty(misplaced);
   map.markDirty(rewrite);
