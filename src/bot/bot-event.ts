@@ -2,6 +2,7 @@ import type { HandoverTarget } from '../shared/owner.js';
 // The events the bridge feeds the brain, and everything it passes in with them.
 import type { Flows } from './flow-schema.js';
 import type { DialogState } from './dialog-state.js';
+import type { LanguageGuesser } from './language-guesser.js';
 import type { BusinessHoursSchedule, Button, CannedResponse, Channel, ContactInfo, TranscriptLine } from './types.js';
 
 export type BotEvent =
@@ -62,4 +63,9 @@ export interface DecideInput {
    * free-form message may go out; a customer message the bot would answer goes to people instead.
    */
   serviceWindowClosed?: boolean | undefined;
+  /**
+   * The language detector (`loadLanguageGuesser`), for a customer message whose language nothing else tells;
+   * without it no language is guessed from the text (the conversation stays in the default until one is known).
+   */
+  languageGuesser?: LanguageGuesser | undefined;
 }

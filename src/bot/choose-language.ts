@@ -1,7 +1,7 @@
 // The conversation's language: the customer's own choice, the contact's attribute, the mention's language,
 // a guess from a long enough message, then the flows' default. Once chosen (other than by default) it is kept.
-import { detectAll } from 'tinyld';
 import type { Flows } from './flow-schema.js';
+import type { LanguageGuesser } from './language-guesser.js';
 import type { DialogState } from './dialog-state.js';
 import type { ContactInfo } from './types.js';
 
@@ -32,11 +32,22 @@ const letterCount = (text: string): number =>
 const MIN_ACCURACY = 0.15;
 const MIN_LEAD = 3;
 
-/** The detector's guess among the declared languages, or undefined when the text is too short or unclear to tell. */
-export function detectLanguage(text: string, declared: readonly string[], minChars: number): string | undefined {
-  if (declared.length < 2 || letterCount(text) < minChars) return undefined;
+/**
+ * The detector's guess among the declared languages, or undefined when the text is too short or unclear to tell, or
+ * when there is no detector (as for a short text: the default language, and the next message may decide it).
+ */
+export function detectLanguage(
+  text: string,
+  declared: readonly string[],
+  minChars: number,
+  guess: LanguageGuesser | undefined,
+): string | undefined {
+  if (!guess || declared.length < 2 || letterCount(text) < minChars) return undefined;
   try {
-    const [best, next] = detectAll(text, { only: declared.map((l) => l.split('-')[0] ?? l) });
+    const [best, next] = guess(
+      text,
+      declared.map((l) => l.split('-')[0] ?? l),
+    );
     if (!best || best.accuracy < MIN_ACCURACY || (next && best.accuracy < MIN_LEAD * next.accuracy)) return undefined;
     return normalizeLanguage(best.lang, declared);
   } catch {
@@ -50,6 +61,8 @@ export interface LanguageClues {
   mentionLanguage?: unknown;
   /** The customer's message, for the detector. */
   text?: string;
+  /** The detector; without it nothing is guessed from the text. */
+  guess?: LanguageGuesser | undefined;
 }
 
 /** Sets the state's language for this turn; keeps one already chosen by anything but the default. */
@@ -70,7 +83,7 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
   const fromMention = normalizeLanguage(clues.mentionLanguage, declared);
   if (fromMention) return set(fromMention, 'mention');
   const detected =
-    flows.languages.detect && clues.text ? detectLanguage(clues.text, declared, flows.languages.detect_min_chars) : undefined;
+    flows.languages.detect && clues.text ? detectLanguage(clues.text, declared, flows.languages.detect_min_chars, clues.guess) : undefined;
   if (detected) return set(detected, 'detected');
   return set(kept ?? flows.languages.default, 'default');
 }

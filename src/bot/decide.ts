@@ -61,7 +61,13 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
     fresh = true;
   }
   const state = turn.state;
-  if (state.mode === 'bot') chooseLanguage(turn.input.flows, state, { contact: input.contact, mentionLanguage: event.language, text });
+  if (state.mode === 'bot')
+    chooseLanguage(turn.input.flows, state, {
+      contact: input.contact,
+      mentionLanguage: event.language,
+      text,
+      guess: input.languageGuesser,
+    });
   const sentiment = readSentiment(event.sentiment);
   if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
   state.lastActivityAt = nowMs;

@@ -25,6 +25,8 @@
 // reads a clock or does I/O (the flow file is read by `src/settings/flow-file.ts`).
 
 export { decide } from './decide.js';
+export { loadLanguageGuesser } from './language-guesser.js';
+export type { LanguageGuesser } from './language-guesser.js';
 export type { BotEvent, DecideInput, HoursInput, NluReading } from './bot-event.js';
 export { decisionSchema, actionSchema, contextPacketSchema } from './decision.js';
 export type { Action, ContextPacket, Decision, EscalateAction, ReplyAction } from './decision.js';

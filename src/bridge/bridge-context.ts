@@ -4,7 +4,7 @@ import type { EngageLogger as Logger } from '../engage/index.js';
 import type { ChannelServices } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
-import type { Flows } from '../bot/index.js';
+import type { Flows, LanguageGuesser } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { Ownership } from './ownership.js';
@@ -61,6 +61,8 @@ export interface BridgeContext {
   readonly settings: BridgeSettings;
   /** Reads customers' texts when an NLU server is configured; never throws, answers within its time budget. */
   readonly nlu?: NluParser;
+  /** The language detector, loaded at its first use (not on the start-up path); undefined if it cannot be loaded. */
+  readonly languageGuesser: () => Promise<LanguageGuesser | undefined>;
   readonly health: BridgeHealthState;
   /** What the effect performers use, built once (its reply-services cache lives as long as the bridge). */
   readonly performerDeps: PerformerDeps;

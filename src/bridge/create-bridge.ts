@@ -2,7 +2,7 @@
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
-import type { Flows } from '../bot/index.js';
+import { type Flows, type LanguageGuesser, loadLanguageGuesser } from '../bot/index.js';
 import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf } from '../engage/index.js';
 import { withMappedHandover } from './mapped-handover.js';
 import type { BridgeMetrics } from './metrics-port.js';
@@ -36,6 +36,8 @@ export interface BridgeOptions {
   readonly now?: () => number;
   /** The NLU server's client, when BRIDGE_NLU_URL is set. */
   readonly nlu?: NluParser;
+  /** Loads the language detector (default: tinyld, `loadLanguageGuesser`); called once, at its first use. */
+  readonly languageGuesser?: () => Promise<LanguageGuesser>;
 }
 
 export type Bridge = Awaited<ReturnType<typeof createBridge>>;
@@ -90,6 +92,7 @@ export async function createBridge(o: BridgeOptions) {
     hours,
     settings: o.settings,
     ...(o.nlu ? { nlu: o.nlu } : {}),
+    languageGuesser: loadOnce(o.languageGuesser ?? loadLanguageGuesser, o.log),
     health,
     performerDeps,
     clean: new Set(),
@@ -203,5 +206,20 @@ export async function createBridge(o: BridgeOptions) {
       await dispatcher.stop();
       await o.store.flush();
     },
+  };
+}
+
+/** Loads the language detector at the first call, once; a failure is logged and leaves the bridge without guesses. */
+function loadOnce(load: () => Promise<LanguageGuesser>, log: Logger): () => Promise<LanguageGuesser | undefined> {
+  let loading: Promise<LanguageGuesser | undefined> | undefined;
+  return () => {
+    loading ??= load().catch((err: unknown) => {
+      log.warn(
+        { err: (err as Error)?.message ?? String(err) },
+        'could not load the language detector: no language is guessed from the text',
+      );
+      return undefined;
+    });
+    return loading;
   };
 }

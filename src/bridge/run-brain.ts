@@ -1,4 +1,4 @@
-import { decide, type BotEvent, type Decision, type Channel, type TranscriptLine as BotLine } from '../bot/index.js';
+import { decide, type BotEvent, type Decision, type Channel, type LanguageGuesser, type TranscriptLine as BotLine } from '../bot/index.js';
 import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { planEffects, type ReplyTarget } from './effect-payload.js';
@@ -10,6 +10,7 @@ export function runBrain(
   conv: ConversationRecord,
   event: BotEvent,
   contact: { name?: string | undefined; tags: string[] },
+  languageGuesser?: LanguageGuesser,
 ): Decision {
   const transcript: BotLine[] = conv.transcript
     .filter((l): l is typeof l & { from: 'customer' | 'bot' | 'agent' } => l.from !== 'system')
@@ -26,6 +27,7 @@ export function runBrain(
     cannedResponses: ctx.hours.cannedResponses(),
     owner: conv.owner === 'bot' ? 'bot' : conv.owner === 'agents' ? 'agents' : undefined,
     serviceWindowClosed: serviceWindowClosed(ctx, conv),
+    languageGuesser,
   });
 }
 

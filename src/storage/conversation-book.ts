@@ -15,6 +15,7 @@ import {
   recordOf,
 } from './state/conversations.js';
 import type { LiveSlot } from './state/conversations.js';
+import { newestSlots } from './newest-slots.js';
 import { StoreError } from './store-error.js';
 
 /** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
@@ -153,7 +154,7 @@ export class ConversationBook {
     const slots = listConversationsIn(this.state, owner, since);
     // The few wanted, by the dates the slots hold: never all of them read to keep some.
     if (newest === undefined || slots.length <= newest) return { owner, since, slots };
-    return { owner, since, slots: slots.sort(([, a], [, b]) => b.updatedAt - a.updatedAt).slice(0, newest) };
+    return { owner, since, slots: newestSlots(slots, newest) };
   }
 
   /** The record as it is now, if it is in the hot set (in memory or cold); undefined once archived or gone. */

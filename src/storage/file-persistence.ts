@@ -15,6 +15,8 @@ import { hasSeenIn } from './state/inbox.js';
 import { coldConversationDecoder, decodeEffectLine, decodeSeenLine, loadShards } from './load-shards.js';
 import { CONVERSATIONS_DIR, conversationShardPath, readColdLine } from './cold-conversations.js';
 import { ColdShardFiles } from './cold-shard-files.js';
+import { slotsFromIndex } from './shard-index.js';
+import { shardOf } from './sharded-map.js';
 import { acquireLock, isCode } from './lock-file.js';
 import type { LockHandle } from './lock-file.js';
 import type { Persistence, PersistenceCounters } from './persistence.js';
@@ -218,7 +220,12 @@ export class FilePersistence implements Persistence {
     const state = decoded?.state ?? emptyHotState(now);
     // Conversations untouched for a while stay in their shard file: memory holds where, not what.
     const coldBefore = now - this.options.coldAfterMinutes * 60_000;
-    await loadShards(join(this.dataDir, CONVERSATIONS_DIR), state.conversations, coldConversationDecoder(coldBefore));
+    await loadShards(
+      join(this.dataDir, CONVERSATIONS_DIR),
+      state.conversations,
+      coldConversationDecoder(coldBefore),
+      (path, buffer, index) => slotsFromIndex(path, buffer, { coldBefore, home: (key) => shardOf(key, SHARDS.conversations) === index }),
+    );
     await loadShards(join(this.dataDir, 'seen'), state.seen, decodeSeenLine);
     await loadShards(join(this.dataDir, 'outbox'), state.outbox, decodeEffectLine);
     if (decoded) moveInline(state, decoded.inline);

@@ -19,23 +19,47 @@ export interface LinePlace {
 /** Turns one parsed line into its entry, or says what is wrong with it. */
 export type LineDecoder<V> = (data: unknown, line: string, place?: LinePlace) => { entry: [string, V] } | { error: z.ZodError };
 
+/**
+ * The entries of a shard file read from elsewhere than its lines (its index, see `shard-index.ts`), or undefined
+ * when that cannot be trusted for exactly these bytes: then every line is decoded.
+ */
+export type ShardShortcut<V> = (path: string, buffer: Buffer, index: number) => Promise<Array<[string, V]> | undefined>;
+
 const LEAVE_IT = 'The file was left unchanged: fix it, restore a backup, or move the data directory away.';
 
 /**
  * Reads every shard file of `dir` into the map, validating each line: one that does not parse or fails
- * the schema refuses the start, naming the file, the line and the path of the problem.
+ * the schema refuses the start, naming the file, the line and the path of the problem. A shard the `shortcut`
+ * vouches for (its index, whose digest matches the shard's bytes) is taken from it without decoding its lines.
  */
-export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: LineDecoder<V>): Promise<void> {
+export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: LineDecoder<V>, shortcut?: ShardShortcut<V>): Promise<void> {
   const misplaced = new Set<number>();
+  /** With a shortcut, a shard that had to be decoded line by line is rewritten (with its index) by the next snapshot. */
+  const rewrite = new Set<number>();
+  const reads: Array<Promise<ShardRead<V>> | undefined> = [];
+  const readAhead = (index: number) => {
+    if (index >= map.shardCount) return;
+    const read = readShard(join(dir, shardFileName(index)), index, shortcut);
+    // Awaited in its turn; until then a failure must not count as unhandled.
+    read.catch(() => undefined);
+    reads[index] = read;
+  };
+  for (let index = 0; index < READ_AHEAD; index += 1) readAhead(index);
   for (let index = 0; index < map.shardCount; index += 1) {
-    const path = join(dir, shardFileName(index));
-    let buffer: Buffer;
-    try {
-      buffer = await readFile(path);
-    } catch (error) {
-      if (isCode(error, 'ENOENT')) continue;
-      throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
+    readAhead(index + READ_AHEAD);
+    const { path, buffer, entries } = await reads[index]!;
+    reads[index] = undefined;
+    if (!buffer) continue;
+    const place = (key: string, value: V) => {
+      const home = shardOf(key, map.shardCount);
+      // A record in the wrong file (or twice) is kept once and both files are rewritten.
+      if (!map.load(home, key, value) || home !== index) misplaced.add(home).add(index);
+    };
+    if (entries) {
+      for (const [key, value] of entries) place(key, value);
+      continue;
     }
+    if (shortcut && buffer.length > 0) rewrite.add(index);
     const isHome = (key: string) => shardOf(key, map.shardCount) === index;
     // Each line decoded on its own: a string cut from the whole file's text would keep all of it alive.
     let lineNumber = 0;
@@ -46,16 +70,37 @@ export async function loadShards<V>(dir: string, map: ShardedMap<V>, decode: Lin
       if (end > at) {
         const line = buffer.toString('utf8', at, end);
         const [key, value] = decodeLine(line, decode, path, lineNumber, { at, length: end - at, home: isHome });
-        const home = shardOf(key, map.shardCount);
-        // A record in the wrong file (or twice) is kept once and both files are rewritten.
-        if (home !== index || map.has(key)) misplaced.add(home).add(index);
-        map.set(key, value);
+        place(key, value);
       }
       at = end + 1;
     }
   }
+  // What was read is not a change: only files to fix are written again.
   map.takeDirty();
   map.markDirty(misplaced);
+  map.markDirty(rewrite);
+}
+
+/** Shards read while an earlier one is placed: a read waits on the thread pool, slow on a busy machine. */
+const READ_AHEAD = 8;
+
+interface ShardRead<V> {
+  path: string;
+  /** Undefined: there is no such file. */
+  buffer: Buffer | undefined;
+  entries: Array<[string, V]> | undefined;
+}
+
+async function readShard<V>(path: string, index: number, shortcut: ShardShortcut<V> | undefined): Promise<ShardRead<V>> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(path);
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return { path, buffer: undefined, entries: undefined };
+    throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
+  }
+  const entries = shortcut && buffer.length > 0 ? await shortcut(path, buffer, index) : undefined;
+  return { path, buffer, entries };
 }
 
 function decodeLine<V>(line: string, decode: LineDecoder<V>, path: string, lineNumber: number, place: LinePlace): [string, V] {

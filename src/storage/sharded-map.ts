@@ -68,6 +68,21 @@ export class ShardedMap<V> {
     this.changed.add(key);
   }
 
+  /**
+   * Puts a value read from the store's files in shard `home` (the key's, from `shardOf`): not a change, so neither
+   * the journal nor the next snapshot hears of it, and one hash of the key instead of three (tens of thousands at
+   * start). Returns false when the key was there already.
+   */
+  load(home: number, key: string, value: V): boolean {
+    const shard = this.shards[home]!;
+    const known = shard.get(key);
+    if (known === undefined) this.count += 1;
+    else this.count1(known, -1);
+    this.count1(value, 1);
+    shard.set(key, value);
+    return known === undefined;
+  }
+
   delete(key: string): boolean {
     const shard = this.shard(key);
     this.count1(shard.get(key), -1);
@@ -98,6 +113,14 @@ export class ShardedMap<V> {
 
   shardEntries(index: number): IterableIterator<[string, V]> {
     return (this.shards[index] ?? new Map<string, V>()).entries();
+  }
+
+  /**
+   * Visits every entry, shard by shard. Several times faster than `entries()` over tens of thousands (no generator,
+   * no `[key, value]` pair made per entry): a scan of all conversations at start went from tens of ms to a few.
+   */
+  forEach(visit: (value: V, key: string) => void): void {
+    for (const shard of this.shards) shard.forEach(visit);
   }
 
   *entries(): IterableIterator<[string, V]> {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { TextFile } from 'lowdb/node';
 import { CONVERSATIONS_DIR, conversationShardText, settleShard } from './cold-conversations.js';
 import { coreFileText, shardedTables } from './hot-state.js';
+import { shardIndexPath, shardIndexText } from './shard-index.js';
 import type { HotState } from './hot-state.js';
 import type { JournalFiles } from './journal-files.js';
 import { PRIVATE_FILE_MODE } from './private-files.js';
@@ -73,8 +74,15 @@ export async function writeSnapshot(
         tasks.push(async () => {
           if (name === CONVERSATIONS_DIR) {
             const { text, placed } = await conversationShardText(path, state.conversations, index);
-            bytes += Buffer.byteLength(text);
-            await writeDurably(path, text, cold.journalSynced);
+            const indexPath = shardIndexPath(path);
+            const indexText = shardIndexText(text, placed);
+            bytes += Buffer.byteLength(text) + Buffer.byteLength(indexText);
+            await Promise.all([writeSynced(path, text), writeSynced(indexPath, indexText)]);
+            await cold.journalSynced?.();
+            // Index and shard are renamed one after the other: a crash between leaves an index whose digest does
+            // not match the shard beside it, which the open ignores (it decodes that shard line by line).
+            await rename(`${indexPath}${NEXT}`, indexPath);
+            await rename(`${path}${NEXT}`, path);
             // Right after the rename, before anything else runs: cold slots must point into the new file, and
             // no read may use them with the old file (kept open for cold reads).
             cold.replaced?.(path);
@@ -104,6 +112,13 @@ export async function writeSnapshot(
 }
 
 async function writeDurably(path: string, text: string, beforeRename?: () => Promise<void> | undefined): Promise<void> {
+  await writeSynced(path, text);
+  await beforeRename?.();
+  await rename(`${path}${NEXT}`, path);
+}
+
+/** Writes `<path>.next`, private and synced, ready to be renamed over `path`. */
+async function writeSynced(path: string, text: string): Promise<void> {
   const next = `${path}${NEXT}`;
   await new TextFile(next).write(text);
   const handle = await open(next, 'r+');
@@ -114,8 +129,6 @@ async function writeDurably(path: string, text: string, beforeRename?: () => Pro
   } finally {
     await handle.close();
   }
-  await beforeRename?.();
-  await rename(next, path);
 }
 
 /** Half-written snapshot files of a crash (`*.next`, lowdb's `.*.tmp`): never part of the state. */

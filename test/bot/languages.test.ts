@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { decide, parseFlows, FlowFileError, type Action, type DecideInput, type DialogState } from '../../src/bot/index.js';
+import { detectAll } from 'tinyld';
 import { detectLanguage } from '../../src/bot/choose-language.js';
+import type { LanguageGuesser } from '../../src/bot/index.js';
 import { defaultFlows, escalation, MONDAY_OPEN, mainMenu, replies, SATURDAY_CLOSED, supportDesk } from './bot-fixtures.js';
 
 function problemsOf(text: string): FlowFileError {
@@ -13,12 +15,15 @@ function problemsOf(text: string): FlowFileError {
   throw new Error('expected the flow file to be refused');
 }
 
+/** The detector as the bridge hands it to the brain (loaded there at its first use). */
+const guesser: LanguageGuesser = (text, only) => detectAll(text, { only: [...only] });
+
 /** One conversation through decide(), with the language clues a test wants to give. */
 class Talk {
   state: DialogState | undefined;
   now = MONDAY_OPEN;
   private seq = 0;
-  constructor(private readonly extra: Partial<DecideInput> = {}) {}
+  constructor(public extra: Partial<DecideInput> = {}) {}
 
   say(text: string, more: { language?: string; clicked?: { id: string; title: string }[] } = {}): Action[] {
     const d = decide({
@@ -30,6 +35,7 @@ class Talk {
       now: this.now,
       hours: { schedule: supportDesk },
       cannedResponses: [mainMenu],
+      languageGuesser: guesser,
       ...this.extra,
     });
     this.state = d.state;
@@ -106,8 +112,8 @@ describe('choosing the conversation language', () => {
   });
 
   it('leaves a short or unclear message in the default language', () => {
-    expect(detectLanguage('hoi', ['en', 'nl', 'fr'], 20)).toBeUndefined();
-    expect(detectLanguage('Order 42 arrived broken', ['en', 'nl', 'fr'], 20)).toBeUndefined();
+    expect(detectLanguage('hoi', ['en', 'nl', 'fr'], 20, guesser)).toBeUndefined();
+    expect(detectLanguage('Order 42 arrived broken', ['en', 'nl', 'fr'], 20, guesser)).toBeUndefined();
     expect(replies(new Talk().say('hi'))[0]).toBe("Hi Ann! I'm the Support desk assistant.");
   });
 
@@ -119,6 +125,15 @@ describe('choosing the conversation language', () => {
     expect(talk.state?.language).toBe('nl');
     talk.say('Hello, I would like to know where my order is');
     expect(talk.state?.language).toBe('nl');
+  });
+
+  it('guesses nothing without the detector: the default language, until a message comes with it', () => {
+    const talk = new Talk({ languageGuesser: undefined });
+    expect(replies(talk.say('Goedemiddag, waar is mijn pakket?'))[0]).toBe("Hi Ann! I'm the Support desk assistant.");
+    expect(talk.state?.languageSource).toBe('default');
+    talk.extra = {};
+    talk.say('Wanneer zijn jullie open vandaag?');
+    expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
   });
 
   it('prefers the contact attribute over the mention language and the detector', () => {

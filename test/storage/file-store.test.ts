@@ -27,7 +27,8 @@ function exitedPid(): Promise<number> {
 async function shardFiles(dataDir: string, table = 'conversations'): Promise<string[]> {
   const names = await readdir(join(dataDir, table));
   const withContent: string[] = [];
-  for (const name of names.sort()) if ((await readFile(join(dataDir, table, name), 'utf8')).length > 0) withContent.push(name);
+  for (const name of names.filter((name) => name.endsWith('.jsonl')).sort())
+    if ((await readFile(join(dataDir, table, name), 'utf8')).length > 0) withContent.push(name);
   return withContent;
 }
 

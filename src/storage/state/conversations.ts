@@ -44,10 +44,10 @@ export function boundTranscript(record: ConversationRecord, maxLines: number, ma
 /** Hot-set conversations of the owner (cold ones are read by the caller). */
 export function listConversationsIn(state: HotState, owner?: Owner, updatedSince?: number): Array<[string, LiveSlot]> {
   const found: Array<[string, LiveSlot]> = [];
-  for (const [key, slot] of state.conversations.entries()) {
-    if (!isLive(slot) || (owner !== undefined && slot.owner !== owner)) continue;
+  state.conversations.forEach((slot, key) => {
+    if (!isLive(slot) || (owner !== undefined && slot.owner !== owner)) return;
     if (updatedSince === undefined || slot.updatedAt >= updatedSince) found.push([key, slot]);
-  }
+  });
   return found;
 }
 
