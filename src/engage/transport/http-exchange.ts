@@ -114,6 +114,11 @@ export function exchange(
         method: req.method,
         headers: req.headers,
         body: req.body,
+        // DELETE takes its parameters as a form body (the conventions), and undici closes the connection after a
+        // body on a method it does not expect one on unless told not to: every handover to the bot cost a new
+        // connection (connect, and a close with an error built for it). The length is always sent, so the
+        // connection stays framed.
+        ...(req.body !== undefined ? { reset: false } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       },
