@@ -101,7 +101,9 @@ export function exchange(
         chunks.push(chunk);
       },
       onResponseEnd() {
-        settle(undefined, { status, headers, bodyText: Buffer.concat(chunks, size).toString('utf8') });
+        // Most answers arrive in one chunk: read as it is, not copied into a new buffer first.
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        settle(undefined, { status, headers, bodyText: body.toString('utf8') });
       },
       onResponseError(_c, error) {
         settle(error);
