@@ -25,6 +25,8 @@ export function learnBotUser(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'
   const raw = publisherMention && typeof publisherMention === 'object' ? (publisherMention as { user_id?: unknown }).user_id : undefined;
   if (typeof raw !== 'string' && typeof raw !== 'number') return Promise.resolve();
   const id = String(raw);
+  // Every reply names the user: once it is learnt (with its name) for this store, the next ones need no store read.
+  if (learntUsers.get(ctx.store) === id) return Promise.resolve();
   // The first replies of a burst all name the same user before any has learnt it: they share one GET.
   const under = learning.get(ctx.store) ?? new Map<string, Promise<void>>();
   learning.set(ctx.store, under);
@@ -42,14 +44,20 @@ export async function botUserSettled(ctx: Pick<BridgeContext, 'store'>): Promise
 
 /** Reads of the bot's user under way, per store (one bridge, one store) and user id. */
 const learning = new WeakMap<object, Map<string, Promise<void>>>();
+/** The user learnt, with its name, per store. */
+const learntUsers = new WeakMap<object, string>();
 
 async function learnIfNew(ctx: Pick<BridgeContext, 'store' | 'engage' | 'log'>, id: string): Promise<void> {
   try {
     const known = await knownBotUser(ctx);
-    if (known?.id === id && known.name !== undefined) return;
+    if (known?.id === id && known.name !== undefined) {
+      learntUsers.set(ctx.store, id);
+      return;
+    }
     const user = await ctx.engage.users.get(id);
     const name = typeof user.name === 'string' && user.name !== '' ? user.name : undefined;
     await ctx.store.setMeta({ values: { [BOT_USER_META]: { id, ...(name ? { name } : {}) } } });
+    if (name) learntUsers.set(ctx.store, id);
     ctx.log.info({ user: id }, 'the bot publishes as this Engage user: its messages are recognised as the bot’s own');
   } catch (err) {
     ctx.log.warn({ user: id, err: (err as Error)?.message }, 'could not read the bot’s own Engage user; tried again on the next reply');

@@ -34,6 +34,7 @@ export type {
   MentionUpdateOptions,
   MentionDeleteOptions,
   MentionPage,
+  KnownMention,
 } from './resources/mentions.js';
 export type { PublisherAddInput, PublisherServicesQuery } from './resources/publisher.js';
 export type {

@@ -81,4 +81,29 @@ describe('lookups that many contacts need at the same moment are made once', () 
     expect(await knownBotUser(ctx)).toEqual({ id: 'u1', name: 'Bot' });
     await store.close();
   });
+
+  it("once the bot's user is learnt, the replies naming it read nothing more; another user is learnt anew", async () => {
+    const users: Record<string, { id: string; name: string }> = { u1: { id: 'u1', name: 'Bot' }, u2: { id: 'u2', name: 'Bot 2' } };
+    let lookups = 0;
+    const store = createMemoryStore({ clock: () => 0 });
+    let metaReads = 0;
+    const getMeta = store.getMeta.bind(store);
+    store.getMeta = () => {
+      metaReads += 1;
+      return getMeta();
+    };
+    const get = async (id: string) => {
+      lookups += 1;
+      return users[id];
+    };
+    const ctx = { store, engage: { users: { get } } as unknown as BridgeEngage, log: silentLogger() };
+    await learnBotUser(ctx, { user_id: 'u1' });
+    const afterFirst = metaReads;
+    for (let i = 0; i < 5; i++) await learnBotUser(ctx, { user_id: 'u1' });
+    expect(metaReads).toBe(afterFirst);
+    await learnBotUser(ctx, { user_id: 'u2' });
+    expect(lookups).toBe(2);
+    expect(await knownBotUser(ctx)).toEqual({ id: 'u2', name: 'Bot 2' });
+    await store.close();
+  });
 });

@@ -109,6 +109,28 @@ describe('bridge HTTP server', () => {
     expect(d.accepted).toEqual([]);
   });
 
+  it('takes a push in several chunks whole, and answers one over the size limit with 413 without taking it', async () => {
+    const d = deps({ maxBodyBytes: 2048 });
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    const items = Array.from({ length: 60 }, (_, i) => ({ id: String(i), text: 'x'.repeat(40) }));
+    const url = `${server.url}/webhooks/engage/hook-secret`;
+    const big = await fetch(url, { method: 'POST', body: JSON.stringify(items) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toEqual({ error: 'body too large' });
+    expect(d.accepted).toEqual([]);
+    const small = items.slice(0, 20);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const text = new TextEncoder().encode(JSON.stringify(small));
+        for (let at = 0; at < text.length; at += 300) controller.enqueue(text.slice(at, at + 300));
+        controller.close();
+      },
+    });
+    const ok = await fetch(url, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(ok.status).toBe(202);
+    expect(d.accepted).toEqual(small);
+  });
+
   it('refuses the webhook when none is configured', async () => {
     server = await startHttpServer(deps({ webhook: undefined }), { host: '127.0.0.1', port: 0 });
     const res = await fetch(`${server.url}/webhooks/engage/anything`, { method: 'POST', body: '[]' });

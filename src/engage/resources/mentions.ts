@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { tagsEditModeSchema } from '../schemas/contact.js';
 import { mentionSchema, type Mention } from '../schemas/mention.js';
-import { itemByItemPageSchema, type ItemByItemPage } from '../schemas/paged-list.js';
-import { iteratePages } from '../transport/iterate-pages.js';
+import { itemByItemPageSchema } from '../schemas/paged-list.js';
+import { readMentionPages, type KnownMention, type MentionPage } from './mention-pages.js';
 import { checkId, checkInput, checkLimit, isoDate, refuse } from './client-rules.js';
 import { commaList, isNonEmptyObject, readOp, writeOp, type ResourceContext } from './resource-context.js';
 
@@ -46,8 +46,7 @@ export interface MentionListQuery {
   filter?: string;
 }
 
-/** A page of mentions, validated item by item: one odd item never fails the page (or stops the cursor). */
-export type MentionPage = ItemByItemPage<Mention>;
+export type { KnownMention, MentionPage } from './mention-pages.js';
 
 const mentionPageSchema = itemByItemPageSchema(mentionSchema);
 
@@ -82,10 +81,12 @@ export function mentionsResource(ctx: ResourceContext) {
     },
     /** One page of the inbox (`inbox/mentions`). */
     list: async (query: MentionListQuery = {}): Promise<MentionPage> => ctx.executor.json(listOp(query), mentionPageSchema),
-    /** Every page, following `paging.next_url`. */
-    listPages: (query: MentionListQuery = {}): AsyncGenerator<MentionPage, void, undefined> =>
-      // iteratePages yields what the schema outputs: a MentionPage (its signature only names PagedList).
-      iteratePages(ctx.executor, () => listOp(query), mentionPageSchema, ctx.maxPages) as AsyncGenerator<MentionPage, void, undefined>,
+    /**
+     * Every page, following `paging.next_url`. `isKnown`: mentions already recorded get only the check of what a
+     * re-read can change (see `mention-pages.ts`).
+     */
+    listPages: (query: MentionListQuery = {}, o: { isKnown?: KnownMention } = {}): AsyncGenerator<MentionPage, void, undefined> =>
+      readMentionPages(ctx.executor, () => listOp(query), ctx.maxPages, o.isKnown),
   };
 }
 

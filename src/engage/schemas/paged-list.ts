@@ -27,6 +27,9 @@ export function flexibleListSchema<T extends z.ZodType>(item: T) {
   return z.union([pagedListSchema(item), z.array(item).transform((data) => ({ data, paging: { next_url: null, previous_url: null } }))]);
 }
 
+/** A page whose items are not read yet: the caller reads each alone (see `itemByItemPageSchema`). */
+export const rawPageSchema = pagedListSchema(z.unknown());
+
 /** An item of a page that could not be read: skipped alone, the rest of the page is kept. */
 export interface InvalidListItem {
   /** The item's id when it has one we can show. */
@@ -44,16 +47,21 @@ export interface ItemByItemPage<T> extends PagedList<T> {
  * it is named in `invalid` for the caller to log and count.
  */
 export function itemByItemPageSchema<T extends z.ZodType>(item: T) {
-  return pagedListSchema(z.unknown()).transform((page): ItemByItemPage<z.output<T>> => {
+  return rawPageSchema.transform((page): ItemByItemPage<z.output<T>> => {
     const data: z.output<T>[] = [];
     const invalid: InvalidListItem[] = [];
     for (const raw of page.data) {
       const parsed = item.safeParse(raw);
       if (parsed.success) data.push(parsed.data);
-      else invalid.push({ id: idOf(raw), problem: z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ') });
+      else invalid.push(invalidItem(raw, parsed.error));
     }
     return { ...page, data, invalid };
   });
+}
+
+/** How an unreadable item is named: its id (when it has one) and the first problem. */
+export function invalidItem(raw: unknown, error: z.ZodError): InvalidListItem {
+  return { id: idOf(raw), problem: z.prettifyError(error).split('\n').slice(0, 2).join(' ') };
 }
 
 function idOf(item: unknown): string | undefined {

@@ -101,7 +101,9 @@ export function exchange(
         chunks.push(chunk);
       },
       onResponseEnd() {
-        settle(undefined, { status, headers, bodyText: Buffer.concat(chunks, size).toString('utf8') });
+        // Most answers arrive in one chunk: read as it is, not copied into a new buffer first.
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        settle(undefined, { status, headers, bodyText: body.toString('utf8') });
       },
       onResponseError(_c, error) {
         settle(error);
@@ -114,6 +116,11 @@ export function exchange(
         method: req.method,
         headers: req.headers,
         body: req.body,
+        // DELETE takes its parameters as a form body (the conventions), and undici closes the connection after a
+        // body on a method it does not expect one on unless told not to: every handover to the bot cost a new
+        // connection (connect, and a close with an error built for it). The length is always sent, so the
+        // connection stays framed.
+        ...(req.body !== undefined ? { reset: false } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       },

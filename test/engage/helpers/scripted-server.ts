@@ -29,6 +29,8 @@ export interface ScriptedServer {
   /** Queue answers; when the queue is empty, `fallback` answers. */
   script(...answers: ScriptedAnswer[]): void;
   fallback: (req: LoggedRequest) => ScriptedAnswer;
+  /** Connections opened to it so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -36,12 +38,17 @@ export function ok(response: unknown, meta: Record<string, unknown> = { code: 20
   return { status: 200, body: { meta, response } };
 }
 
-export async function startScriptedServer(): Promise<ScriptedServer> {
+/** `keepAliveMs`: how long an idle connection is kept (undici gives a hint under 2 s up at once). */
+export async function startScriptedServer(o: { keepAliveMs?: number } = {}): Promise<ScriptedServer> {
   const queue: ScriptedAnswer[] = [];
   const requests: LoggedRequest[] = [];
+  let connections = 0;
   const state: ScriptedServer = {
     baseUrl: '',
     requests,
+    get connections() {
+      return connections;
+    },
     script: (...answers) => queue.push(...answers),
     fallback: () => ({ status: 500, body: { error: 'server_error', error_description: 'nothing scripted' } }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -68,7 +75,10 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       res.end(text);
     };
   });
-  server.keepAliveTimeout = 1000;
+  server.keepAliveTimeout = o.keepAliveMs ?? 1000;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const close = state.close;

@@ -127,6 +127,36 @@ describe('mentions', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('reads a mention already recorded for what a re-read can change only, and gives any other the full check', async () => {
+    const { client } = testClient(server);
+    // An attachment list that is not a list: the full check refuses it, the check of a known mention never reads it.
+    const odd = { ...sample, attachments: 'not a list' };
+    server.script(ok({ data: [odd, { ...odd, id: '9002' }, { ...sample, id: '9003', date: 'yesterday' }], paging: { next_url: null } }));
+    const asked: string[] = [];
+    const isKnown = async (topicId: string, id: string) => {
+      asked.push(`${topicId}/${id}`);
+      return id !== '9002';
+    };
+    const pages: Array<{ data: Mention[]; invalid: unknown[] }> = [];
+    for await (const p of client.mentions.listPages({}, { isKnown })) pages.push(p);
+    expect(asked).toEqual(['2001/9001', '2001/9002', '2001/9003']);
+    const [known] = pages[0]?.data ?? [];
+    // What places it and what a person's reply adds is read; its text and the rest are dropped, not passed on unchecked.
+    expect(known).toEqual({
+      id: '9001',
+      topic_id: '2001',
+      source: sample.source,
+      author: { id: '32470000001', name: 'Ann', managed: false },
+      date: { added: 1700000000 },
+      actions: [{ type: 'reply', user_id: 'u1', date: { added: 1700000100 } }],
+    });
+    // Unknown: the full check names the odd field. Known but its date unreadable: the full check names that too.
+    expect(pages[0]?.invalid).toEqual([
+      { id: '9002', problem: expect.stringMatching(/attachments/) },
+      { id: '9003', problem: expect.stringMatching(/date/) },
+    ]);
+  });
+
   it('skips a mention without topic_id alone, naming the field, and keeps the rest of the page', async () => {
     const { client } = testClient(server);
     server.script(ok({ data: [{ id: 1, topic_id: 2 }, { id: 3 }], paging: { next_url: null } }));

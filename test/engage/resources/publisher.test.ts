@@ -76,6 +76,8 @@ describe('publisher add', () => {
     expect(result.publisher_mention?.id).toBe('88');
     expect(result.publisher_mention?.in_reply_to?.id).toBe('9001');
     expect((result.publisher_mention as Record<string, unknown>).user_id).toBe('u1');
+    // Only which mention it answers is kept of the echo: its other fields are neither checked nor carried over.
+    expect(result.publisher_mention?.in_reply_to).toEqual({ id: '9001', topic_id: '2001' });
   });
 
   it('still refuses an answer whose publisher mention or messages cannot be read', async () => {
