@@ -1,5 +1,5 @@
 import type { HotState } from './hot-state.js';
-import { jsonTextOf, parseInput, validateInput } from './parse-input.js';
+import { jsonDataFor, parseInput, validateInput } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import { conversationKey, conversationSchema, ownerSchema } from './records.js';
 import type { ConversationRecord, Owner } from './records.js';
@@ -12,13 +12,15 @@ import {
   isHot,
   isLive,
   listConversationsIn,
-  recordOf,
 } from './state/conversations.js';
-import type { LiveSlot } from './state/conversations.js';
+import type { HotSlot, LiveSlot } from './state/conversations.js';
+import { ParsedConversations } from './state/parsed-conversations.js';
 import { StoreError } from './store-error.js';
 
 /** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
 const MAX_COLD_READS = 5;
+/** Parsed records kept beside their text: the conversations in play at once (a few MB at most). */
+const PARSED_CONVERSATIONS = 500;
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { ConversationFilter, OwnerCounts } from './store.js';
@@ -27,6 +29,7 @@ import type { ConversationFilter, OwnerCounts } from './store.js';
 export class ConversationBook {
   /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
   private archiveTurn: Promise<unknown> = Promise.resolve();
+  private readonly parsed = new ParsedConversations(PARSED_CONVERSATIONS);
 
   constructor(
     private readonly state: HotState,
@@ -37,7 +40,7 @@ export class ConversationBook {
 
   get(key: string): Promise<ConversationRecord | undefined> {
     const slot = this.state.conversations.get(key);
-    return isHot(slot) ? Promise.resolve(recordOf(slot)) : this.slow(key);
+    return isHot(slot) ? Promise.resolve(this.recordOf(key, slot)) : this.slow(key);
   }
 
   save(record: ConversationRecord): ConversationRecord {
@@ -56,7 +59,7 @@ export class ConversationBook {
     // A hot record is read, changed and saved without yielding, so no other update can slip in between;
     // an archived one is re-checked after the read (it may have come back meanwhile).
     const slot = this.state.conversations.get(key);
-    const current = isHot(slot) ? recordOf(slot) : await this.slow(key);
+    const current = isHot(slot) ? this.recordOf(key, slot) : await this.slow(key);
     const next = fn(current);
     if (next === undefined) {
       alongside?.();
@@ -159,15 +162,16 @@ export class ConversationBook {
   /** The record as it is now, if it is in the hot set (in memory or cold); undefined once archived or gone. */
   private async readLive(key: string): Promise<ConversationRecord | undefined> {
     const slot = this.state.conversations.get(key);
-    if (isHot(slot)) return recordOf(slot);
+    if (isHot(slot)) return this.recordOf(key, slot);
     if (!isCold(slot)) return undefined;
     const record = await this.slow(key);
     return record && isLive(this.state.conversations.get(key)) ? record : undefined;
   }
 
   /**
-   * Stores a validated record as its JSON text, made once: the text is the store's private copy, so no JSON round
-   * trip is needed (the record returned is zod's copy; its `dialog` is the caller's own value).
+   * Stores a validated record as its JSON text. The record is first made plain JSON data (what reading its text back
+   * gives), which is both the text's source and the parsed copy kept beside it. The record returned is the validated
+   * one (zod's copy; its `dialog` is the caller's own value), never the store's.
    */
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
@@ -177,10 +181,18 @@ export class ConversationBook {
         `Conversation key ${parsed.key} does not match channel:serviceId (${expected}); nothing was changed.`,
       );
     }
-    const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    this.state.conversations.set(record.key, entryOf(record, jsonTextOf(record, 'Conversation')));
+    const bounded = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
+    const record = jsonDataFor(bounded, 'Conversation') as ConversationRecord;
+    const slot = entryOf(record, JSON.stringify(record));
+    this.state.conversations.set(record.key, slot);
+    this.parsed.remember(record.key, slot, record);
     this.changed('hot');
-    return record;
+    return bounded;
+  }
+
+  /** A fresh copy each time: callers may change what they get without touching the store. */
+  private recordOf(key: string, slot: HotSlot): ConversationRecord {
+    return this.parsed.read(key, slot);
   }
 
   /**
@@ -191,7 +203,7 @@ export class ConversationBook {
     for (let attempt = 0; attempt < MAX_COLD_READS; attempt += 1) {
       const slot = this.state.conversations.get(key);
       if (slot === undefined) return undefined;
-      if (isHot(slot)) return recordOf(slot);
+      if (isHot(slot)) return this.recordOf(key, slot);
       if (isCold(slot)) {
         const line = await this.persistence.readCold(key, slot);
         if (line !== undefined && this.state.conversations.get(key) === slot) return JSON.parse(line) as ConversationRecord;

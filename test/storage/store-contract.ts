@@ -237,6 +237,61 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect((await store.getConversation('whatsapp:1'))?.dialog).toEqual({ seen: {} });
       });
 
+      it('hands out a copy on every read, deep down, however often the record is read or changed', async () => {
+        const dialog = { offer: { buttons: [{ id: 'b1' }] }, ids: ['1'] };
+        await store.saveConversation(conversation('1', { dialog }));
+        for (let round = 0; round < 3; round += 1) {
+          const read = (await store.getConversation('whatsapp:1'))!;
+          (read.dialog as typeof dialog).offer.buttons[0]!.id = 'changed';
+          (read.dialog as typeof dialog).ids.push('x');
+          read.transcript[0]!.text = 'changed';
+          // An update that changes what it is given in place and then keeps the record changes nothing.
+          await store.updateConversation('whatsapp:1', (current) => {
+            (current!.dialog as typeof dialog).ids.push('y');
+            current!.transcript[0]!.text = 'changed too';
+            return undefined;
+          });
+          const saved = await store.updateConversation('whatsapp:1', (current) => current && { ...current, updatedAt: T0 + round });
+          (saved!.dialog as typeof dialog).ids.push('z');
+          saved!.transcript[0]!.text = 'changed again';
+          const decided = await store.recordDecision({
+            contactKey: 'whatsapp:1',
+            decidedKey: `decision-${round}`,
+            update: (current) => current && { ...current, updatedAt: T0 + round },
+            effects: [],
+          });
+          (decided.conversation!.dialog as typeof dialog).ids.push('w');
+          expect(await store.getConversation('whatsapp:1')).toStrictEqual({ ...conversation('1', { dialog }), updatedAt: T0 + round });
+        }
+      });
+
+      it('reads back exactly what reading its JSON text gives, right after a save and after an update', async () => {
+        const record = {
+          ...conversation('1'),
+          topicId: undefined,
+          lastInboundAt: -0,
+          dialog: {
+            at: new Date(T0),
+            nan: Number.NaN,
+            gone: undefined,
+            list: [undefined, 1],
+            ...JSON.parse('{"__proto__":{"kept":true}}'),
+          },
+        };
+        const expected = JSON.parse(JSON.stringify(record));
+        await store.saveConversation(record);
+        const read = await store.getConversation('whatsapp:1');
+        expect(read).toStrictEqual(expected);
+        expect(Object.is(read!.lastInboundAt, 0)).toBe(true);
+        expect(Object.keys(read!.dialog as object)).toContain('__proto__');
+        let seen: unknown;
+        await store.updateConversation('whatsapp:1', (current) => {
+          seen = current;
+          return undefined;
+        });
+        expect(seen).toStrictEqual(expected);
+      });
+
       it('refuses a record whose key is not channel:serviceId', async () => {
         const error = await rejection(store.saveConversation(conversation('1', { key: 'whatsapp:2' })));
         expect(isStoreError(error, 'invalid')).toBe(true);

@@ -1,0 +1,36 @@
+import { copyJsonData } from '../json-data.js';
+import type { ConversationRecord } from '../records.js';
+import type { HotSlot } from './conversations.js';
+
+/**
+ * The parsed records of the conversations touched last, beside their text in the hot set: the worker reads a
+ * conversation several times per message, and parsing its text each time was the store's largest cost. An entry
+ * holds for the very slot it was made from; any write puts a new slot in the hot set, so it goes stale at once.
+ * The store's copy is never handed out: every read gets its own copy (callers may change what they get).
+ */
+export class ParsedConversations {
+  private readonly byKey = new Map<string, { slot: HotSlot; record: ConversationRecord }>();
+
+  constructor(private readonly max: number) {}
+
+  /** A fresh copy of the slot's record. */
+  read(key: string, slot: HotSlot): ConversationRecord {
+    const known = this.byKey.get(key);
+    if (known !== undefined && known.slot === slot) return copyJsonData(known.record);
+    const record = JSON.parse(slot.json) as ConversationRecord;
+    this.remember(key, slot, record);
+    return copyJsonData(record);
+  }
+
+  /** `record` must be exactly what `JSON.parse(slot.json)` gives, and nobody else's to change. */
+  remember(key: string, slot: HotSlot, record: ConversationRecord): void {
+    this.byKey.delete(key);
+    this.byKey.set(key, { slot, record });
+    // The oldest first: a Map keeps insertion order, and a key remembered again moves to the end.
+    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+}
