@@ -3,20 +3,12 @@ import { jsonDataOf } from './json-data.js';
 import { StoreError } from './store-error.js';
 
 /**
- * Validates a caller's value and returns a private deep copy. The JSON round trip guarantees that what
- * the store keeps is exactly what it will read back from disk (no Dates, Maps or undefined surprises).
- * For a conversation (kept as JSON text), `validateInput` + `jsonDataFor` do the same with one serialization.
+ * Validates a caller's value and returns a private deep copy. The copy is what a JSON round trip would give
+ * (`jsonDataOf`, without the text), so what the store keeps is exactly what it will read back from disk (no Dates,
+ * Maps or undefined surprises). For a conversation (kept as JSON text), the copy is made after validation instead.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  let copy: unknown;
-  try {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new Error('no JSON value');
-    copy = JSON.parse(text);
-  } catch (error) {
-    throw notJson(what, error);
-  }
-  return validateInput(schema, copy, what);
+  return validateInput(schema, jsonDataFor(value, what), what);
 }
 
 /**

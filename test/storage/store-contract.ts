@@ -70,6 +70,59 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
 
     describeDecisionContract(() => store);
 
+    it('hands out copies of mentions, effects, cursors, meta and escalations, and keeps none of what it was given', async () => {
+      const payload = { text: 'hi', buttons: [{ id: 'b1' }] };
+      await store.recordInbound(mention('1', { payload }));
+      const effect = { key: '1:reply', kind: 'reply', contactKey: 'whatsapp:1', payload: { text: 'hi', buttons: [{ id: 'b1' }] } };
+      await store.enqueueEffect(effect);
+      const cursor = { ids: ['1'] };
+      await store.setCursor('2001', cursor);
+      const values = { nested: { list: [1] } };
+      await store.setMeta({ values });
+      const opened = await store.openEscalation(escalation('1', { notice: { channel: 'C1', ts: '1.1' } }));
+      payload.buttons[0]!.id = 'given';
+      effect.payload.buttons[0]!.id = 'given';
+      cursor.ids.push('given');
+      values.nested.list.push(2);
+      const change = (value: unknown): void => {
+        const walk = (v: unknown): void => {
+          if (Array.isArray(v)) {
+            v.push('changed');
+            for (const item of v.slice(0, -1)) walk(item);
+          } else if (typeof v === 'object' && v !== null) {
+            for (const item of Object.values(v)) walk(item);
+            (v as Record<string, unknown>).changed = true;
+          }
+        };
+        walk(value);
+      };
+      change(await store.pendingInbound());
+      change(await store.pendingEffects());
+      change(await store.getEffect('1:reply'));
+      change(await store.getCursor('2001'));
+      change(await store.getMeta());
+      change(await store.getEscalation(opened.id));
+      change(await store.listEscalations());
+      change(await store.completeEffect('1:reply', { ids: ['p1'] }));
+      expect((await store.pendingInbound()).map((m) => m.payload)).toStrictEqual([{ text: 'hi', buttons: [{ id: 'b1' }] }]);
+      expect(await store.getEffect('1:reply')).toStrictEqual({
+        key: '1:reply',
+        kind: 'reply',
+        contactKey: 'whatsapp:1',
+        payload: null,
+        seq: 1,
+        status: 'done',
+        attempts: 1,
+        createdAt: T0,
+        updatedAt: T0,
+        result: { ids: ['p1'] },
+      });
+      expect(await store.getCursor('2001')).toStrictEqual({ ids: ['1'] });
+      expect((await store.getMeta()).values).toStrictEqual({ nested: { list: [1] } });
+      expect(await store.getEscalation(opened.id)).toStrictEqual(opened);
+      expect(await store.listEscalations()).toStrictEqual([opened]);
+    });
+
     describe('inbound mentions', () => {
       it('records a mention once and reports a repeat as seen', async () => {
         expect(await store.recordInbound(mention('9001'))).toBe(true);
