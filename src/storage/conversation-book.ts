@@ -162,7 +162,8 @@ export class ConversationBook {
   /** The record as it is now, if it is in the hot set (in memory or cold); undefined once archived or gone. */
   private async readLive(key: string): Promise<ConversationRecord | undefined> {
     const slot = this.state.conversations.get(key);
-    if (isHot(slot)) return this.recordOf(key, slot);
+    // A scan: what it reads is not kept parsed.
+    if (isHot(slot)) return this.recordOf(key, slot, false);
     if (!isCold(slot)) return undefined;
     const record = await this.slow(key);
     return record && isLive(this.state.conversations.get(key)) ? record : undefined;
@@ -191,8 +192,8 @@ export class ConversationBook {
   }
 
   /** A fresh copy each time: callers may change what they get without touching the store. */
-  private recordOf(key: string, slot: HotSlot): ConversationRecord {
-    return this.parsed.read(key, slot);
+  private recordOf(key: string, slot: HotSlot, keep = true): ConversationRecord {
+    return this.parsed.read(key, slot, keep);
   }
 
   /**

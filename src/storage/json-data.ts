@@ -74,18 +74,20 @@ function container(value: object, ancestors: object[]): unknown {
 export function copyJsonData<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
-    const out = value.slice();
-    for (let i = 0; i < out.length; i += 1) {
-      const item = out[i];
-      if (typeof item === 'object' && item !== null) out[i] = copyJsonData(item);
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      out[i] = typeof item === 'object' && item !== null ? copyJsonData(item) : item;
     }
     return out as T;
   }
-  // Spread copies own keys as data properties (a `__proto__` key included), so assigning to them below is safe.
-  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key in out) {
-    const item = out[key];
-    if (typeof item === 'object' && item !== null) out[key] = copyJsonData(item);
+  const out: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const key in source) {
+    const item = source[key];
+    const copy = typeof item === 'object' && item !== null ? copyJsonData(item) : item;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, writable: true, enumerable: true, configurable: true });
+    else out[key] = copy;
   }
   return out as T;
 }

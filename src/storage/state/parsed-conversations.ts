@@ -13,11 +13,15 @@ export class ParsedConversations {
 
   constructor(private readonly max: number) {}
 
-  /** A fresh copy of the slot's record. */
-  read(key: string, slot: HotSlot): ConversationRecord {
+  /**
+   * A fresh copy of the slot's record. `keep`: remember it when it was not known (a conversation in play); a pass
+   * over many (a scan) leaves the memo as it is, so it neither pushes out the ones in play nor pays for a copy.
+   */
+  read(key: string, slot: HotSlot, keep: boolean): ConversationRecord {
     const known = this.byKey.get(key);
     if (known !== undefined && known.slot === slot) return copyJsonData(known.record);
     const record = JSON.parse(slot.json) as ConversationRecord;
+    if (!keep) return record;
     this.remember(key, slot, record);
     return copyJsonData(record);
   }
