@@ -19,8 +19,11 @@ import { StoreError } from './store-error.js';
 
 /** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
 const MAX_COLD_READS = 5;
-/** Parsed records kept beside their text: the conversations in play at once (a few MB at most). */
-const PARSED_CONVERSATIONS = 500;
+/**
+ * Parsed records kept beside their text: the conversations in play at once, within 4 M characters of their text
+ * (some 10 MB parsed; typically a few hundred conversations of a few KB).
+ */
+const PARSED_CONVERSATIONS = { records: 500, chars: 4_000_000 };
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { ConversationFilter, OwnerCounts } from './store.js';

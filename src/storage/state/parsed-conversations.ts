@@ -10,8 +10,10 @@ import type { HotSlot } from './conversations.js';
  */
 export class ParsedConversations {
   private readonly byKey = new Map<string, { slot: HotSlot; record: ConversationRecord }>();
+  /** The kept records' text length: parsed, a record takes a few times its text, so this bounds the memory too. */
+  private chars = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: { records: number; chars: number }) {}
 
   /**
    * A fresh copy of the slot's record. `keep`: remember it when it was not known (a conversation in play); a pass
@@ -28,13 +30,23 @@ export class ParsedConversations {
 
   /** `record` must be exactly what `JSON.parse(slot.json)` gives, and nobody else's to change. */
   remember(key: string, slot: HotSlot, record: ConversationRecord): void {
-    this.byKey.delete(key);
+    this.forget(key);
     this.byKey.set(key, { slot, record });
+    this.chars += slot.json.length;
     // The oldest first: a Map keeps insertion order, and a key remembered again moves to the end.
-    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value as string);
+    while (this.byKey.size > this.max.records || (this.chars > this.max.chars && this.byKey.size > 1)) {
+      this.forget(this.byKey.keys().next().value as string);
+    }
   }
 
-  get size(): number {
-    return this.byKey.size;
+  private forget(key: string): void {
+    const known = this.byKey.get(key);
+    if (known === undefined) return;
+    this.byKey.delete(key);
+    this.chars -= known.slot.json.length;
+  }
+
+  get size(): { records: number; chars: number } {
+    return { records: this.byKey.size, chars: this.chars };
   }
 }
