@@ -1,4 +1,6 @@
+import { conversationDataOf } from './conversation-data.js';
 import type { HotState } from './hot-state.js';
+import { copyJsonData } from './json-data.js';
 import { jsonDataFor, parseInput, validateInput } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import { conversationKey, conversationSchema, ownerSchema } from './records.js';
@@ -47,7 +49,7 @@ export class ConversationBook {
   }
 
   save(record: ConversationRecord): ConversationRecord {
-    return this.put(validateInput(conversationSchema, record, 'Conversation'));
+    return this.put(conversationData(record));
   }
 
   /**
@@ -68,7 +70,7 @@ export class ConversationBook {
       alongside?.();
       return current;
     }
-    const parsed = validateInput(conversationSchema, next, 'Conversation');
+    const parsed = conversationData(next);
     if (parsed.key !== key) {
       throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
     }
@@ -173,9 +175,8 @@ export class ConversationBook {
   }
 
   /**
-   * Stores a validated record as its JSON text. The record is first made plain JSON data (what reading its text back
-   * gives), which is both the text's source and the parsed copy kept beside it. The record returned is the validated
-   * one (zod's copy; its `dialog` is the caller's own value), never the store's.
+   * Stores a validated record, already JSON data (what reading its text back gives): it is both the source of its
+   * text and the parsed copy kept beside it. The caller gets a copy of its own.
    */
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
@@ -185,13 +186,12 @@ export class ConversationBook {
         `Conversation key ${parsed.key} does not match channel:serviceId (${expected}); nothing was changed.`,
       );
     }
-    const bounded = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    const record = jsonDataFor(bounded, 'Conversation') as ConversationRecord;
+    const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
     const slot = entryOf(record, JSON.stringify(record));
     this.state.conversations.set(record.key, slot);
     this.parsed.remember(record.key, slot, record);
     this.changed('hot');
-    return bounded;
+    return copyJsonData(record);
   }
 
   /** A fresh copy each time: callers may change what they get without touching the store. */
@@ -225,4 +225,16 @@ export class ConversationBook {
     this.archiveTurn = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * A caller's record, validated and made JSON data (a private copy, as reading its text back gives). The common case
+ * takes the hand-written check (`conversation-data.ts`); anything it does not accept goes to zod, which refuses it
+ * with its message (or, should it accept it, gives the same result the slow way).
+ */
+function conversationData(value: unknown): ConversationRecord {
+  return (
+    conversationDataOf(value) ??
+    (jsonDataFor(validateInput(conversationSchema, value, 'Conversation'), 'Conversation') as ConversationRecord)
+  );
 }

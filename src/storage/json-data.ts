@@ -16,6 +16,11 @@ export function jsonDataOf(value: unknown): unknown {
   return serialize(value, '', []);
 }
 
+/** `jsonDataOf` for the value of an object's property `key` (what a `toJSON` is told). */
+export function jsonDataOfProperty(value: unknown, key: string): unknown {
+  return serialize(value, key, []);
+}
+
 /** `ancestors`: the objects being serialized around this one (a short array: nesting is shallow). */
 function serialize(input: unknown, key: string | number, ancestors: object[]): unknown {
   let value = input;
