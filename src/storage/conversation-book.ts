@@ -16,6 +16,7 @@ import {
   listConversationsIn,
 } from './state/conversations.js';
 import type { HotSlot, LiveSlot } from './state/conversations.js';
+import { conversationText } from './state/conversation-text.js';
 import { ParsedConversations } from './state/parsed-conversations.js';
 import { StoreError } from './store-error.js';
 
@@ -187,9 +188,10 @@ export class ConversationBook {
       );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    const slot = entryOf(record, JSON.stringify(record));
+    const { json, lines } = conversationText(record, this.parsed.written(record.key));
+    const slot = entryOf(record, json);
     this.state.conversations.set(record.key, slot);
-    this.parsed.remember(record.key, slot, record);
+    this.parsed.remember(record.key, slot, record, lines);
     this.changed('hot');
     return copyJsonData(record);
   }

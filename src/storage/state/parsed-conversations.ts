@@ -1,6 +1,7 @@
 import { copyJsonData } from '../json-data.js';
 import type { ConversationRecord } from '../records.js';
 import type { HotSlot } from './conversations.js';
+import type { WrittenRecord } from './conversation-text.js';
 
 /**
  * The parsed records of the conversations touched last, beside their text in the hot set: the worker reads a
@@ -9,7 +10,7 @@ import type { HotSlot } from './conversations.js';
  * The store's copy is never handed out: every read gets its own copy (callers may change what they get).
  */
 export class ParsedConversations {
-  private readonly byKey = new Map<string, { slot: HotSlot; record: ConversationRecord }>();
+  private readonly byKey = new Map<string, { slot: HotSlot; record: ConversationRecord; lines?: readonly string[] }>();
   /** The kept records' text length: parsed, a record takes a few times its text, so this bounds the memory too. */
   private chars = 0;
 
@@ -28,11 +29,23 @@ export class ParsedConversations {
     return copyJsonData(record);
   }
 
-  /** `record` must be exactly what `JSON.parse(slot.json)` gives, and nobody else's to change. */
-  remember(key: string, slot: HotSlot, record: ConversationRecord): void {
+  /**
+   * The record last written for the key with its lines' texts, if still kept: the next write reuses the texts of the
+   * lines it keeps (the pair holds whether or not the slot changed since).
+   */
+  written(key: string): WrittenRecord | undefined {
+    const known = this.byKey.get(key);
+    return known?.lines === undefined ? undefined : { record: known.record, lines: known.lines };
+  }
+
+  /**
+   * `record` must be exactly what `JSON.parse(slot.json)` gives, and nobody else's to change; `lines`, when given,
+   * the JSON text of each of its transcript lines.
+   */
+  remember(key: string, slot: HotSlot, record: ConversationRecord, lines?: readonly string[]): void {
     this.forget(key);
-    this.byKey.set(key, { slot, record });
-    this.chars += slot.json.length;
+    this.byKey.set(key, lines === undefined ? { slot, record } : { slot, record, lines });
+    this.chars += weight(slot, lines);
     // The oldest first: a Map keeps insertion order, and a key remembered again moves to the end.
     while (this.byKey.size > this.max.records || (this.chars > this.max.chars && this.byKey.size > 1)) {
       this.forget(this.byKey.keys().next().value as string);
@@ -43,10 +56,15 @@ export class ParsedConversations {
     const known = this.byKey.get(key);
     if (known === undefined) return;
     this.byKey.delete(key);
-    this.chars -= known.slot.json.length;
+    this.chars -= weight(known.slot, known.lines);
   }
 
   get size(): { records: number; chars: number } {
     return { records: this.byKey.size, chars: this.chars };
   }
+}
+
+/** The lines' texts are about as long as the record's text. */
+function weight(slot: HotSlot, lines: readonly string[] | undefined): number {
+  return lines === undefined ? slot.json.length : slot.json.length * 2;
 }
