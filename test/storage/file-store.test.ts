@@ -280,9 +280,10 @@ describe('the file store', () => {
 
     it('keeps a conversation written many times, lines added, dropped and changed, as it was after a kill -9 and a restart', async () => {
       const dataDir = await tempDir();
-      const store = await openFileStore({ dataDir, transcriptMaxLines: 6 });
+      // Past the length from which a write reuses the texts of the lines it keeps, and on past the window.
+      const store = await openFileStore({ dataDir, transcriptMaxLines: 26 });
       let expected: unknown;
-      for (let n = 0; n < 20; n += 1) {
+      for (let n = 0; n < 40; n += 1) {
         const updated = await store.updateConversation('whatsapp:1', (current) => {
           const base = current ?? conversation('1', { transcript: [] });
           const transcript = [...base.transcript, { at: n, from: 'customer' as const, text: `"m${n}" é` }];

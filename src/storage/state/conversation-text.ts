@@ -7,12 +7,19 @@ export interface WrittenRecord {
 }
 
 /**
- * The record's JSON text, exactly `JSON.stringify(record)`, built from its parts: most of a conversation's text is its
- * transcript, and a write mostly keeps the lines the previous one had (adds two, drops the oldest, marks one with its
- * mention id), so each line kept is not written out again. `record` must be JSON data with only the schema's keys
- * (what `conversationDataOf` gives), as must `previous`.
+ * Below this many lines a record is written out whole: field by field costs more than the lines it saves (measured in
+ * the webhook bench, where transcripts are short, and in a micro-benchmark: even at about 12 lines).
  */
-export function conversationText(record: ConversationRecord, previous: WrittenRecord | undefined): { json: string; lines: string[] } {
+export const REUSE_FROM_LINES = 20;
+
+/**
+ * The record's JSON text, exactly `JSON.stringify(record)`. A long one is built from its parts: most of its text is
+ * then its transcript, and a write mostly keeps the lines the previous one had (adds two, drops the oldest, marks one
+ * with its mention id), so each line kept is not written out again. `record` must be JSON data with only the
+ * schema's keys (what `conversationDataOf` gives), as must `previous`. `lines`: the lines' texts, for a long one.
+ */
+export function conversationText(record: ConversationRecord, previous: WrittenRecord | undefined): { json: string; lines?: string[] } {
+  if (record.transcript.length < REUSE_FROM_LINES) return { json: JSON.stringify(record) };
   const lines = lineTexts(record.transcript, previous);
   let json = '{';
   let first = true;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { conversationDataOf } from '../../../src/storage/conversation-data.js';
 import type { ConversationRecord, TranscriptLine } from '../../../src/storage/records.js';
-import { conversationText } from '../../../src/storage/state/conversation-text.js';
+import { REUSE_FROM_LINES, conversationText } from '../../../src/storage/state/conversation-text.js';
 import type { WrittenRecord } from '../../../src/storage/state/conversation-text.js';
 
 function line(n: number, overrides: Partial<TranscriptLine> = {}): TranscriptLine {
@@ -38,7 +38,7 @@ describe("a conversation's text built from its parts", () => {
       let next = 0;
       for (let write = 0; write < 60; write += 1) {
         const roll = random();
-        if (roll < 0.4) transcript = [...transcript, line(next++), line(next++)];
+        if (roll < 0.4) transcript = [...transcript, line(next++), line(next++), line(next++)];
         else if (roll < 0.55) transcript = [...transcript.slice(2), line(next++)];
         else if (roll < 0.7 && transcript.length > 0) {
           const at = Math.floor(random() * transcript.length);
@@ -50,21 +50,23 @@ describe("a conversation's text built from its parts", () => {
         const current = record(transcript, roll < 0.5 ? { turn: write, at: next } : undefined);
         const { json, lines } = conversationText(current, previous);
         expect(json).toBe(JSON.stringify(current));
-        expect(lines).toEqual(current.transcript.map((l) => JSON.stringify(l)));
-        previous = random() < 0.9 ? { record: current, lines } : undefined;
+        if (current.transcript.length >= REUSE_FROM_LINES) expect(lines).toEqual(current.transcript.map((l) => JSON.stringify(l)));
+        else expect(lines).toBeUndefined();
+        previous = lines && random() < 0.9 ? { record: current, lines } : undefined;
       }
     }
   });
 
-  it('writes out only the lines that are new or changed', () => {
-    const before = record([line(1), line(2), line(3)]);
+  it('writes out only the lines of a long transcript that are new or changed', () => {
+    const kept = Array.from({ length: REUSE_FROM_LINES }, (_, i) => line(i + 4));
+    const before = record([line(1), line(2), line(3), ...kept]);
     const first = conversationText(before, undefined);
-    const after = record([line(2), { ...line(3), mentionId: '9' }, line(4), line(5)]);
+    const after = record([line(2), { ...line(3), mentionId: '9' }, ...kept, line(100), line(101)]);
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
-      const { lines } = conversationText(after, { record: before, lines: first.lines });
+      const { lines } = conversationText(after, { record: before, lines: first.lines! });
       const linesWritten = stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'from' in value);
-      expect(linesWritten.map(([value]) => (value as TranscriptLine).at)).toEqual([3, 4, 5]);
+      expect(linesWritten.map(([value]) => (value as TranscriptLine).at)).toEqual([3, 100, 101]);
       expect(lines).toEqual(after.transcript.map((l) => JSON.stringify(l)));
     } finally {
       stringify.mockRestore();
