@@ -1,6 +1,5 @@
 import { conversationDataOf } from './conversation-data.js';
 import type { HotState } from './hot-state.js';
-import { copyJsonData } from './json-data.js';
 import { jsonDataFor, parseInput, validateInput } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import { conversationKey, conversationSchema, ownerSchema } from './records.js';
@@ -14,19 +13,13 @@ import {
   isHot,
   isLive,
   listConversationsIn,
+  recordOf,
 } from './state/conversations.js';
-import type { HotSlot, LiveSlot } from './state/conversations.js';
-import { conversationText } from './state/conversation-text.js';
-import { ParsedConversations } from './state/parsed-conversations.js';
+import type { LiveSlot } from './state/conversations.js';
 import { StoreError } from './store-error.js';
 
 /** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
 const MAX_COLD_READS = 5;
-/**
- * Parsed records kept beside their text: the conversations in play at once, within 4 M characters of their text
- * (some 10 MB parsed; typically a few hundred conversations of a few KB).
- */
-const PARSED_CONVERSATIONS = { records: 500, chars: 4_000_000 };
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { ConversationFilter, OwnerCounts } from './store.js';
@@ -35,7 +28,6 @@ import type { ConversationFilter, OwnerCounts } from './store.js';
 export class ConversationBook {
   /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
   private archiveTurn: Promise<unknown> = Promise.resolve();
-  private readonly parsed = new ParsedConversations(PARSED_CONVERSATIONS);
 
   constructor(
     private readonly state: HotState,
@@ -46,7 +38,7 @@ export class ConversationBook {
 
   get(key: string): Promise<ConversationRecord | undefined> {
     const slot = this.state.conversations.get(key);
-    return isHot(slot) ? Promise.resolve(this.recordOf(key, slot)) : this.slow(key);
+    return isHot(slot) ? Promise.resolve(recordOf(slot)) : this.slow(key);
   }
 
   save(record: ConversationRecord): ConversationRecord {
@@ -65,7 +57,7 @@ export class ConversationBook {
     // A hot record is read, changed and saved without yielding, so no other update can slip in between;
     // an archived one is re-checked after the read (it may have come back meanwhile).
     const slot = this.state.conversations.get(key);
-    const current = isHot(slot) ? this.recordOf(key, slot) : await this.slow(key);
+    const current = isHot(slot) ? recordOf(slot) : await this.slow(key);
     const next = fn(current);
     if (next === undefined) {
       alongside?.();
@@ -168,16 +160,15 @@ export class ConversationBook {
   /** The record as it is now, if it is in the hot set (in memory or cold); undefined once archived or gone. */
   private async readLive(key: string): Promise<ConversationRecord | undefined> {
     const slot = this.state.conversations.get(key);
-    // A scan: what it reads is not kept parsed.
-    if (isHot(slot)) return this.recordOf(key, slot, false);
+    if (isHot(slot)) return recordOf(slot);
     if (!isCold(slot)) return undefined;
     const record = await this.slow(key);
     return record && isLive(this.state.conversations.get(key)) ? record : undefined;
   }
 
   /**
-   * Stores a validated record, already JSON data (what reading its text back gives): it is both the source of its
-   * text and the parsed copy kept beside it. The caller gets a copy of its own.
+   * Stores a validated record, already JSON data (what reading its text back gives) and nobody else's: its text is the
+   * store's copy, so the record itself goes back to the caller.
    */
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
@@ -188,17 +179,9 @@ export class ConversationBook {
       );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    const { json, lines } = conversationText(record, this.parsed.written(record.key));
-    const slot = entryOf(record, json);
-    this.state.conversations.set(record.key, slot);
-    this.parsed.remember(record.key, slot, record, lines);
+    this.state.conversations.set(record.key, entryOf(record, JSON.stringify(record)));
     this.changed('hot');
-    return copyJsonData(record);
-  }
-
-  /** A fresh copy each time: callers may change what they get without touching the store. */
-  private recordOf(key: string, slot: HotSlot, keep = true): ConversationRecord {
-    return this.parsed.read(key, slot, keep);
+    return record;
   }
 
   /**
@@ -209,7 +192,7 @@ export class ConversationBook {
     for (let attempt = 0; attempt < MAX_COLD_READS; attempt += 1) {
       const slot = this.state.conversations.get(key);
       if (slot === undefined) return undefined;
-      if (isHot(slot)) return this.recordOf(key, slot);
+      if (isHot(slot)) return recordOf(slot);
       if (isCold(slot)) {
         const line = await this.persistence.readCold(key, slot);
         if (line !== undefined && this.state.conversations.get(key) === slot) return JSON.parse(line) as ConversationRecord;

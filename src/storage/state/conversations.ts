@@ -23,6 +23,15 @@ export function entryOf(record: ConversationRecord, json = JSON.stringify(record
   return { json, owner: record.owner, updatedAt: record.updatedAt };
 }
 
+/**
+ * A fresh object each time: callers may change what they get without touching the store. (Keeping hot records parsed
+ * and handing out copies was tried: cheaper per read in process, no better in the bridge, where the kept records
+ * outlive the young generation and the copies cost nearly a parse.)
+ */
+export function recordOf(entry: HotSlot): ConversationRecord {
+  return JSON.parse(entry.json) as ConversationRecord;
+}
+
 /** Keeps the last `maxLines` lines, each cut to `maxLineChars`, so a record never grows without bound. */
 export function boundTranscript(record: ConversationRecord, maxLines: number, maxLineChars: number): ConversationRecord {
   const lines = record.transcript.length > maxLines ? record.transcript.slice(-maxLines) : record.transcript;
