@@ -1,12 +1,18 @@
 // The store's CPU per answered message, in one process, without the network or the simulator: every store call the
 // bridge makes for one customer message and the echo of its reply, in the bridge's order, for many contacts at once.
 // A steadier figure than the end-to-end bench on a shared machine. Prints one JSON object.
-// Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3]
+// Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3] [--memory] [--against DIR]
+//   --memory: the memory store (the store's logic without file I/O);
+//   --against DIR: also another checkout's store (e.g. a `git worktree add /tmp/base <commit>`), runs taking turns in this
+//   one process, so both see the same load on a shared machine.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { mentionRef, openFileStore } from '../src/storage/index.js';
+import { join, resolve } from 'node:path';
+import * as here from '../src/storage/index.js';
 import type { ConversationRecord, Store } from '../src/storage/index.js';
+
+type StoreModule = Pick<typeof here, 'openFileStore' | 'createMemoryStore' | 'mentionRef'>;
+const { mentionRef } = here;
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -107,12 +113,13 @@ async function oneMessage(store: Store, key: string, n: number, seq: () => strin
 }
 
 async function run(
+  storage: StoreModule,
   contacts: number,
   rounds: number,
 ): Promise<{ cpuMsPerMessage: number; wallMsPerMessage: number; journalBytesPerMessage: number; fsyncs: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'store-message-cost-'));
   try {
-    const store = await openFileStore({ dataDir: dir });
+    const store = process.argv.includes('--memory') ? storage.createMemoryStore() : await storage.openFileStore({ dataDir: dir });
     let next = 1;
     const seq = () => String(next++);
     const keys = Array.from({ length: contacts }, (_, i) => `whatsapp:${32_480_000_000 + i}`);
@@ -157,7 +164,22 @@ async function run(
 
 const contacts = argument('contacts', 200);
 const rounds = argument('rounds', 10);
-const runs = [];
-for (let i = 0; i < argument('repeat', 3); i++) runs.push(await run(contacts, rounds));
-const cpu = runs.map((r) => r.cpuMsPerMessage).sort((a, b) => a - b);
-process.stdout.write(`${JSON.stringify({ contacts, rounds, median_cpu_ms_per_message: cpu[Math.floor(cpu.length / 2)], runs })}\n`);
+const againstIndex = process.argv.indexOf('--against');
+const against = againstIndex >= 0 ? process.argv[againstIndex + 1] : undefined;
+const stores: Array<[string, StoreModule]> = [['here', here]];
+if (against) stores.push([against, (await import(resolve(against, 'src/storage/index.ts'))) as StoreModule]);
+const runs: Record<string, Array<Awaited<ReturnType<typeof run>>>> = Object.fromEntries(stores.map(([name]) => [name, []]));
+for (let i = 0; i < argument('repeat', 3); i++) {
+  for (const [name, storage] of stores) runs[name]?.push(await run(storage, contacts, rounds));
+}
+const median = (name: string): number => {
+  const cpu = (runs[name] ?? []).map((r) => r.cpuMsPerMessage).sort((a, b) => a - b);
+  return cpu[Math.floor(cpu.length / 2)] ?? Number.NaN;
+};
+const store = process.argv.includes('--memory') ? 'memory' : 'file';
+if (against) {
+  const medians = Object.fromEntries(stores.map(([name]) => [name, median(name)]));
+  process.stdout.write(`${JSON.stringify({ contacts, rounds, store, median_cpu_ms_per_message: medians, runs })}\n`);
+} else {
+  process.stdout.write(`${JSON.stringify({ contacts, rounds, store, median_cpu_ms_per_message: median('here'), runs: runs.here })}\n`);
+}

@@ -1,5 +1,6 @@
+import { conversationDataOf } from './conversation-data.js';
 import type { HotState } from './hot-state.js';
-import { jsonTextOf, parseInput, validateInput } from './parse-input.js';
+import { jsonDataFor, parseInput, validateInput } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import { conversationKey, conversationSchema, ownerSchema } from './records.js';
 import type { ConversationRecord, Owner } from './records.js';
@@ -42,7 +43,7 @@ export class ConversationBook {
   }
 
   save(record: ConversationRecord): ConversationRecord {
-    return this.put(validateInput(conversationSchema, record, 'Conversation'));
+    return this.put(conversationData(record));
   }
 
   /**
@@ -63,7 +64,7 @@ export class ConversationBook {
       alongside?.();
       return current;
     }
-    const parsed = validateInput(conversationSchema, next, 'Conversation');
+    const parsed = conversationData(next);
     if (parsed.key !== key) {
       throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
     }
@@ -167,8 +168,8 @@ export class ConversationBook {
   }
 
   /**
-   * Stores a validated record as its JSON text, made once: the text is the store's private copy, so no JSON round
-   * trip is needed (the record returned is zod's copy; its `dialog` is the caller's own value).
+   * Stores a validated record, already JSON data (what reading its text back gives) and nobody else's: its text is the
+   * store's copy, so the record itself goes back to the caller.
    */
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
@@ -179,7 +180,7 @@ export class ConversationBook {
       );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    this.state.conversations.set(record.key, entryOf(record, jsonTextOf(record, 'Conversation')));
+    this.state.conversations.set(record.key, entryOf(record, JSON.stringify(record)));
     this.changed('hot');
     return record;
   }
@@ -210,4 +211,16 @@ export class ConversationBook {
     this.archiveTurn = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * A caller's record, validated and made JSON data (a private copy, as reading its text back gives). The common case
+ * takes the hand-written check (`conversation-data.ts`); anything it does not accept goes to zod, which refuses it
+ * with its message (or, should it accept it, gives the same result the slow way).
+ */
+function conversationData(value: unknown): ConversationRecord {
+  return (
+    conversationDataOf(value) ??
+    (jsonDataFor(validateInput(conversationSchema, value, 'Conversation'), 'Conversation') as ConversationRecord)
+  );
 }

@@ -89,7 +89,7 @@ export class FilePersistence implements Persistence {
     const lock = await acquireLock(join(dataDir, LOCK_FILE), dataDir, options.logger);
     try {
       const syncRecord = debug.syncRecord ? await SyncRecord.open(dataDir) : undefined;
-      const auditFile = new JsonLinesFile(join(dataDir, AUDIT_FILE));
+      const auditFile = new JsonLinesFile(join(dataDir, AUDIT_FILE), undefined, { keepOpen: true });
       const persistence = new FilePersistence(dataDir, auditFile, lock, options.logger, options, syncRecord);
       return { persistence, ...(await persistence.load(options.clock())) };
     } catch (error) {
@@ -199,6 +199,7 @@ export class FilePersistence implements Persistence {
   async release(): Promise<void> {
     await this.snapshotting;
     this.coldFiles.closeAll();
+    await this.auditFile.close();
     await this.journal.close();
     await this.lock.release();
   }

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { appendFile, open, rename, rm, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StoreError, describeCause } from './store-error.js';
@@ -18,19 +19,33 @@ export interface LineSpan {
  */
 export class JsonLinesFile {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The file's length after our last append, which ended it with a newline; undefined until then, and again after a
+   * failure or a rewrite. The store's lock keeps other writers out, so while it is known the next append needs no
+   * look at the file (it was a stat and a read of the last byte, each with its own open and close).
+   */
+  private knownEnd: number | undefined;
+  /** With `keepOpen`: the append handle, open from the first append to `close` (or a rewrite). */
+  private handle: FileHandle | undefined;
 
-  /** With `onSync`, appends and rewrites are synced (file and directory) before they resolve. */
+  /**
+   * With `onSync`, appends and rewrites are synced (file and directory) before they resolve. With `keepOpen`, one
+   * handle serves every append (for a busy file, such as the audit log) until `close`.
+   */
   constructor(
     readonly path: string,
     private readonly onSync?: () => void,
+    private readonly options: { keepOpen?: boolean } = {},
   ) {}
 
   /** Appends one line per text; returns where each line's text starts and how many bytes it has. */
   append(texts: string[]): Promise<LineSpan[]> {
     return this.exclusive('append to', async () => {
-      let offset = await this.size();
+      const known = this.knownEnd;
+      this.knownEnd = undefined;
+      let offset = known ?? (await this.size());
       // A crash in the middle of an append leaves a torn last line: start ours on a fresh line.
-      let chunk = offset > 0 && !(await this.endsWithNewline(offset)) ? '\n' : '';
+      let chunk = known === undefined && offset > 0 && !(await this.endsWithNewline(offset)) ? '\n' : '';
       offset += chunk.length;
       const spans = texts.map((text) => {
         const length = Buffer.byteLength(text);
@@ -40,8 +55,18 @@ export class JsonLinesFile {
       });
       chunk += `${texts.join('\n')}\n`;
       if (this.onSync) await this.appendSynced(chunk, offset === chunk.length);
+      else if (this.options.keepOpen) await this.appendKept(chunk);
       else await appendFile(this.path, chunk, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
+      this.knownEnd = offset;
       return spans;
+    });
+  }
+
+  /** Closes the kept append handle, if any; appending again opens the file again and looks at its end afresh. */
+  close(): Promise<void> {
+    return this.exclusive('close', () => {
+      this.knownEnd = undefined;
+      return this.closeHandle();
     });
   }
 
@@ -69,6 +94,9 @@ export class JsonLinesFile {
    */
   rewrite(keep: (text: string, lineNumber: number) => boolean, survey?: (text: string, lineNumber: number) => void): Promise<number> {
     return this.exclusive('rewrite', async () => {
+      // The file may be replaced: the next append looks at it afresh.
+      this.knownEnd = undefined;
+      await this.closeHandle();
       if ((await this.size()) === 0) return 0;
       if (survey) await this.scan(survey);
       const temp = join(dirname(this.path), `.${basename(this.path)}.tmp`);
@@ -114,6 +142,23 @@ export class JsonLinesFile {
       await handle.close();
     }
     if (created) await syncDir(dirname(this.path));
+  }
+
+  private async appendKept(chunk: string): Promise<void> {
+    this.handle ??= await open(this.path, 'a', PRIVATE_FILE_MODE);
+    try {
+      await this.handle.write(chunk, null, 'utf8');
+    } catch (error) {
+      // A short or failed write leaves the end unknown: the next append opens the file again and looks.
+      await this.closeHandle();
+      throw error;
+    }
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
   }
 
   private async scan(visit: (text: string, lineNumber: number) => void): Promise<void> {

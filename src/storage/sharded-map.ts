@@ -59,12 +59,14 @@ export class ShardedMap<V> {
   }
 
   set(key: string, value: V): void {
-    const shard = this.shard(key);
-    if (!shard.has(key)) this.count += 1;
-    this.count1(shard.get(key), -1);
+    const index = shardOf(key, this.shardCount);
+    const shard = this.shards[index]!;
+    const before = shard.get(key);
+    if (before === undefined && !shard.has(key)) this.count += 1;
+    this.count1(before, -1);
     this.count1(value, 1);
     shard.set(key, value);
-    this.dirty.add(shardOf(key, this.shardCount));
+    this.dirty.add(index);
     this.changed.add(key);
   }
 
@@ -84,12 +86,13 @@ export class ShardedMap<V> {
   }
 
   delete(key: string): boolean {
-    const shard = this.shard(key);
+    const index = shardOf(key, this.shardCount);
+    const shard = this.shards[index]!;
     this.count1(shard.get(key), -1);
     const removed = shard.delete(key);
     if (removed) {
       this.count -= 1;
-      this.dirty.add(shardOf(key, this.shardCount));
+      this.dirty.add(index);
       this.changed.add(key);
     }
     return removed;

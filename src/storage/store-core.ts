@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { ConversationBook } from './conversation-book.js';
+import { copyJsonData } from './json-data.js';
 import type { HotState } from './hot-state.js';
 import { parseInput, requireId } from './parse-input.js';
 import type { Persistence } from './persistence.js';
@@ -71,7 +72,7 @@ export class StoreCore implements Store {
 
   async pendingInbound(key?: string): Promise<InboundMention[]> {
     this.ensureOpen();
-    return structuredClone(pendingInboundIn(this.state, key));
+    return copyJsonData(pendingInboundIn(this.state, key));
   }
 
   async markInboundProcessed(topicId: string, id: string): Promise<void> {
@@ -89,7 +90,7 @@ export class StoreCore implements Store {
     this.ensureOpen();
     const parsed = parseInput(effectInputSchema, effect, 'Effect');
     const { effect: stored, created } = enqueueEffectIn(this.state, parsed, this.now());
-    const copy = structuredClone(stored);
+    const copy = copyJsonData(stored);
     // A twin enqueued a moment ago may not be on disk yet: either way, return only once it is.
     await (created ? this.writer.whenDurable() : this.writer.flush());
     return copy;
@@ -97,13 +98,13 @@ export class StoreCore implements Store {
 
   async pendingEffects(contactKey?: string): Promise<Effect[]> {
     this.ensureOpen();
-    return structuredClone(pendingEffectsIn(this.state, contactKey));
+    return copyJsonData(pendingEffectsIn(this.state, contactKey));
   }
 
   async getEffect(key: string): Promise<Effect | undefined> {
     this.ensureOpen();
     const effect = this.state.outbox.get(key);
-    return effect && structuredClone(effect);
+    return effect && copyJsonData(effect);
   }
 
   async completeEffect(key: string, result?: unknown): Promise<Effect> {
@@ -111,7 +112,7 @@ export class StoreCore implements Store {
     const copy = result === undefined ? undefined : parseInput(anyJson, result, 'Effect result');
     const done = completeEffectIn(this.state, requireId(key, 'Effect key'), copy, this.now());
     this.writer.markDirty();
-    return structuredClone(done);
+    return copyJsonData(done);
   }
 
   async failEffect(key: string, error: string, retryAt?: number): Promise<Effect> {
@@ -121,13 +122,13 @@ export class StoreCore implements Store {
     }
     const failed = failEffectIn(this.state, requireId(key, 'Effect key'), String(error), retryAt, this.now());
     this.writer.markDirty();
-    return structuredClone(failed);
+    return copyJsonData(failed);
   }
 
   async getCursor(topicId: string): Promise<unknown> {
     this.ensureOpen();
     const cursor = this.state.cursors.get(topicId);
-    return cursor === undefined ? undefined : structuredClone(cursor.value);
+    return cursor === undefined ? undefined : copyJsonData(cursor.value);
   }
 
   async setCursor(topicId: string, cursor: unknown): Promise<void> {
@@ -140,7 +141,7 @@ export class StoreCore implements Store {
   async getMeta(): Promise<StoreMeta> {
     this.ensureOpen();
     const { createdAt, baselineAt, values } = this.state.meta;
-    return structuredClone(baselineAt === undefined ? { createdAt, values } : { createdAt, baselineAt, values });
+    return copyJsonData(baselineAt === undefined ? { createdAt, values } : { createdAt, baselineAt, values });
   }
 
   async setMeta(patch: { baselineAt?: number; values?: Record<string, unknown> }): Promise<StoreMeta> {
@@ -188,7 +189,7 @@ export class StoreCore implements Store {
         if (result.recorded) this.writer.markDirty();
       },
     );
-    const effects = structuredClone(result.effects);
+    const effects = copyJsonData(result.effects);
     if (options.wait !== 'applied') {
       // Known before: it may still be on its way to disk; either way, resolve only once it is there.
       await (result.recorded ? this.writer.whenDurable() : this.writer.flush());
@@ -220,7 +221,7 @@ export class StoreCore implements Store {
     this.ensureOpen();
     const escalation = openEscalationIn(this.state, parseInput(escalationInputSchema, input, 'Escalation'), this.now());
     this.writer.markDirty();
-    return structuredClone(escalation);
+    return copyJsonData(escalation);
   }
 
   async updateEscalation(id: string, patch: EscalationPatch): Promise<Escalation> {
@@ -228,18 +229,18 @@ export class StoreCore implements Store {
     const parsed = parseInput(escalationPatchSchema, patch, 'Escalation patch');
     const updated = updateEscalationIn(this.state, requireId(id, 'Escalation id'), parsed, this.now());
     this.writer.markDirty();
-    return structuredClone(updated);
+    return copyJsonData(updated);
   }
 
   async getEscalation(id: string): Promise<Escalation | undefined> {
     this.ensureOpen();
     const escalation = this.state.escalations.get(id);
-    return escalation && structuredClone(escalation);
+    return escalation && copyJsonData(escalation);
   }
 
   async listEscalations(filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {}): Promise<Escalation[]> {
     this.ensureOpen();
-    return structuredClone(listEscalationsIn(this.state, filter));
+    return copyJsonData(listEscalationsIn(this.state, filter));
   }
 
   async audit(entry: AuditEntry): Promise<void> {

@@ -279,6 +279,33 @@ describe('the file store', () => {
       await reopened.close();
     });
 
+    it('keeps a conversation written many times, lines added, dropped and changed, as it was after a kill -9 and a restart', async () => {
+      const dataDir = await tempDir();
+      // Past the length from which a write reuses the texts of the lines it keeps, and on past the window.
+      const store = await openFileStore({ dataDir, transcriptMaxLines: 26 });
+      let expected: unknown;
+      for (let n = 0; n < 40; n += 1) {
+        const updated = await store.updateConversation('whatsapp:1', (current) => {
+          const base = current ?? conversation('1', { transcript: [] });
+          const transcript = [...base.transcript, { at: n, from: 'customer' as const, text: `"m${n}" é` }];
+          // Now and then the echo of the line before gets its mention id.
+          const echoed = transcript.length - 2;
+          if (n % 3 === 0 && echoed >= 0) transcript[echoed] = { ...transcript[echoed]!, mentionId: `e${n}`, topicId: '2001' };
+          return { ...base, transcript, dialog: { turn: n }, updatedAt: T0 + n };
+        });
+        expected = JSON.parse(JSON.stringify(updated));
+        await store.getConversation('whatsapp:1');
+      }
+      await store.flush();
+      const crashed = await crashCopy(dataDir, await tempDir());
+      await store.close();
+      for (const dir of [crashed, dataDir]) {
+        const reopened = await openFileStore({ dataDir: dir });
+        expect(await reopened.getConversation('whatsapp:1')).toStrictEqual(expected);
+        await reopened.close();
+      }
+    });
+
     it('writes the other mutations by flush, and a clean close leaves a snapshot and an empty journal', async () => {
       const dataDir = await tempDir();
       const store = await openFileStore({ dataDir });

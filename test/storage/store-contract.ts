@@ -70,6 +70,59 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
 
     describeDecisionContract(() => store);
 
+    it('hands out copies of mentions, effects, cursors, meta and escalations, and keeps none of what it was given', async () => {
+      const payload = { text: 'hi', buttons: [{ id: 'b1' }] };
+      await store.recordInbound(mention('1', { payload }));
+      const effect = { key: '1:reply', kind: 'reply', contactKey: 'whatsapp:1', payload: { text: 'hi', buttons: [{ id: 'b1' }] } };
+      await store.enqueueEffect(effect);
+      const cursor = { ids: ['1'] };
+      await store.setCursor('2001', cursor);
+      const values = { nested: { list: [1] } };
+      await store.setMeta({ values });
+      const opened = await store.openEscalation(escalation('1', { notice: { channel: 'C1', ts: '1.1' } }));
+      payload.buttons[0]!.id = 'given';
+      effect.payload.buttons[0]!.id = 'given';
+      cursor.ids.push('given');
+      values.nested.list.push(2);
+      const change = (value: unknown): void => {
+        const walk = (v: unknown): void => {
+          if (Array.isArray(v)) {
+            v.push('changed');
+            for (const item of v.slice(0, -1)) walk(item);
+          } else if (typeof v === 'object' && v !== null) {
+            for (const item of Object.values(v)) walk(item);
+            (v as Record<string, unknown>).changed = true;
+          }
+        };
+        walk(value);
+      };
+      change(await store.pendingInbound());
+      change(await store.pendingEffects());
+      change(await store.getEffect('1:reply'));
+      change(await store.getCursor('2001'));
+      change(await store.getMeta());
+      change(await store.getEscalation(opened.id));
+      change(await store.listEscalations());
+      change(await store.completeEffect('1:reply', { ids: ['p1'] }));
+      expect((await store.pendingInbound()).map((m) => m.payload)).toStrictEqual([{ text: 'hi', buttons: [{ id: 'b1' }] }]);
+      expect(await store.getEffect('1:reply')).toStrictEqual({
+        key: '1:reply',
+        kind: 'reply',
+        contactKey: 'whatsapp:1',
+        payload: null,
+        seq: 1,
+        status: 'done',
+        attempts: 1,
+        createdAt: T0,
+        updatedAt: T0,
+        result: { ids: ['p1'] },
+      });
+      expect(await store.getCursor('2001')).toStrictEqual({ ids: ['1'] });
+      expect((await store.getMeta()).values).toStrictEqual({ nested: { list: [1] } });
+      expect(await store.getEscalation(opened.id)).toStrictEqual(opened);
+      expect(await store.listEscalations()).toStrictEqual([opened]);
+    });
+
     describe('inbound mentions', () => {
       it('records a mention once and reports a repeat as seen', async () => {
         expect(await store.recordInbound(mention('9001'))).toBe(true);
@@ -235,6 +288,61 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         const updated = await store.updateConversation('whatsapp:1', (c) => c && { ...c, dialog: { seen: new Set([1]) } });
         expect(updated?.owner).toBe('bot');
         expect((await store.getConversation('whatsapp:1'))?.dialog).toEqual({ seen: {} });
+      });
+
+      it('hands out a copy on every read, deep down, however often the record is read or changed', async () => {
+        const dialog = { offer: { buttons: [{ id: 'b1' }] }, ids: ['1'] };
+        await store.saveConversation(conversation('1', { dialog }));
+        for (let round = 0; round < 3; round += 1) {
+          const read = (await store.getConversation('whatsapp:1'))!;
+          (read.dialog as typeof dialog).offer.buttons[0]!.id = 'changed';
+          (read.dialog as typeof dialog).ids.push('x');
+          read.transcript[0]!.text = 'changed';
+          // An update that changes what it is given in place and then keeps the record changes nothing.
+          await store.updateConversation('whatsapp:1', (current) => {
+            (current!.dialog as typeof dialog).ids.push('y');
+            current!.transcript[0]!.text = 'changed too';
+            return undefined;
+          });
+          const saved = await store.updateConversation('whatsapp:1', (current) => current && { ...current, updatedAt: T0 + round });
+          (saved!.dialog as typeof dialog).ids.push('z');
+          saved!.transcript[0]!.text = 'changed again';
+          const decided = await store.recordDecision({
+            contactKey: 'whatsapp:1',
+            decidedKey: `decision-${round}`,
+            update: (current) => current && { ...current, updatedAt: T0 + round },
+            effects: [],
+          });
+          (decided.conversation!.dialog as typeof dialog).ids.push('w');
+          expect(await store.getConversation('whatsapp:1')).toStrictEqual({ ...conversation('1', { dialog }), updatedAt: T0 + round });
+        }
+      });
+
+      it('reads back exactly what reading its JSON text gives, right after a save and after an update', async () => {
+        const record = {
+          ...conversation('1'),
+          topicId: undefined,
+          lastInboundAt: -0,
+          dialog: {
+            at: new Date(T0),
+            nan: Number.NaN,
+            gone: undefined,
+            list: [undefined, 1],
+            ...JSON.parse('{"__proto__":{"kept":true}}'),
+          },
+        };
+        const expected = JSON.parse(JSON.stringify(record));
+        await store.saveConversation(record);
+        const read = await store.getConversation('whatsapp:1');
+        expect(read).toStrictEqual(expected);
+        expect(Object.is(read!.lastInboundAt, 0)).toBe(true);
+        expect(Object.keys(read!.dialog as object)).toContain('__proto__');
+        let seen: unknown;
+        await store.updateConversation('whatsapp:1', (current) => {
+          seen = current;
+          return undefined;
+        });
+        expect(seen).toStrictEqual(expected);
       });
 
       it('refuses a record whose key is not channel:serviceId', async () => {

@@ -23,7 +23,11 @@ export function entryOf(record: ConversationRecord, json = JSON.stringify(record
   return { json, owner: record.owner, updatedAt: record.updatedAt };
 }
 
-/** A fresh object each time: callers may change what they get without touching the store. */
+/**
+ * A fresh object each time: callers may change what they get without touching the store. (Keeping hot records parsed
+ * and handing out copies was tried: cheaper per read in process, no better in the bridge, where the kept records
+ * outlive the young generation and the copies cost nearly a parse.)
+ */
 export function recordOf(entry: HotSlot): ConversationRecord {
   return JSON.parse(entry.json) as ConversationRecord;
 }
