@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { PlacedLine } from './cold-conversations.js';
+import { CURRENT_SCHEMA_VERSION } from './hot-state.js';
 import type { ConversationSlot } from './hot-state.js';
-import { isCode } from './lock-file.js';
 import { OWNERS } from '../shared/owner.js';
 import type { Owner } from './records.js';
-import { StoreError, describeCause } from './store-error.js';
 
 /**
  * The index of a conversations shard file, written beside it with every snapshot of that shard: per line the key,
@@ -13,10 +12,13 @@ import { StoreError, describeCause } from './store-error.js';
  * placed from its index, with no JSON parse or schema check of its lines (most of the start-up time with a large
  * store). Any doubt (no index, an index of another version of the shard, an index damaged itself) falls back to
  * decoding every line, which refuses damage by file and line: the shard stays the truth, the index only a shortcut.
+ * An index that cannot be read, or was written under another store schema, counts as no index.
  *
- * Layout: a header line `{"v":1,"shard":<sha256 of the shard>,"body":<sha256 of the body>}`, then the body, one JSON
+ * Layout: a header line `{"v":1,"schema":<store schema version>,"shard":<sha256 of the shard>,"body":<sha256 of the body>}`, then the body, one JSON
  * array of entries: `[key, owner, updatedAt, at, length]` for a conversation, `[key, archivedAt]` for an archived marker.
  */
+// Lines placed from an index skip the schema check: an index written under another store schema is not trusted
+// (a schema made stricter later must see every line again).
 const VERSION = 1;
 
 type IndexEntry = [string, Owner, number, number, number] | [string, number];
@@ -35,7 +37,7 @@ export function shardIndexText(shardText: string, placed: PlacedLine[]): string 
     'archivedAt' in slot ? [key, slot.archivedAt] : [key, slot.owner, slot.updatedAt, at, length],
   );
   const body = JSON.stringify(entries);
-  return `${JSON.stringify({ v: VERSION, shard: digest(shardText), body: digest(body) })}\n${body}`;
+  return `${JSON.stringify({ v: VERSION, schema: CURRENT_SCHEMA_VERSION, shard: digest(shardText), body: digest(body) })}\n${body}`;
 }
 
 /** Where a conversation of an indexed shard goes: in memory (its line's text) or left in the file (cold). */
@@ -57,9 +59,10 @@ export async function slotsFromIndex(
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (isCode(error, 'ENOENT')) return undefined;
-    throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
+  } catch {
+    // Derived data: an index that is missing or cannot be read (a permission changed by a restore, a directory
+    // in its place) sends the shard through the line-by-line decoding, as a damaged one does.
+    return undefined;
   }
   const entries = trustedEntries(text, shard);
   if (!entries) return undefined;
@@ -99,10 +102,12 @@ function trustedEntries(text: string, shard: Buffer): IndexEntry[] | undefined {
   return entries as IndexEntry[];
 }
 
-function isHeader(value: unknown): value is { v: number; shard: string; body: string } {
+function isHeader(value: unknown): value is { v: number; schema: number; shard: string; body: string } {
   if (typeof value !== 'object' || value === null) return false;
   const header = value as Record<string, unknown>;
-  return header.v === VERSION && typeof header.shard === 'string' && typeof header.body === 'string';
+  return (
+    header.v === VERSION && header.schema === CURRENT_SCHEMA_VERSION && typeof header.shard === 'string' && typeof header.body === 'string'
+  );
 }
 
 const owners = new Set<unknown>(OWNERS);

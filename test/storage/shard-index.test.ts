@@ -1,8 +1,9 @@
-import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isStoreError, openFileStore } from '../../src/storage/index.js';
 import type { ConversationRecord, Store } from '../../src/storage/index.js';
+import { CURRENT_SCHEMA_VERSION } from '../../src/storage/hot-state.js';
 import { conversationSchema } from '../../src/storage/records.js';
 import { conversation, T0 } from './store-contract.js';
 import { useTempDirs } from './test-dirs.js';
@@ -113,55 +114,85 @@ describe('the index of a conversations shard', () => {
     await store.close();
   });
 
+  it('ignores an index that cannot be read: the index is derived data, the shard is read line by line', async () => {
+    const dataDir = await seeded();
+    const path = await shardPath(dataDir, 2);
+    await rm(indexOf(path));
+    await mkdir(indexOf(path)); // read as a file: EISDIR
+    const checks = vi.spyOn(conversationSchema, 'safeParse');
+    const store = await open(dataDir);
+    expect(checks).toHaveBeenCalled();
+    await expectAll(store);
+    // The closing snapshot could not rename a new index over a directory (a write refused is the right answer there).
+    await rm(indexOf(path), { recursive: true });
+    await store.close();
+  });
+
+  it('ignores an index written under another store schema: its lines are checked again', async () => {
+    const dataDir = await seeded();
+    const path = await shardPath(dataDir, 2);
+    const index = await readFile(indexOf(path), 'utf8');
+    const newline = index.indexOf('\n');
+    const header = JSON.parse(index.slice(0, newline)) as { schema: number };
+    expect(header.schema).toBe(CURRENT_SCHEMA_VERSION);
+    await writeFile(indexOf(path), `${JSON.stringify({ ...header, schema: CURRENT_SCHEMA_VERSION - 1 })}${index.slice(newline)}`);
+    const checks = vi.spyOn(conversationSchema, 'safeParse');
+    const store = await open(dataDir);
+    expect(checks).toHaveBeenCalled();
+    await expectAll(store);
+    await store.close();
+  });
+
   // The crash rows: a snapshot renames a shard's index, then the shard. Killed between the two (or a power cut
   // undoing either rename), the index beside a shard is of another version of it: the open decodes that shard.
-  describe('a snapshot stopped between the renames of a shard and its index', () => {
-    async function generations(): Promise<{ before: string; after: string; shard: string; changed: ConversationRecord }> {
-      const dataDir = await seeded();
-      const store = await open(dataDir);
-      const shard = await fullestShard(dataDir);
-      // The shard's first line, so every line after it moves when it changes length.
-      const [line] = (await readFile(shard, 'utf8')).split('\n');
-      const first = JSON.parse(line!) as { key?: string; archivedKey?: string };
-      const key = first.key ?? first.archivedKey!;
-      const changed = { ...(await store.getConversation(key))!, contactName: 'Renamed', owner: 'paused' as const, updatedAt: clock.now };
-      await store.saveConversation(changed);
-      await store.flush();
-      // The state a kill -9 leaves before the snapshot: old snapshot, the change in the journal.
-      const before = await tempDir();
-      await cp(dataDir, before, { recursive: true, filter: (source) => !source.endsWith('store.lock') });
-      await store.close();
-      return { before, after: dataDir, shard, changed };
-    }
-
-    const inDir = (path: string, from: string, to: string) => join(to, path.slice(from.length));
-
-    /** Every conversation as it was saved, the changed one as changed. */
-    async function expectEvery(store: Store, changed: ConversationRecord): Promise<void> {
-      for (let i = 0; i < COUNT; i++) {
-        const key = `whatsapp:${i}`;
-        expect(await store.getConversation(key)).toEqual(key === changed.key ? changed : record(i));
+  // Both directions of a length change: a shorter line leaves the old index's last range past the end of the new
+  // shard, a longer one does not, so only the digest can tell.
+  describe.each(['Renamed', 'Renamed to a longer name than any customer of this test had before'])(
+    'a snapshot stopped between the renames of a shard and its index (%s)',
+    (newName) => {
+      async function generations(): Promise<{ before: string; after: string; shard: string; changed: ConversationRecord }> {
+        const dataDir = await seeded();
+        const store = await open(dataDir);
+        const shard = await fullestShard(dataDir);
+        // The shard's first line, so every line after it moves when it changes length.
+        const [line] = (await readFile(shard, 'utf8')).split('\n');
+        const first = JSON.parse(line!) as { key?: string; archivedKey?: string };
+        const key = first.key ?? first.archivedKey!;
+        const changed = { ...(await store.getConversation(key))!, contactName: newName, owner: 'paused' as const, updatedAt: clock.now };
+        await store.saveConversation(changed);
+        await store.flush();
+        // The state a kill -9 leaves before the snapshot: old snapshot, the change in the journal.
+        const before = await tempDir();
+        await cp(dataDir, before, { recursive: true, filter: (source) => !source.endsWith('store.lock') });
+        await store.close();
+        return { before, after: dataDir, shard, changed };
       }
-    }
 
-    it('the new index beside the old shard: nothing is lost', async () => {
-      const { before, after, shard, changed } = await generations();
-      await cp(indexOf(shard), inDir(indexOf(shard), after, before));
-      const checks = vi.spyOn(conversationSchema, 'safeParse');
-      const store = await open(before);
-      expect(checks).toHaveBeenCalled();
-      await expectEvery(store, changed);
-      await store.close();
-    });
+      const inDir = (path: string, from: string, to: string) => join(to, path.slice(from.length));
 
-    it('the new shard beside the old index: nothing is lost', async () => {
-      const { before, after, shard, changed } = await generations();
-      await cp(shard, inDir(shard, after, before));
-      const checks = vi.spyOn(conversationSchema, 'safeParse');
-      const store = await open(before);
-      expect(checks).toHaveBeenCalled();
-      await expectEvery(store, changed);
-      await store.close();
-    });
-  });
+      /** Every conversation as it was saved, the changed one as changed. */
+      async function expectEvery(store: Store, changed: ConversationRecord): Promise<void> {
+        for (let i = 0; i < COUNT; i++) {
+          const key = `whatsapp:${i}`;
+          expect(await store.getConversation(key)).toEqual(key === changed.key ? changed : record(i));
+        }
+      }
+
+      it('the new index beside the old shard: nothing is lost', async () => {
+        const { before, after, shard, changed } = await generations();
+        await cp(indexOf(shard), inDir(indexOf(shard), after, before));
+        const store = await open(before);
+        await expectEvery(store, changed);
+        await store.close();
+      });
+
+      it('the new shard beside the old index: nothing is lost', async () => {
+        const { before, after, shard, changed } = await generations();
+        await cp(shard, inDir(shard, after, before));
+        const store = await open(before);
+        await expectEvery(store, changed);
+        await store.close();
+      });
+    },
+  );
 });

@@ -20,7 +20,9 @@ export function readEnvelope(bodyText: string): EnvelopeReading {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isOptional = (v: unknown, type: 'string' | 'number'): boolean => v === undefined || typeof v === type;
+// zod's number refuses Infinity (what JSON.parse makes of 1e999): so does this check.
+const isOptional = (v: unknown, type: 'string' | 'number'): boolean =>
+  v === undefined || (type === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === type);
 
 /**
  * Whether a parsed body has the shape `envelopeSchema` states, checked by hand: every answer of the service comes

@@ -19,6 +19,9 @@ const bodies: unknown[] = [
   { meta: { messages: [[]] }, response: 1 },
   { meta: { messages: [{ text: 3 }] }, response: 1 },
   { meta: { messages: [{ type: false }] }, response: 1 },
+  // What JSON.parse makes of a number out of range: Infinity, which zod's number refuses.
+  JSON.parse('{"meta":{"code":1e999},"response":{"id":1}}'),
+  JSON.parse('{"meta":{"code":-1e999},"response":{"id":1}}'),
   [],
   [{ meta: {}, response: 1 }],
   null,
