@@ -3,7 +3,10 @@
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
 // `--failover`: two bridges on one embedded PostgreSQL; each kill -9 hits the active one and the report adds the
 // takeover times (`--lease-ttl-ms`, default 5000).
-// Usage: npm run chaos [-- --smoke] [--failover] [--lease-ttl-ms N] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR] [--debug-logs]
+// Usage: npm run chaos [-- --smoke] [--failover] [--lease-ttl-ms N] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR | --no-dump] [--debug-logs]
+// Every run keeps its material in bench/results/chaos-last/ (replaced by the next run) unless `--dump DIR` names another
+// place or `--no-dump` is given: a rare verdict (one talk-over in fourteen runs) can then always be read back.
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, useBuiltCli } from './lib/child-process.js';
 import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.js';
@@ -75,6 +78,16 @@ function faultsFlag(base: ChaosOptions['faults']): ChaosOptions['faults'] {
   return out as ChaosOptions['faults'];
 }
 
+/** Where the run's material goes: `--dump DIR`, none with `--no-dump`, else the last run's place (emptied first). */
+async function dumpDirOf(): Promise<{ dumpDir?: string }> {
+  const named = stringFlag('dump');
+  if (named) return { dumpDir: named };
+  if (process.argv.includes('--no-dump')) return {};
+  const last = fileURLToPath(new URL('./results/chaos-last', import.meta.url));
+  await rm(last, { recursive: true, force: true });
+  return { dumpDir: last };
+}
+
 async function main(): Promise<number> {
   // As deployed: the built CLI (npm run chaos builds it). Under tsx every restart compiles the sources again, which
   // on a busy 2-core machine took 5-10 s and made each kill an outage customers waited through.
@@ -91,7 +104,7 @@ async function main(): Promise<number> {
     faults: faultsFlag(base.faults),
     ownerConfirmAgeMs: numberFlag('confirm-age-ms') ?? base.ownerConfirmAgeMs,
     log: (line) => process.stderr.write(`${line}\n`),
-    ...(stringFlag('dump') ? { dumpDir: stringFlag('dump')! } : {}),
+    ...(await dumpDirOf()),
     ...(process.argv.includes('--debug-logs') ? { bridgeLogLevel: 'debug' as const } : {}),
     ...(process.argv.includes('--no-realism') ? { realism: undefined } : {}),
     ...(process.argv.includes('--failover') ? { failover: { leaseTtlMs: numberFlag('lease-ttl-ms') ?? 5000 } } : {}),
