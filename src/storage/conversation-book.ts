@@ -1,6 +1,5 @@
-import { conversationDataOf } from './conversation-data.js';
 import type { HotState } from './hot-state.js';
-import { jsonDataFor, parseInput, validateInput } from './parse-input.js';
+import { jsonTextOf, parseInput, validateInput } from './parse-input.js';
 import type { Persistence } from './persistence.js';
 import { conversationKey, conversationSchema, ownerSchema } from './records.js';
 import type { ConversationRecord, Owner } from './records.js';
@@ -43,7 +42,7 @@ export class ConversationBook {
   }
 
   save(record: ConversationRecord): ConversationRecord {
-    return this.put(conversationData(record));
+    return this.put(validateInput(conversationSchema, record, 'Conversation'));
   }
 
   /**
@@ -64,7 +63,7 @@ export class ConversationBook {
       alongside?.();
       return current;
     }
-    const parsed = conversationData(next);
+    const parsed = validateInput(conversationSchema, next, 'Conversation');
     if (parsed.key !== key) {
       throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${parsed.key}; nothing was changed.`);
     }
@@ -168,8 +167,8 @@ export class ConversationBook {
   }
 
   /**
-   * Stores a validated record, already JSON data (what reading its text back gives) and nobody else's: its text is the
-   * store's copy, so the record itself goes back to the caller.
+   * Stores a validated record as its JSON text, made once: the text is the store's private copy, so no JSON round
+   * trip is needed (the record returned is zod's copy; its `dialog` is the caller's own value).
    */
   private put(parsed: ConversationRecord): ConversationRecord {
     const expected = conversationKey(parsed.channel, parsed.serviceId);
@@ -180,7 +179,7 @@ export class ConversationBook {
       );
     }
     const record = boundTranscript(parsed, this.options.transcriptMaxLines, this.options.transcriptMaxLineChars);
-    this.state.conversations.set(record.key, entryOf(record, JSON.stringify(record)));
+    this.state.conversations.set(record.key, entryOf(record, jsonTextOf(record, 'Conversation')));
     this.changed('hot');
     return record;
   }
@@ -211,16 +210,4 @@ export class ConversationBook {
     this.archiveTurn = run.catch(() => undefined);
     return run;
   }
-}
-
-/**
- * A caller's record, validated and made JSON data (a private copy, as reading its text back gives). The common case
- * takes the hand-written check (`conversation-data.ts`); anything it does not accept goes to zod, which refuses it
- * with its message (or, should it accept it, gives the same result the slow way).
- */
-function conversationData(value: unknown): ConversationRecord {
-  return (
-    conversationDataOf(value) ??
-    (jsonDataFor(validateInput(conversationSchema, value, 'Conversation'), 'Conversation') as ConversationRecord)
-  );
 }

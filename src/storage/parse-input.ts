@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { jsonDataOf } from './json-data.js';
 import { StoreError } from './store-error.js';
 
 /**
  * Validates a caller's value and returns a private deep copy. The JSON round trip guarantees that what
  * the store keeps is exactly what it will read back from disk (no Dates, Maps or undefined surprises).
- * (`jsonDataOf` gives the same without the text, and is faster on one shape in a micro-benchmark; in the bridge,
- * where every mention and effect has its own shapes, it was no faster than the native pair, so this stays.)
- * For a conversation, the copy is made after validation instead (`conversation-data.ts`).
+ * For a value the store keeps as JSON text anyway, `validateInput` + `jsonTextOf` do the same in one pass.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   let copy: unknown;
@@ -23,8 +20,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 
 /**
  * Validates a caller's value as given. zod's output is a new object for every part the schema types; parts typed
- * `unknown` are the caller's own. For a value made JSON data after it (`jsonDataFor`): that is the private copy, and
- * its text read back passes the schema again, because every typed leaf is a string, a finite number, a boolean or an enum.
+ * `unknown` are the caller's own. For a value kept as JSON text (`jsonTextOf`): the text is the private copy, and
+ * reading it back passes the schema again, because every typed leaf is a string, a finite number, a boolean or an enum.
  */
 export function validateInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
@@ -34,12 +31,12 @@ export function validateInput<S extends z.ZodType>(schema: S, value: unknown, wh
   return result.data;
 }
 
-/** What reading the validated value's JSON text back would give (see `jsonDataOf`); a value that is not JSON data is refused. */
-export function jsonDataFor(value: unknown, what: string): unknown {
+/** The JSON text of a validated value; a value that is not JSON data (a cycle, a BigInt) is refused. */
+export function jsonTextOf(value: unknown, what: string): string {
   try {
-    const data = jsonDataOf(value);
-    if (data === undefined) throw new Error('no JSON value');
-    return data;
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new Error('no JSON value');
+    return text;
   } catch (error) {
     throw notJson(what, error);
   }
