@@ -3,6 +3,10 @@
  * `date.added`, so every poll re-reads a short overlap before the newest mention seen, and every few polls a deep
  * re-scan reaches back the whole look-back window. Ids de-duplicate what is read twice.
  *
+ * The deep re-scan is a read of its own, after the read from the cursor and bounded at both ends (`DeepScan`): it
+ * never stands between the cursor and what is new. Under heavy traffic its window holds hundreds of pages; it goes on
+ * a few pages per poll, its progress kept in the cursor, so neither a restart nor a failed page sends it back.
+ *
  * A topic with no cursor yet gets a *baseline* read: everything it shows is recorded as history (by id), and
  * whatever becomes visible later is new. Nothing is ever decided by comparing the service's `date.added` with
  * our clock: the poller passes the service's time (its answers' `Date`) for a baseline's reach once it knows it,
@@ -11,8 +15,16 @@
 export interface PollCursor {
   /** Newest `date.added` (UNIX seconds, the service's clock) read so far. */
   readonly newestAddedAt: number;
-  /** When the last deep re-scan ran (epoch ms, our clock: only ever compared with our clock). */
+  /** When the last deep re-scan began (epoch ms, our clock: only ever compared with our clock). */
   readonly lastDeepScanAt: number;
+  /** A deep re-scan under way: what is left of its window. */
+  readonly deepScan?: DeepScan;
+}
+
+/** What a deep re-scan still has to read: `date_from` and `date_to` (UNIX seconds, the service's clock). */
+export interface DeepScan {
+  readonly fromSeconds: number;
+  readonly toSeconds: number;
 }
 
 export interface PollWindowOptions {
@@ -40,10 +52,14 @@ export function parseCursor(value: unknown): PollCursor | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.newestAddedAt !== 'number' || typeof v.lastDeepScanAt !== 'number') return undefined;
-  return { newestAddedAt: v.newestAddedAt, lastDeepScanAt: v.lastDeepScanAt };
+  const cursor = { newestAddedAt: v.newestAddedAt, lastDeepScanAt: v.lastDeepScanAt };
+  const deep = v.deepScan as Record<string, unknown> | undefined;
+  // A re-scan of another shape is no re-scan: the next one falls due as if none had begun.
+  if (typeof deep?.fromSeconds !== 'number' || typeof deep.toSeconds !== 'number') return cursor;
+  return { ...cursor, deepScan: { fromSeconds: deep.fromSeconds, toSeconds: deep.toSeconds } };
 }
 
-/** The next poll's window. */
+/** The next poll's read from its cursor (a topic's first read: its baseline). */
 export function nextWindow(cursor: PollCursor | undefined, nowMs: number, o: PollWindowOptions): PollWindow {
   if (cursor === undefined) {
     // The reach is generous (look-back on top of the backfill) so a service clock a little behind ours, or a
@@ -57,9 +73,29 @@ export function nextWindow(cursor: PollCursor | undefined, nowMs: number, o: Pol
       answerFromSeconds: o.backfillSeconds > 0 ? nowSeconds - o.backfillSeconds : Number.POSITIVE_INFINITY,
     };
   }
-  const deep = nowMs - cursor.lastDeepScanAt >= o.deepScanEveryMs;
-  const reach = deep ? o.lookbackSeconds : Math.min(o.shallowOverlapSeconds, o.lookbackSeconds);
-  return { fromSeconds: cursor.newestAddedAt - reach, deep, baseline: false, answerFromSeconds: Number.NEGATIVE_INFINITY };
+  const reach = Math.min(o.shallowOverlapSeconds, o.lookbackSeconds);
+  return { fromSeconds: cursor.newestAddedAt - reach, deep: false, baseline: false, answerFromSeconds: Number.NEGATIVE_INFINITY };
+}
+
+/**
+ * The cursor with the deep re-scan the next read should go on with: the one under way, or a new one when one is due
+ * (the whole look-back window up to the newest mention seen; `lastDeepScanAt` becomes now). `undefined`: none.
+ */
+export function withDeepScan(cursor: PollCursor, nowMs: number, o: PollWindowOptions): PollCursor | undefined {
+  if (cursor.deepScan) return cursor;
+  if (nowMs - cursor.lastDeepScanAt < o.deepScanEveryMs) return undefined;
+  if (o.lookbackSeconds <= o.shallowOverlapSeconds) return undefined; // the overlap of every poll covers it
+  const deepScan = { fromSeconds: cursor.newestAddedAt - o.lookbackSeconds, toSeconds: cursor.newestAddedAt };
+  return { ...cursor, lastDeepScanAt: nowMs, deepScan };
+}
+
+/** The cursor after the deep re-scan read up to `newestSeen` (UNIX seconds); `done`: it read its window through. */
+export function advanceDeepScan(cursor: PollCursor, newestSeen: number | undefined, done: boolean): PollCursor {
+  const { deepScan, ...rest } = cursor;
+  if (done || deepScan === undefined) return rest;
+  // Ties: the second of the newest mention read is read again (ids de-duplicate), so none of its others is skipped.
+  const fromSeconds = Math.min(deepScan.toSeconds, Math.max(deepScan.fromSeconds, newestSeen ?? deepScan.fromSeconds));
+  return { ...rest, deepScan: { ...deepScan, fromSeconds } };
 }
 
 /** The cursor after a poll of `window` that read mentions up to `newestSeen` (UNIX seconds). */
@@ -73,5 +109,6 @@ export function advanceCursor(
   return {
     newestAddedAt: Math.max(previous, newestSeen ?? previous),
     lastDeepScanAt: window.deep ? nowMs : (cursor?.lastDeepScanAt ?? nowMs),
+    ...(cursor?.deepScan ? { deepScan: cursor.deepScan } : {}),
   };
 }

@@ -1,28 +1,22 @@
-import {
-  AuthError,
-  ConnectionError,
-  InvalidParameterError,
-  RateLimitError,
-  ServerError,
-  type InvalidListItem,
-  type MentionListQuery,
-  type MentionPage,
-} from '../engage/index.js';
+import { AuthError, ConnectionError, RateLimitError, ServerError } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { accessAccepted, tokenRefused } from './token-health.js';
 import { ingestMentions } from './ingest.js';
-import { advanceCursor, nextWindow, parseCursor, type PollWindowOptions } from './poll-window.js';
+import { advanceCursor, nextWindow, parseCursor, withDeepScan, type PollCursor, type PollWindowOptions } from './poll-window.js';
+import { readDeepScan } from './poller-deep-scan.js';
 import type { PollCallKind } from './poller-calls.js';
 import type { ClassifyOptions, InboundItem } from './inbound-item.js';
+import { PollPageReader } from './poller-pages.js';
 import { MentionRecheck, recheckRecent, watchRecentConversations } from './poller-recheck.js';
 import { serviceNowMs } from './service-time.js';
 import { BaselineTries } from './baseline-tries.js';
+
+export { sourceFilter } from './poller-pages.js';
 
 const SHALLOW_OVERLAP_SECONDS = 5;
 const DEEP_SCAN_EVERY_MS = 60_000;
 const PAGE_LIMIT = 100;
 const MAX_BACKOFF_MS = 60_000;
-const MAX_LOGGED_INVALID = 10_000;
 
 /** Where the joint read of every topic keeps its cursor (a service topic id is never `*`). */
 export const JOINED_CURSOR = '*';
@@ -41,16 +35,11 @@ function isTransient(err: unknown): boolean {
   return err instanceof ServerError || err instanceof ConnectionError || err instanceof RateLimitError;
 }
 
-/** `source:whatsapp OR source:web`: only the served sources, when every name is a plain word the filter can hold. */
-export function sourceFilter(channelBySource: ReadonlyMap<string, string>): string | undefined {
-  const sources = [...channelBySource.keys()];
-  if (sources.length === 0 || !sources.every((s) => /^[A-Za-z0-9_-]+$/.test(s))) return undefined;
-  return sources.map((s) => `source:${s}`).join(' OR ');
-}
-
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
   readonly schedule: (key: string) => void;
+  /** Told the newest date of each page the read from a cursor has recorded (`restart-gap.ts`). */
+  readonly onRead?: (newestAddedAt: number) => void;
 }
 
 /**
@@ -66,10 +55,7 @@ export class Poller {
   /** Topics whose last read failed. */
   private readonly topics = new Map<string, { failures: number; error: string; retryAtMs: number }>();
   private readonly baselines = new BaselineTries();
-  /** Invalid items already counted and logged. */
-  private readonly loggedInvalid = new Set<string>();
-  /** The service refused the source filter once: every source is read. */
-  private filterRefused = false;
+  private readonly reader: PollPageReader;
   /** Recent customer mentions read again by id, for reply actions added to them later. */
   readonly recheck = new MentionRecheck();
   private readonly classify: ClassifyOptions & { watch: (item: InboundItem) => void };
@@ -90,6 +76,7 @@ export class Poller {
       },
       watch: (item) => this.recheck.watch(item, ctx.now()),
     };
+    this.reader = new PollPageReader(ctx, o.channelBySource, () => this.countCall('list'));
   }
 
   /**
@@ -167,63 +154,74 @@ export class Poller {
       const oldest = Math.min(...own.map((c) => c?.newestAddedAt ?? Number.POSITIVE_INFINITY));
       if (Number.isFinite(oldest)) cursor = { newestAddedAt: oldest, lastDeepScanAt: 0 }; // 0: a deep re-scan is due (and stored as a number)
     }
-    const window = nextWindow(cursor, ctx.now(), this.windowOptions());
+    return this.readTopics(JOINED_CURSOR, topicIds, cursor);
+  }
+
+  /**
+   * A read from the cursor kept under `cursorKey` through every page and, at the same time, the next pages of the
+   * deep re-scan when one is due or under way. Both keep their progress page by page in the one cursor, so a failed
+   * page or a restart resumes there. Only the read from the cursor fails the poll: a failed re-scan is logged and
+   * goes on at the next poll.
+   */
+  private async readTopics(cursorKey: string, topicIds: readonly string[], start: PollCursor | undefined): Promise<number> {
+    const { ctx } = this;
+    const o = this.windowOptions();
+    const window = nextWindow(start, ctx.now(), o);
+    // What both reads have learnt so far: every save writes the two together.
+    let cursor: PollCursor | undefined = start && (withDeepScan(start, ctx.now(), o) ?? start);
+    const save = async (): Promise<void> => {
+      if (cursor) await ctx.store.setCursor(cursorKey, cursor);
+    };
+    if (cursor?.deepScan && cursor.deepScan !== start?.deepScan) await save(); // a restart goes on with this re-scan
+    const cell = {
+      get: () => cursor,
+      set: (c: PollCursor) => {
+        cursor = c;
+      },
+      save,
+    };
+    const deep = readDeepScan(topicIds, cell, {
+      scope: cursorKey,
+      reader: this.reader,
+      ingest: (m) => this.ingest(m),
+      pageLimit: PAGE_LIMIT,
+    });
+    deep.catch(() => undefined); // awaited below: never an unhandled rejection while the read from the cursor runs
     let recorded = 0;
     let newest: number | undefined;
-    for await (const page of this.pages({
-      topicIds,
-      dateFrom: new Date(window.fromSeconds * 1000),
-      sort: 'dateadd:asc',
-      limit: PAGE_LIMIT,
-    })) {
-      this.skipInvalid('*', page.invalid);
-      const r = await ingestMentions(ctx.store, page.data, { ...this.classify, schedule: this.o.schedule });
-      recorded += r.recorded;
-      if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
-      // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
-      if (newest !== undefined)
-        await ctx.store.setCursor(JOINED_CURSOR, advanceCursor(cursor, newest, ctx.now(), { ...window, deep: false }));
+    try {
+      const query = { topicIds, dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc' as const, limit: PAGE_LIMIT };
+      for await (const page of this.reader.pages(query)) {
+        this.reader.skipInvalid(cursorKey, page.invalid);
+        const r = await this.ingest(page.data);
+        // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.
+        if (r.newestAddedAt !== undefined) this.o.onRead?.(r.newestAddedAt);
+        recorded += r.recorded;
+        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+        // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
+        if (newest !== undefined) {
+          cursor = advanceCursor(cursor, newest, ctx.now(), window);
+          await save();
+        }
+      }
+      cursor = advanceCursor(cursor, newest, ctx.now(), window);
+      await save();
+    } finally {
+      recorded += await deep.catch((err: unknown) => {
+        if (err instanceof AuthError) throw err;
+        ctx.log.warn(
+          { cursor: cursorKey, err: (err as Error)?.message },
+          'the deep re-scan failed; the next poll goes on from where it stopped',
+        );
+        return 0;
+      });
     }
-    await ctx.store.setCursor(JOINED_CURSOR, advanceCursor(cursor, newest, ctx.now(), window));
     if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
     return recorded;
   }
 
-  /**
-   * The pages of a list read, narrowed to the served sources (`source:` clauses of the list filter) unless the
-   * service refused that filter once: a read refused with the filter and answered without it drops it for good.
-   */
-  private async *pages(query: MentionListQuery): AsyncGenerator<MentionPage, void, undefined> {
-    const filter = this.filterRefused ? undefined : sourceFilter(this.o.channelBySource);
-    // Most items a poll reads were recorded already (its overlap, the webhook): they need no full check again.
-    const known = { isKnown: (topicId: string, id: string) => this.ctx.store.hasSeen(topicId, id) };
-    let yielded = false;
-    try {
-      for await (const page of this.ctx.engage.mentions.listPages(filter ? { ...query, filter } : query, known)) {
-        this.countCall('list');
-        // Before its mentions are recorded and their contacts' workers start: they must find the bridge resumed.
-        if (!yielded) await accessAccepted(this.ctx);
-        yielded = true;
-        yield page;
-      }
-      return;
-    } catch (err) {
-      this.countCall('list'); // the call that failed costs as much as one that answered
-      if (!filter || yielded || !(err instanceof InvalidParameterError)) throw err;
-    }
-    try {
-      for await (const page of this.ctx.engage.mentions.listPages(query, known)) {
-        this.countCall('list');
-        if (!this.filterRefused) {
-          this.filterRefused = true;
-          this.ctx.log.warn({ filter }, 'the service refused the source filter of the mentions list: every source is read');
-        }
-        yield page;
-      }
-    } catch (err) {
-      this.countCall('list');
-      throw err;
-    }
+  private ingest(mentions: Parameters<typeof ingestMentions>[1], historyBefore?: number) {
+    return ingestMentions(this.ctx.store, mentions, { ...this.classify, historyBefore, schedule: this.o.schedule });
   }
 
   private countCall(kind: PollCallKind): void {
@@ -244,8 +242,17 @@ export class Poller {
   private recheckRecent(): Promise<number> {
     return recheckRecent(this.ctx, this.recheck, {
       count: () => this.countCall('recheck'),
-      ingest: async (m) => (await ingestMentions(this.ctx.store, [m], { ...this.classify, schedule: this.o.schedule })).recorded,
+      ingest: async (m) => (await this.ingest([m])).recorded,
     });
+  }
+
+  /** The newest `date.added` every read from a cursor has reached (the joint cursor, else the oldest topic's). */
+  async readPosition(): Promise<number | undefined> {
+    const joined = parseCursor(await this.ctx.store.getCursor(JOINED_CURSOR));
+    if (joined) return joined.newestAddedAt;
+    const own = await Promise.all((await this.o.topicIds()).map(async (t) => parseCursor(await this.ctx.store.getCursor(t))));
+    const known = own.flatMap((c) => (c ? [c.newestAddedAt] : []));
+    return known.length === own.length && known.length > 0 ? Math.min(...known) : undefined;
   }
 
   /** Topics whose last read failed, with their error and when they are tried again. */
@@ -259,18 +266,6 @@ export class Poller {
     const delay = Math.min(MAX_BACKOFF_MS, this.ctx.settings.pollIntervalMs * 2 ** Math.min(failures - 1, 6));
     this.topics.set(topicId, { failures, error, retryAtMs: this.ctx.now() + delay });
     this.ctx.log.warn({ topicId, err: error, failures }, 'reading a topic failed; it backs off, the other topics go on');
-  }
-
-  private skipInvalid(topicId: string, invalid: readonly InvalidListItem[]): void {
-    for (const item of invalid) {
-      // Counted and logged once per item, though every overlapping poll reads it again.
-      const id = `${topicId}/${item.id ?? '?'}`;
-      if (this.loggedInvalid.has(id)) continue;
-      if (this.loggedInvalid.size >= MAX_LOGGED_INVALID) this.loggedInvalid.clear();
-      this.loggedInvalid.add(id);
-      this.ctx.metrics.skippedItems.inc({ source: 'poll', reason: 'invalid-mention' });
-      this.ctx.log.warn({ topicId, mentionId: item.id, problem: item.problem }, 'skipped a mention that cannot be read');
-    }
   }
 
   /**
@@ -304,28 +299,25 @@ export class Poller {
   /** One topic alone: its baseline read when it has no cursor, else a read from a little before its cursor. */
   private async pollTopic(topicId: string): Promise<number> {
     const { ctx } = this;
-    let recorded = 0;
     const cursor = parseCursor(await ctx.store.getCursor(topicId));
+    if (cursor !== undefined) return this.readTopics(topicId, [topicId], cursor);
+    let recorded = 0;
     const o = this.windowOptions();
     // A baseline's reach and its history boundary are moments on the service's clock (ours until it answered once).
-    const window = nextWindow(cursor, cursor === undefined ? (serviceNowMs(ctx) ?? ctx.now()) : ctx.now(), o);
-    if (window.baseline) this.baselines.note(topicId, serviceNowMs(ctx));
-    const plan = window.baseline ? this.baselines.plan(topicId, window, o.backfillSeconds + o.lookbackSeconds) : undefined;
-    const historyBefore = plan?.historyBefore;
+    const window = nextWindow(undefined, serviceNowMs(ctx) ?? ctx.now(), o);
+    this.baselines.note(topicId, serviceNowMs(ctx));
+    const plan = this.baselines.plan(topicId, window, o.backfillSeconds + o.lookbackSeconds);
     let newest: number | undefined;
-    const dateFrom = new Date((plan?.fromSeconds ?? window.fromSeconds) * 1000);
-    for await (const page of this.pages({ topicIds: [topicId], dateFrom, sort: 'dateadd:asc', limit: PAGE_LIMIT })) {
-      if (window.baseline) this.baselines.note(topicId, serviceNowMs(ctx));
-      this.skipInvalid(topicId, page.invalid);
-      const r = await ingestMentions(ctx.store, page.data, { ...this.classify, historyBefore, schedule: this.o.schedule });
+    const dateFrom = new Date(plan.fromSeconds * 1000);
+    for await (const page of this.reader.pages({ topicIds: [topicId], dateFrom, sort: 'dateadd:asc', limit: PAGE_LIMIT })) {
+      this.baselines.note(topicId, serviceNowMs(ctx));
+      this.reader.skipInvalid(topicId, page.invalid);
+      const r = await this.ingest(page.data, plan.historyBefore);
       recorded += r.recorded;
       if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
-      // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
-      if (!window.baseline && newest !== undefined) {
-        await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), { ...window, deep: false }));
-      }
     }
-    await ctx.store.setCursor(topicId, advanceCursor(cursor, newest, ctx.now(), window));
+    // A baseline keeps no progress page by page: one cut short is tried again whole (`baseline-tries.ts`).
+    await ctx.store.setCursor(topicId, advanceCursor(undefined, newest, ctx.now(), window));
     if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
     return recorded;
   }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { nextWindow, advanceCursor, parseCursor } from '../../src/bridge/poll-window.js';
+import { nextWindow, advanceCursor, advanceDeepScan, parseCursor, withDeepScan } from '../../src/bridge/poll-window.js';
 
 const o = { shallowOverlapSeconds: 5, lookbackSeconds: 120, deepScanEveryMs: 60_000, backfillSeconds: 0 };
 const NEG = Number.NEGATIVE_INFINITY;
@@ -24,9 +24,33 @@ describe('poll window', () => {
     expect(nextWindow(cursor, 20_000, o)).toEqual({ fromSeconds: 4_995, deep: false, baseline: false, answerFromSeconds: NEG });
   });
 
-  it('reaches back the whole look-back window once a deep scan is due', () => {
+  it('reads from the cursor even when a deep re-scan is due: the re-scan is a read of its own', () => {
     const cursor = { newestAddedAt: 5_000, lastDeepScanAt: 10_000 };
-    expect(nextWindow(cursor, 70_000, o)).toEqual({ fromSeconds: 4_880, deep: true, baseline: false, answerFromSeconds: NEG });
+    expect(nextWindow(cursor, 70_000, o)).toEqual({ fromSeconds: 4_995, deep: false, baseline: false, answerFromSeconds: NEG });
+  });
+
+  it('begins a deep re-scan of the whole look-back window, up to the newest mention seen, once one is due', () => {
+    const cursor = { newestAddedAt: 5_000, lastDeepScanAt: 10_000 };
+    expect(withDeepScan(cursor, 69_999, o)).toBeUndefined();
+    expect(withDeepScan(cursor, 70_000, o)).toEqual({
+      newestAddedAt: 5_000,
+      lastDeepScanAt: 70_000,
+      deepScan: { fromSeconds: 4_880, toSeconds: 5_000 },
+    });
+    // Nothing to re-scan when the overlap of every poll reaches as far.
+    expect(withDeepScan(cursor, 70_000, { ...o, lookbackSeconds: 5 })).toBeUndefined();
+  });
+
+  it('goes on with the re-scan under way, moving its start only forward and within its window, and ends it', () => {
+    const under = { newestAddedAt: 6_000, lastDeepScanAt: 1, deepScan: { fromSeconds: 4_880, toSeconds: 5_000 } };
+    expect(withDeepScan(under, 999_999, o)).toBe(under);
+    expect(advanceDeepScan(under, 4_950, false).deepScan).toEqual({ fromSeconds: 4_950, toSeconds: 5_000 });
+    expect(advanceDeepScan(under, 4_000, false).deepScan).toEqual({ fromSeconds: 4_880, toSeconds: 5_000 });
+    expect(advanceDeepScan(under, 7_000, false).deepScan).toEqual({ fromSeconds: 5_000, toSeconds: 5_000 });
+    expect(advanceDeepScan(under, undefined, true)).toEqual({ newestAddedAt: 6_000, lastDeepScanAt: 1 });
+    // The read from the cursor keeps the re-scan as it is.
+    const shallow = { fromSeconds: 0, deep: false, baseline: false, answerFromSeconds: NEG };
+    expect(advanceCursor(under, 6_100, 5, shallow)).toEqual({ ...under, newestAddedAt: 6_100 });
   });
 
   it("reads after a baseline from the service's own newest timestamp, whatever our clock says", () => {
@@ -45,6 +69,13 @@ describe('poll window', () => {
   it('treats a stored cursor of another shape as absent', () => {
     expect(parseCursor({ nope: 1 })).toBeUndefined();
     expect(parseCursor({ newestAddedAt: 1, lastDeepScanAt: 2 })).toEqual({ newestAddedAt: 1, lastDeepScanAt: 2 });
+    // A re-scan of another shape is no re-scan; the cursor itself stands.
+    expect(parseCursor({ newestAddedAt: 1, lastDeepScanAt: 2, deepScan: { fromSeconds: 'x' } })).toEqual({
+      newestAddedAt: 1,
+      lastDeepScanAt: 2,
+    });
+    const deepScan = { fromSeconds: 3, toSeconds: 4 };
+    expect(parseCursor({ newestAddedAt: 1, lastDeepScanAt: 2, deepScan })).toEqual({ newestAddedAt: 1, lastDeepScanAt: 2, deepScan });
   });
 });
 
