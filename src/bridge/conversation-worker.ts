@@ -10,6 +10,7 @@ import { ContactTags } from './contact-tags.js';
 import { botUserSettled, recogniseOwnEcho } from './own-echo.js';
 import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 import { isLate } from './service-time.js';
+import type { RestartGap } from './restart-gap.js';
 
 /** Mentions of one contact decided before their effects are performed together. */
 const BATCH_LIMIT = 20;
@@ -61,6 +62,8 @@ export class ConversationWorker {
     private readonly mutex: KeyedMutex,
     /** Told when a handover failed for good (`ConversationEvents`); called with the contact's lock held. */
     private readonly escalations: EscalationFailures,
+    /** After a restart: mentions the poll has not read up to yet wait (`restart-gap.ts`). */
+    private readonly gap?: Pick<RestartGap, 'mayDecide'>,
   ) {
     this.tags = new ContactTags(ctx);
   }
@@ -87,7 +90,7 @@ export class ConversationWorker {
    */
   private async round(key: string): Promise<void> {
     if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
-    const items = humanActivityFirst(await this.ctx.store.pendingInbound(key)).slice(0, BATCH_LIMIT);
+    const items = humanActivityFirst(await this.ready(key)).slice(0, BATCH_LIMIT);
     if (items.length > 0) {
       const batch: Batch = {};
       try {
@@ -98,9 +101,18 @@ export class ConversationWorker {
       }
       if (!(await runPendingEffects(this.ctx, key, this.escalations, true))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
-      if ((await this.ctx.store.pendingInbound(key)).length > 0) this.ctx.wake(key);
+      if ((await this.ready(key)).length > 0) this.ctx.wake(key);
     }
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
+  }
+
+  /** The contact's waiting mentions that may be decided now, oldest first (those held by a restart's gap wait). */
+  private async ready(key: string): Promise<InboundMention[]> {
+    const waiting = await this.ctx.store.pendingInbound(key);
+    const gap = this.gap;
+    if (!gap) return waiting;
+    const held = waiting.findIndex((m) => !gap.mayDecide(key, m.addedAt));
+    return held < 0 ? waiting : waiting.slice(0, held);
   }
 
   /**

@@ -24,6 +24,8 @@ import { Scheduler } from './scheduler.js';
 import { BridgeControlService } from './bridge-control.js';
 import { ReplyServices } from './reply-services.js';
 import type { PerformerDeps } from './performer.js';
+import { RestartGap } from './restart-gap.js';
+import { serviceNowMs } from './service-time.js';
 
 export interface BridgeOptions {
   readonly store: Store;
@@ -99,7 +101,15 @@ export async function createBridge(o: BridgeOptions) {
     wake: dispatcher.wake,
   };
   const events = new ConversationEvents(ctx, mutex);
-  const worker = new ConversationWorker(ctx, mutex, events);
+  const gap = new RestartGap({
+    now,
+    serviceNowMs: () => serviceNowMs(ctx),
+    wake: (key) => dispatcher.schedule(key),
+    onExpired: (detail) =>
+      o.log.warn(detail, 'after the restart the poll did not read past the outage in time: messages are decided as they come'),
+    onClosed: (detail) => o.log.info(detail, 'the poll has read past the restart: messages are decided as they come again'),
+  });
+  const worker = new ConversationWorker(ctx, mutex, events, gap);
   dispatcher.serve((key) => worker.work(key));
 
   const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
@@ -113,6 +123,7 @@ export async function createBridge(o: BridgeOptions) {
     channelBySource,
     topicIds,
     schedule: (k) => dispatcher.schedule(k),
+    onRead: (newest) => gap.read(newest),
   });
   const reconciler = new Reconciler(ctx, events);
   const control = new BridgeControlService(ctx, events, topicIds);
@@ -135,6 +146,7 @@ export async function createBridge(o: BridgeOptions) {
   async function prepare(options: { commandOnly?: boolean } = {}): Promise<void> {
     const meta = await o.store.getMeta();
     ctx.health.pausedForAll = meta.values['pausedForAll'] === true;
+    const restarted = meta.baselineAt !== undefined;
     if (meta.baselineAt === undefined && !options.commandOnly) {
       // Informational only: each topic's first read records what it shows as history (see poll-window.ts).
       await o.store.setMeta({ baselineAt: now() });
@@ -149,6 +161,9 @@ export async function createBridge(o: BridgeOptions) {
       o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
     }
     if (options.commandOnly) return;
+    // Pushes failed while the bridge was down; the poll finds those mentions later (`restart-gap.ts`). Opened after
+    // the first answers, so the service's time at the restart is known.
+    if (restarted) gap.opened(await poller.readPosition());
     await poller.readBaselines();
     const keys = new Set<string>();
     for (const m of await o.store.pendingInbound()) keys.add(m.key);

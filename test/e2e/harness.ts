@@ -19,6 +19,7 @@ export const CLOSED_MS = Date.UTC(2026, 10, 21, 9, 0, 0);
 export interface Harness {
   readonly sim: SimulatorHandle['sim'];
   readonly simUrl: string;
+  /** The bridge running now (`restart` replaces it). */
   readonly running: RunningBridge;
   readonly dataDir: string;
   now(): number;
@@ -34,6 +35,8 @@ export interface Harness {
   requests(): RequestEntry[];
   /** One poll, then wait until every contact's work is done. */
   settle(): Promise<void>;
+  /** Stops the bridge, runs `meanwhile` (the outage), and starts a new bridge on the same data and service. */
+  restart(meanwhile?: () => Promise<void>): Promise<RunningBridge>;
   stop(): Promise<void>;
 }
 
@@ -79,7 +82,7 @@ export async function startHarness(
       ...options.env,
     },
   });
-  const running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+  let running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
   // The simulator's clock is fixed (setClock) while the bridge's runs on: a customer writes at the bridge's now
   // (plus the offset a test gives the service's clock). Otherwise, when starting took over a second (a busy
   // machine), the first mentions would be dated well before the bridge's first read.
@@ -88,7 +91,9 @@ export async function startHarness(
   const h: Harness = {
     sim,
     simUrl: server.url,
-    running,
+    get running() {
+      return running;
+    },
     dataDir,
     now: clock,
     setNow(ms) {
@@ -124,6 +129,12 @@ export async function startHarness(
     },
     outbound: () => sim.outbound.after(0),
     requests: () => sim.requests.after(0),
+    async restart(meanwhile) {
+      await running.stop();
+      await meanwhile?.();
+      running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+      return running;
+    },
     async settle() {
       await running.bridge.poller.tick();
       await running.bridge.idle();
