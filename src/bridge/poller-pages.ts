@@ -27,11 +27,14 @@ export class PollPageReader {
     private readonly countList: () => void,
   ) {}
 
-  /** The pages of a list read; a read refused with the filter and answered without it drops the filter for good. */
-  async *pages(query: MentionListQuery): AsyncGenerator<MentionPage, void, undefined> {
+  /**
+   * The pages of a list read; a read refused with the filter and answered without it drops the filter for good.
+   * `prefetch`: each next page is asked for while this one is recorded (for a read that goes through every page).
+   */
+  async *pages(query: MentionListQuery, o: { prefetch?: boolean } = {}): AsyncGenerator<MentionPage, void, undefined> {
     const filter = this.filterRefused ? undefined : sourceFilter(this.channelBySource);
     // Most items a poll reads were recorded already (its overlap, the webhook): they need no full check again.
-    const known = { isKnown: (topicId: string, id: string) => this.ctx.store.hasSeen(topicId, id) };
+    const known = { isKnown: (topicId: string, id: string) => this.ctx.store.hasSeen(topicId, id), prefetch: o.prefetch };
     let yielded = false;
     try {
       for await (const page of this.ctx.engage.mentions.listPages(filter ? { ...query, filter } : query, known)) {

@@ -191,7 +191,8 @@ export class Poller {
     let newest: number | undefined;
     try {
       const query = { topicIds, dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc' as const, limit: PAGE_LIMIT };
-      for await (const page of this.reader.pages(query)) {
+      // The next page is asked for while this one is recorded: after an outage this read has many pages to catch up.
+      for await (const page of this.reader.pages(query, { prefetch: true })) {
         this.reader.skipInvalid(cursorKey, page.invalid);
         const r = await this.ingest(page.data);
         // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.

@@ -22,8 +22,9 @@ export async function* readMentionPages(
   firstOp: () => Operation,
   maxPages: number,
   isKnown: KnownMention | undefined,
+  prefetch = false,
 ): AsyncGenerator<MentionPage, void, undefined> {
-  for await (const page of iteratePages(executor, firstOp, rawPageSchema, maxPages)) {
+  for await (const page of iteratePages(executor, firstOp, rawPageSchema, maxPages, { prefetch })) {
     const data: Mention[] = [];
     const invalid: InvalidListItem[] = [];
     for (const raw of page.data) {

@@ -85,8 +85,12 @@ export function mentionsResource(ctx: ResourceContext) {
      * Every page, following `paging.next_url`. `isKnown`: mentions already recorded get only the check of what a
      * re-read can change (see `mention-pages.ts`).
      */
-    listPages: (query: MentionListQuery = {}, o: { isKnown?: KnownMention } = {}): AsyncGenerator<MentionPage, void, undefined> =>
-      readMentionPages(ctx.executor, () => listOp(query), ctx.maxPages, o.isKnown),
+    /** `prefetch`: each next page is asked for while the caller works on the one before (`iteratePages`). */
+    listPages: (
+      query: MentionListQuery = {},
+      o: { isKnown?: KnownMention; prefetch?: boolean } = {},
+    ): AsyncGenerator<MentionPage, void, undefined> =>
+      readMentionPages(ctx.executor, () => listOp(query), ctx.maxPages, o.isKnown, o.prefetch),
   };
 }
 

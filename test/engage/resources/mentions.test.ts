@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidParameterError, MalformedResponseError, PageLimitError, type Mention } from '../../../src/engage/index.js';
 import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { testClient, TOKEN } from '../helpers/test-client.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let server: ScriptedServer;
 beforeEach(async () => {
@@ -114,6 +115,35 @@ describe('mentions', () => {
     expect(error).toBeInstanceOf(PageLimitError);
     expect(ids).toEqual(['1', '2']);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('with prefetch, asks for the next page while the caller still works on the one it has', async () => {
+    const { client } = testClient(server, { maxPages: 3 });
+    server.script(
+      page([1], `${server.baseUrl}/1001/inbox/mentions?page_token=p2`),
+      page([2], `${server.baseUrl}/1001/inbox/mentions?page_token=p3`),
+      page([3], `${server.baseUrl}/1001/inbox/mentions?page_token=p4`),
+    );
+    const pages = client.mentions.listPages({}, { prefetch: true })[Symbol.asyncIterator]();
+    expect((await pages.next()).value?.data.map((m: Mention) => m.id)).toEqual(['1']);
+    // The caller has not asked for page 2 yet: it is on its way already.
+    await waitFor('the second page asked for', () => server.requests.length === 2);
+    expect((await pages.next()).value?.data.map((m: Mention) => m.id)).toEqual(['2']);
+    expect((await pages.next()).value?.data.map((m: Mention) => m.id)).toEqual(['3']);
+    // The guard still yields every page read before it stops, and asks for none past it.
+    await expect(pages.next()).rejects.toBeInstanceOf(PageLimitError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('with prefetch, a failure of the next page is thrown when the caller gets there, after the page it has', async () => {
+    const { client } = testClient(server);
+    server.script(page([1], 'https://evil.example/1001/inbox/mentions?page_token=x'));
+    const ids: string[] = [];
+    const error = await (async () => {
+      for await (const p of client.mentions.listPages({}, { prefetch: true })) ids.push(...p.data.map((m) => m.id));
+    })().catch((e: unknown) => e);
+    expect(ids).toEqual(['1']);
+    expect(String(error)).toMatch(/another origin/);
   });
 
   it('refuses to follow a next_url that repeats a page or points at another origin', async () => {
