@@ -3,9 +3,11 @@
  * `date.added`, so every poll re-reads a short overlap before the newest mention seen, and every few polls a deep
  * re-scan reaches back the whole look-back window. Ids de-duplicate what is read twice.
  *
- * The deep re-scan is a read of its own, after the read from the cursor and bounded at both ends (`DeepScan`): it
+ * The deep re-scan is a read of its own, beside the read from the cursor and bounded at both ends (`DeepScan`): it
  * never stands between the cursor and what is new. Under heavy traffic its window holds hundreds of pages; it goes on
- * a few pages per poll, its progress kept in the cursor, so neither a restart nor a failed page sends it back.
+ * a few pages per poll, its progress kept in the cursor, so neither a restart nor a failed page sends it back. Each
+ * re-scan begins where the last one ended at the latest (`scannedThrough`), so when re-scans are slower than the
+ * look-back window (failures, heavy traffic) the next one covers the stretch between them instead of leaving it.
  *
  * A topic with no cursor yet gets a *baseline* read: everything it shows is recorded as history (by id), and
  * whatever becomes visible later is new. Nothing is ever decided by comparing the service's `date.added` with
@@ -19,6 +21,8 @@ export interface PollCursor {
   readonly lastDeepScanAt: number;
   /** A deep re-scan under way: what is left of its window. */
   readonly deepScan?: DeepScan;
+  /** Where the last finished deep re-scan ended (UNIX seconds, the service's clock). */
+  readonly scannedThrough?: number;
 }
 
 /** What a deep re-scan still has to read: `date_from` and `date_to` (UNIX seconds, the service's clock). */
@@ -52,7 +56,11 @@ export function parseCursor(value: unknown): PollCursor | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.newestAddedAt !== 'number' || typeof v.lastDeepScanAt !== 'number') return undefined;
-  const cursor = { newestAddedAt: v.newestAddedAt, lastDeepScanAt: v.lastDeepScanAt };
+  const cursor = {
+    newestAddedAt: v.newestAddedAt,
+    lastDeepScanAt: v.lastDeepScanAt,
+    ...(typeof v.scannedThrough === 'number' ? { scannedThrough: v.scannedThrough } : {}),
+  };
   const deep = v.deepScan as Record<string, unknown> | undefined;
   // A re-scan of another shape is no re-scan: the next one falls due as if none had begun.
   if (typeof deep?.fromSeconds !== 'number' || typeof deep.toSeconds !== 'number') return cursor;
@@ -79,20 +87,27 @@ export function nextWindow(cursor: PollCursor | undefined, nowMs: number, o: Pol
 
 /**
  * The cursor with the deep re-scan the next read should go on with: the one under way, or a new one when one is due
- * (the whole look-back window up to the newest mention seen; `lastDeepScanAt` becomes now). `undefined`: none.
+ * (the whole look-back window up to the newest mention seen, and back to where the last one ended when that is
+ * further; `lastDeepScanAt` becomes now). `undefined`: none.
  */
 export function withDeepScan(cursor: PollCursor, nowMs: number, o: PollWindowOptions): PollCursor | undefined {
   if (cursor.deepScan) return cursor;
   if (nowMs - cursor.lastDeepScanAt < o.deepScanEveryMs) return undefined;
   if (o.lookbackSeconds <= o.shallowOverlapSeconds) return undefined; // the overlap of every poll covers it
-  const deepScan = { fromSeconds: cursor.newestAddedAt - o.lookbackSeconds, toSeconds: cursor.newestAddedAt };
+  const fromSeconds = Math.min(
+    cursor.newestAddedAt - o.lookbackSeconds,
+    // Its last second again (ties), so a mention listed there late is not left between two re-scans.
+    cursor.scannedThrough ?? Number.POSITIVE_INFINITY,
+  );
+  const deepScan = { fromSeconds, toSeconds: cursor.newestAddedAt };
   return { ...cursor, lastDeepScanAt: nowMs, deepScan };
 }
 
 /** The cursor after the deep re-scan read up to `newestSeen` (UNIX seconds); `done`: it read its window through. */
 export function advanceDeepScan(cursor: PollCursor, newestSeen: number | undefined, done: boolean): PollCursor {
   const { deepScan, ...rest } = cursor;
-  if (done || deepScan === undefined) return rest;
+  if (deepScan === undefined) return rest;
+  if (done) return { ...rest, scannedThrough: deepScan.toSeconds };
   // Ties: the second of the newest mention read is read again (ids de-duplicate), so none of its others is skipped.
   const fromSeconds = Math.min(deepScan.toSeconds, Math.max(deepScan.fromSeconds, newestSeen ?? deepScan.fromSeconds));
   return { ...rest, deepScan: { ...deepScan, fromSeconds } };
@@ -110,5 +125,6 @@ export function advanceCursor(
     newestAddedAt: Math.max(previous, newestSeen ?? previous),
     lastDeepScanAt: window.deep ? nowMs : (cursor?.lastDeepScanAt ?? nowMs),
     ...(cursor?.deepScan ? { deepScan: cursor.deepScan } : {}),
+    ...(cursor?.scannedThrough !== undefined ? { scannedThrough: cursor.scannedThrough } : {}),
   };
 }

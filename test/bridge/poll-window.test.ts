@@ -41,13 +41,22 @@ describe('poll window', () => {
     expect(withDeepScan(cursor, 70_000, { ...o, lookbackSeconds: 5 })).toBeUndefined();
   });
 
+  it('begins a re-scan where the last one ended when that lies further back than the look-back window', () => {
+    // The last re-scan ended at 5,000; the cursor has since moved 300 s on (re-scans failing, or slow).
+    const cursor = { newestAddedAt: 5_300, lastDeepScanAt: 10_000, scannedThrough: 5_000 };
+    expect(withDeepScan(cursor, 70_000, o)?.deepScan).toEqual({ fromSeconds: 5_000, toSeconds: 5_300 });
+    // When it ended recently, the look-back window reaches further.
+    expect(withDeepScan({ ...cursor, scannedThrough: 5_250 }, 70_000, o)?.deepScan).toEqual({ fromSeconds: 5_180, toSeconds: 5_300 });
+    expect(parseCursor(cursor)).toEqual(cursor);
+  });
+
   it('goes on with the re-scan under way, moving its start only forward and within its window, and ends it', () => {
     const under = { newestAddedAt: 6_000, lastDeepScanAt: 1, deepScan: { fromSeconds: 4_880, toSeconds: 5_000 } };
     expect(withDeepScan(under, 999_999, o)).toBe(under);
     expect(advanceDeepScan(under, 4_950, false).deepScan).toEqual({ fromSeconds: 4_950, toSeconds: 5_000 });
     expect(advanceDeepScan(under, 4_000, false).deepScan).toEqual({ fromSeconds: 4_880, toSeconds: 5_000 });
     expect(advanceDeepScan(under, 7_000, false).deepScan).toEqual({ fromSeconds: 5_000, toSeconds: 5_000 });
-    expect(advanceDeepScan(under, undefined, true)).toEqual({ newestAddedAt: 6_000, lastDeepScanAt: 1 });
+    expect(advanceDeepScan(under, undefined, true)).toEqual({ newestAddedAt: 6_000, lastDeepScanAt: 1, scannedThrough: 5_000 });
     // The read from the cursor keeps the re-scan as it is.
     const shallow = { fromSeconds: 0, deep: false, baseline: false, answerFromSeconds: NEG };
     expect(advanceCursor(under, 6_100, 5, shallow)).toEqual({ ...under, newestAddedAt: 6_100 });
