@@ -106,13 +106,21 @@ export class ConversationWorker {
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
   }
 
-  /** The contact's waiting mentions that may be decided now, oldest first (those held by a restart's gap wait). */
+  /**
+   * The contact's waiting mentions that may be decided now, oldest first: after a restart, a customer's message the
+   * poll has not read up to yet waits with every customer message after it (`restart-gap.ts`). People's activity
+   * never waits: the bot must know of an agent's reply before it decides what came after it.
+   */
   private async ready(key: string): Promise<InboundMention[]> {
     const waiting = await this.ctx.store.pendingInbound(key);
     const gap = this.gap;
     if (!gap) return waiting;
-    const held = waiting.findIndex((m) => !gap.mayDecide(key, m.addedAt));
-    return held < 0 ? waiting : waiting.slice(0, held);
+    let holding = false;
+    return waiting.filter((m) => {
+      if ((m.payload as InboundPayload).kind !== 'customer') return true;
+      holding ||= !gap.mayDecide(key, m.topicId, m.addedAt);
+      return !holding;
+    });
   }
 
   /**

@@ -104,7 +104,7 @@ export async function createBridge(o: BridgeOptions) {
   const gap = new RestartGap({
     now,
     serviceNowMs: () => serviceNowMs(ctx),
-    wake: (key) => dispatcher.schedule(key),
+    wake: (key, atMs) => dispatcher.wake(key, atMs),
     onExpired: (detail) =>
       o.log.warn(detail, 'after the restart the poll did not read past the outage in time: messages are decided as they come'),
     onClosed: (detail) => o.log.info(detail, 'the poll has read past the restart: messages are decided as they come again'),
@@ -123,7 +123,8 @@ export async function createBridge(o: BridgeOptions) {
     channelBySource,
     topicIds,
     schedule: (k) => dispatcher.schedule(k),
-    onRead: (newest) => gap.read(newest),
+    onRead: (topics, newest) => gap.read(topics, newest),
+    afterPoll: () => gap.expireIfDue(),
   });
   const reconciler = new Reconciler(ctx, events);
   const control = new BridgeControlService(ctx, events, topicIds);
@@ -163,7 +164,7 @@ export async function createBridge(o: BridgeOptions) {
     if (options.commandOnly) return;
     // Pushes failed while the bridge was down; the poll finds those mentions later (`restart-gap.ts`). Opened after
     // the first answers, so the service's time at the restart is known.
-    if (restarted) gap.opened(await poller.readPosition());
+    if (restarted) gap.opened(await poller.readPositions());
     await poller.readBaselines();
     const keys = new Set<string>();
     for (const m of await o.store.pendingInbound()) keys.add(m.key);

@@ -38,8 +38,10 @@ function isTransient(err: unknown): boolean {
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
   readonly schedule: (key: string) => void;
-  /** Told the newest date of each page the read from a cursor has recorded (`restart-gap.ts`). */
-  readonly onRead?: (newestAddedAt: number) => void;
+  /** Told the newest date of each page a read of these topics from their cursor has recorded (`restart-gap.ts`). */
+  readonly onRead?: (topicIds: readonly string[], newestAddedAt: number) => void;
+  /** Told after every poll, whether it read or failed. */
+  readonly afterPoll?: () => void;
 }
 
 /**
@@ -196,7 +198,7 @@ export class Poller {
         this.reader.skipInvalid(cursorKey, page.invalid);
         const r = await this.ingest(page.data);
         // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.
-        if (r.newestAddedAt !== undefined) this.o.onRead?.(r.newestAddedAt);
+        if (r.newestAddedAt !== undefined) this.o.onRead?.(topicIds, r.newestAddedAt);
         recorded += r.recorded;
         if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
         // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
@@ -247,13 +249,18 @@ export class Poller {
     });
   }
 
-  /** The newest `date.added` every read from a cursor has reached (the joint cursor, else the oldest topic's). */
-  async readPosition(): Promise<number | undefined> {
+  /**
+   * Per watched topic, the newest `date.added` its reads from the cursor had reached: the joint cursor for a topic
+   * that has one of its own (the next poll reads it jointly), none for a topic still without a cursor.
+   */
+  async readPositions(): Promise<Map<string, number | undefined>> {
     const joined = parseCursor(await this.ctx.store.getCursor(JOINED_CURSOR));
-    if (joined) return joined.newestAddedAt;
-    const own = await Promise.all((await this.o.topicIds()).map(async (t) => parseCursor(await this.ctx.store.getCursor(t))));
-    const known = own.flatMap((c) => (c ? [c.newestAddedAt] : []));
-    return known.length === own.length && known.length > 0 ? Math.min(...known) : undefined;
+    const positions = new Map<string, number | undefined>();
+    for (const topicId of await this.o.topicIds()) {
+      const own = parseCursor(await this.ctx.store.getCursor(topicId));
+      positions.set(topicId, own === undefined ? undefined : (joined ?? own).newestAddedAt);
+    }
+    return positions;
   }
 
   /** Topics whose last read failed, with their error and when they are tried again. */
@@ -370,6 +377,7 @@ export class Poller {
     }
     if (this.ctx.health.lastPollOkAt !== undefined)
       this.ctx.metrics.pollLagSeconds.set((this.ctx.now() - this.ctx.health.lastPollOkAt) / 1000);
+    this.o.afterPoll?.();
   }
 
   private markRevoked(): void {

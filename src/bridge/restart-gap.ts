@@ -8,23 +8,26 @@ export const RESTART_GAP_MAX_MS = 60_000;
  * at once, a customer's later message would be answered before the earlier one is even known, and people who take
  * the contact in between leave the earlier one unanswered.
  *
- * So after a restart, a mention dated after the newest one the poll has read (at first: where its cursor stood) is
- * not decided yet; the poll's progress wakes its contact. The gap closes for good once the poll has read as far as
- * the service's time at the restart: everything the outage hid is dated before it, and listed once the poll is
- * there. Only the service's times are compared with each other (`date.added`, the `Date` of its answers); our clock
- * only bounds the wait (RESTART_GAP_MAX_MS), after which decisions go on in arrival order and a warning says so.
- * With polling alone the poll records every mention itself, so only the moment between recording a page and
- * reporting it holds anything.
+ * So after a restart, a customer's message dated after the newest mention the poll has read in its topic (at
+ * first: where the topic's cursor stood) is not decided yet; the poll's progress wakes its contact. People's
+ * activity is never held (the worker asks only for customers' messages): the bot must know of an agent's reply
+ * before it decides anything after it. The gap closes for good once the poll has read every watched topic past the
+ * service's time at the restart: everything the outage hid is dated before it, and listed once the poll is there.
+ * Only the service's times are compared with each other (`date.added`, the `Date` of its answers); our clock only
+ * bounds the wait: RESTART_GAP_MAX_MS after the first message held (each held contact is woken then), decisions go
+ * on in arrival order and a warning says so.
  */
 export class RestartGap {
   private open = false;
-  /** Newest `date.added` (UNIX seconds, the service's clock) of the pages the poll's read from its cursor recorded. */
-  private readUpTo = Number.NEGATIVE_INFINITY;
+  /** Per topic: the newest `date.added` (UNIX seconds, the service's clock) its reads from the cursor recorded. */
+  private readonly readUpTo = new Map<string, number>();
+  /** The topics that must be read past `until` before the gap closes (those watched at the restart). */
+  private topics: readonly string[] = [];
   /** The service's time (UNIX seconds) at the restart: the poll must read this far. Unknown until it answered. */
   private until: number | undefined;
-  /** Contacts with a mention held; woken when the poll moves on. */
+  /** Contacts with a message held; woken when the poll moves on, or when the wait runs out. */
   private readonly held = new Set<string>();
-  /** When the first mention was held (our clock): the gap lasts RESTART_GAP_MAX_MS from then at most. */
+  /** When the first message was held (our clock): the gap lasts RESTART_GAP_MAX_MS from then at most. */
   private heldSinceMs: number | undefined;
 
   constructor(
@@ -32,18 +35,20 @@ export class RestartGap {
       now: () => number;
       /** The service's time now (ms), from its answers; undefined before any. */
       serviceNowMs: () => number | undefined;
-      wake: (key: string) => void;
-      onExpired: (detail: { readUpTo: number; until: number | undefined }) => void;
+      /** Runs the contact's worker now, or at `atMs` (our clock). */
+      wake: (key: string, atMs?: number) => void;
+      onExpired: (detail: { readUpTo: Record<string, number>; until: number | undefined }) => void;
       /** The poll read past the restart (not told when the wait ran out). */
       onClosed?: (detail: { until: number }) => void;
       maxMs?: number;
     },
   ) {}
 
-  /** A restart; `readFrom`: the newest `date.added` the poll had read before it (its cursor), when it had one. */
-  opened(readFrom: number | undefined): void {
+  /** A restart; `readFrom`: per watched topic, the newest `date.added` its reads had reached (its cursor), if any. */
+  opened(readFrom: ReadonlyMap<string, number | undefined>): void {
     this.open = true;
-    if (readFrom !== undefined) this.readUpTo = Math.max(this.readUpTo, readFrom);
+    this.topics = [...readFrom.keys()];
+    for (const [topicId, at] of readFrom) if (at !== undefined) this.readUpTo.set(topicId, at);
     this.learnUntil();
   }
 
@@ -51,28 +56,43 @@ export class RestartGap {
     return this.open;
   }
 
-  /** The poll's read from its cursor recorded a page whose newest mention is dated `newestAddedAt`. */
-  read(newestAddedAt: number): void {
-    if (!this.open || newestAddedAt <= this.readUpTo) return;
-    this.readUpTo = newestAddedAt;
+  /** A read of `topicIds` from their cursor recorded a page whose newest mention is dated `newestAddedAt`. */
+  read(topicIds: readonly string[], newestAddedAt: number): void {
+    if (!this.open) return;
+    let moved = false;
+    for (const topicId of topicIds) {
+      if (newestAddedAt <= (this.readUpTo.get(topicId) ?? Number.NEGATIVE_INFINITY)) continue;
+      this.readUpTo.set(topicId, newestAddedAt);
+      moved = true;
+    }
+    if (!moved) return;
     this.learnUntil();
     if (!this.closeIfRead()) this.wakeHeld();
   }
 
-  /** Whether a mention of `key` dated `addedAt` may be decided now; when not, the poll's progress wakes `key`. */
-  mayDecide(key: string, addedAt: number): boolean {
-    if (!this.open || addedAt <= this.readUpTo) return true;
+  /** Whether a customer's message of `key` in `topicId` dated `addedAt` may be decided now; if not, `key` is woken later. */
+  mayDecide(key: string, topicId: string, addedAt: number): boolean {
+    if (!this.open || addedAt <= (this.readUpTo.get(topicId) ?? Number.NEGATIVE_INFINITY)) return true;
     this.learnUntil();
     if (this.closeIfRead()) return true;
-    const now = this.o.now();
-    this.heldSinceMs ??= now;
-    if (now - this.heldSinceMs > (this.o.maxMs ?? RESTART_GAP_MAX_MS)) {
-      this.o.onExpired({ readUpTo: this.readUpTo, until: this.until });
-      this.close();
-      return true;
-    }
+    this.heldSinceMs ??= this.o.now();
+    if (this.expireIfDue()) return true;
+    // The bound holds even if the poll never moves again (its reads failing): the contact is woken at the deadline.
+    if (!this.held.has(key)) this.o.wake(key, this.deadline() + 1);
     this.held.add(key);
     return false;
+  }
+
+  /** Ends the wait when it has run out (the poll calls this after every poll, read or failed); true when it did. */
+  expireIfDue(): boolean {
+    if (!this.open || this.heldSinceMs === undefined || this.o.now() <= this.deadline()) return false;
+    this.o.onExpired({ readUpTo: Object.fromEntries(this.readUpTo), until: this.until });
+    this.close();
+    return true;
+  }
+
+  private deadline(): number {
+    return (this.heldSinceMs ?? Number.POSITIVE_INFINITY) + (this.o.maxMs ?? RESTART_GAP_MAX_MS);
   }
 
   /** The service's time, the first time it is known after the restart (a later moment only asks more reading). */
@@ -82,10 +102,13 @@ export class RestartGap {
     if (serviceNow !== undefined) this.until = Math.floor(serviceNow / 1000);
   }
 
+  /** Closes once every topic is read past `until`: strictly, so the whole second of the restart has been listed. */
   private closeIfRead(): boolean {
-    if (this.until === undefined || this.readUpTo < this.until) return false;
+    const until = this.until;
+    if (until === undefined) return false;
+    if (!this.topics.every((t) => (this.readUpTo.get(t) ?? Number.NEGATIVE_INFINITY) > until)) return false;
     this.close();
-    this.o.onClosed?.({ until: this.until });
+    this.o.onClosed?.({ until });
     return true;
   }
 
