@@ -26,8 +26,7 @@ export function handoverContact(r: RequestEntry): string | undefined {
 
 /**
  * Who held each contact, in request-log order. The service-side take counts from the latest position it could
- * have (its `after`), a return from the earliest (its `before`), or from its `after` when the bridge's own handover
- * to agents fell while it was in flight: in doubt, the bridge is given the benefit.
+ * have (its `after`), a return from the earliest (its `before`): in doubt, the bridge is given the benefit.
  */
 export class OwnershipTimeline {
   private readonly marks = new Map<string, OwnershipMark[]>();
@@ -43,15 +42,7 @@ export class OwnershipTimeline {
     }
     events.forEach((e, index) => {
       if (e.kind === 'take') this.add(e.contact, { pos: driverPos(e.after, index, events.length), owner: 'agents', by: 'service' });
-      if (e.kind === 'return') {
-        // A return still in flight when the bridge handed the contact to agents may have landed after that handover
-        // (the service then holds it for the bot, and says so to the bridge's next check): it counts from its end.
-        const spansHandover = (this.marks.get(e.contact) ?? []).some(
-          (m) => m.by === 'bridge' && m.owner === 'agents' && m.pos > e.before && m.pos <= e.after,
-        );
-        const at = spansHandover ? e.after : e.before;
-        this.add(e.contact, { pos: driverPos(at, index, events.length), owner: 'application', by: 'service' });
-      }
+      if (e.kind === 'return') this.add(e.contact, { pos: driverPos(e.before, index, events.length), owner: 'application', by: 'service' });
     });
     for (const list of this.marks.values()) list.sort((a, b) => a.pos - b.pos);
   }

@@ -38,7 +38,7 @@ function isTransient(err: unknown): boolean {
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
   readonly schedule: (key: string) => void;
-  /** Told the newest date of each page a read of these topics from their cursor has recorded (`restart-gap.ts`). */
+  /** Told the newest date of each page a read of these topics (and `*` for the joint read) has recorded (`restart-gap.ts`). */
   readonly onRead?: (topicIds: readonly string[], newestAddedAt: number) => void;
   /** Told after every poll, whether it read or failed. */
   readonly afterPoll?: () => void;
@@ -198,7 +198,8 @@ export class Poller {
         this.reader.skipInvalid(cursorKey, page.invalid);
         const r = await this.ingest(page.data);
         // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.
-        if (r.newestAddedAt !== undefined) this.o.onRead?.(topicIds, r.newestAddedAt);
+        if (r.newestAddedAt !== undefined)
+          this.o.onRead?.(cursorKey === JOINED_CURSOR ? [...topicIds, JOINED_CURSOR] : topicIds, r.newestAddedAt);
         recorded += r.recorded;
         if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
         // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
@@ -256,7 +257,15 @@ export class Poller {
   async readPositions(): Promise<Map<string, number | undefined>> {
     const joined = parseCursor(await this.ctx.store.getCursor(JOINED_CURSOR));
     const positions = new Map<string, number | undefined>();
-    for (const topicId of await this.o.topicIds()) {
+    let topicIds: readonly string[];
+    try {
+      topicIds = await this.o.topicIds();
+    } catch (err) {
+      // Starting never waits for the service: the joint read stands for every topic (`*`) until it answers.
+      this.ctx.log.warn({ err: (err as Error)?.message }, 'could not list the topics at the restart; the joint read stands for all');
+      return new Map([[JOINED_CURSOR, joined?.newestAddedAt]]);
+    }
+    for (const topicId of topicIds) {
       const own = parseCursor(await this.ctx.store.getCursor(topicId));
       positions.set(topicId, own === undefined ? undefined : (joined ?? own).newestAddedAt);
     }

@@ -1,6 +1,9 @@
 /** How long (our clock, from the first message held) decisions wait at most for the poll after a restart. */
 export const RESTART_GAP_MAX_MS = 60_000;
 
+/** The joint read's key (`poller.ts` JOINED_CURSOR): its position stands for a topic that has none of its own. */
+const ALL_TOPICS = '*';
+
 /**
  * The outage a restart leaves behind. While the bridge was down, the service's pushes of new mentions failed; the
  * poll finds those mentions later, when its read from the cursor reaches them (the list may show a mention some
@@ -72,13 +75,16 @@ export class RestartGap {
 
   /** Whether a customer's message of `key` in `topicId` dated `addedAt` may be decided now; if not, `key` is woken later. */
   mayDecide(key: string, topicId: string, addedAt: number): boolean {
-    if (!this.open || addedAt <= (this.readUpTo.get(topicId) ?? Number.NEGATIVE_INFINITY)) return true;
+    // `*`: the joint read, standing for every topic when the topics could not be listed at the restart.
+    const read = this.readUpTo.get(topicId) ?? this.readUpTo.get(ALL_TOPICS) ?? Number.NEGATIVE_INFINITY;
+    if (!this.open || addedAt <= read) return true;
     this.learnUntil();
     if (this.closeIfRead()) return true;
     this.heldSinceMs ??= this.o.now();
     if (this.expireIfDue()) return true;
-    // The bound holds even if the poll never moves again (its reads failing): the contact is woken at the deadline.
-    if (!this.held.has(key)) this.o.wake(key, this.deadline() + 1);
+    // The bound holds even if the poll never moves again (its reads failing): the contact is woken at the deadline
+    // (asked at every hold: the dispatcher keeps one timer per contact, the earliest, and an earlier one may pass).
+    this.o.wake(key, this.deadline() + 1);
     this.held.add(key);
     return false;
   }

@@ -105,6 +105,29 @@ describe('the gap a restart leaves', () => {
     expect(closed).toEqual([]);
   });
 
+  it('asks for the deadline wake at every hold: an earlier timer of the contact (a retry) may have replaced it', () => {
+    const { g, at, woken, advance, setServiceNow } = gap(30_000);
+    setServiceNow(100);
+    g.opened(at({ [T]: 50 }));
+    expect(g.mayDecide('a', T, 60)).toBe(false);
+    advance(5_000); // the contact ran again (a retry): still held
+    expect(g.mayDecide('a', T, 60)).toBe(false);
+    expect(woken).toEqual([
+      ['a', 31_001],
+      ['a', 31_001],
+    ]);
+  });
+
+  it('lets the joint read stand for every topic when the topics could not be listed at the restart', () => {
+    const { g, at, setServiceNow } = gap();
+    setServiceNow(100);
+    g.opened(at({ '*': 50 }));
+    expect(g.mayDecide('a', '2001', 50)).toBe(true);
+    expect(g.mayDecide('a', '2001', 60)).toBe(false);
+    g.read(['2001', '2002', '*'], 101);
+    expect(g.isOpen).toBe(false);
+  });
+
   it('runs out after every poll too, when no contact asks again', () => {
     const { g, at, expired, advance, setServiceNow } = gap(30_000);
     setServiceNow(100);
