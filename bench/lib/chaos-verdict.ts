@@ -164,9 +164,9 @@ export function judgeCampaign(
     }
     const mark = timeline.markAt(contact, pos);
     if (mark?.owner !== 'agents') continue;
-    // The bridge knew (its own handover, or it asked the service after the take) yet spoke: talk-over.
-    // Otherwise it spoke on an owner it had confirmed just before the take: a race, counted apart.
-    if (mark.by === 'bridge' || timeline.checkedBetween(contact, mark.pos, pos)) talkOver.push(String(e.mention_id));
+    // The bridge knew (its own handover, the service's answer to its check, or it asked the service after the
+    // take) yet spoke: talk-over. Otherwise it spoke on an owner it had confirmed just before the take: a race.
+    if (mark.by !== 'service' || timeline.checkedBetween(contact, mark.pos, pos)) talkOver.push(String(e.mention_id));
     else races++;
   }
 

@@ -6,8 +6,11 @@ export type Holder = 'agents' | 'application';
 export interface OwnershipMark {
   readonly pos: number;
   readonly owner: Holder;
-  /** `bridge`: its own handover call; `service`: an agent took or returned the contact in the service's tool. */
-  readonly by: 'bridge' | 'service';
+  /**
+   * `bridge`: its own handover call; `service`: an agent took or returned the contact in the service's tool;
+   * `check`: the service's answer to the bridge's GET handover (who held it then, in the log's order).
+   */
+  readonly by: 'bridge' | 'service' | 'check';
 }
 
 /**
@@ -26,7 +29,8 @@ export function handoverContact(r: RequestEntry): string | undefined {
 
 /**
  * Who held each contact, in request-log order. The service-side take counts from the latest position it could
- * have (its `after`), a return from the earliest (its `before`): in doubt, the bridge is given the benefit.
+ * have (its `after`), a return from the earliest (its `before`): in doubt, the bridge is given the benefit. Where
+ * the log records the owner a GET handover answered, that answer settles who held the contact at that point.
  */
 export class OwnershipTimeline {
   private readonly marks = new Map<string, OwnershipMark[]>();
@@ -38,7 +42,11 @@ export class OwnershipTimeline {
       if (contact === undefined || r.status !== 200) continue;
       if (r.method === 'POST') this.add(contact, { pos: r.seq, owner: 'agents', by: 'bridge' });
       else if (r.method === 'DELETE') this.add(contact, { pos: r.seq, owner: 'application', by: 'bridge' });
-      else if (r.method === 'GET') this.list(this.checks, contact).push(r.seq);
+      else if (r.method === 'GET') {
+        this.list(this.checks, contact).push(r.seq);
+        // The answer's owner is the truth at that point of the log, whatever the driver's calls in flight did.
+        if (r.owner !== undefined) this.add(contact, { pos: r.seq, owner: r.owner, by: 'check' });
+      }
     }
     events.forEach((e, index) => {
       if (e.kind === 'take') this.add(e.contact, { pos: driverPos(e.after, index, events.length), owner: 'agents', by: 'service' });

@@ -28,6 +28,8 @@ export interface RequestEntry {
   date: number;
   at_ms: number;
   error?: string;
+  /** A handover call that was answered: who held the contact then (dumps before 2026-11-23 21:00 lack it). */
+  owner?: 'agents' | 'application';
 }
 
 export interface InboundMention {

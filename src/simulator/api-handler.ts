@@ -22,6 +22,8 @@ export interface ApiOutcome {
   params: Record<string, string>;
   /** The error code of a refusal (`rate_limit_reached`, `not_found`, …). */
   error?: string;
+  /** What the request log keeps of a good answer (`ApiContext.logged`). */
+  logged?: ApiContext['logged'];
 }
 
 async function readParams(req: IncomingMessage, query: URLSearchParams): Promise<Record<string, string>> {
@@ -124,7 +126,7 @@ export async function handleApi(
     const envelope = { meta, response };
     if (format === 'xml') sendText(res, 200, 'application/xml; charset=utf-8', toXml(envelope), headers);
     else sendJson(res, 200, envelope, headers);
-    return { status: 200, params };
+    return { status: 200, params, ...(ctx.logged ? { logged: ctx.logged } : {}) };
   } catch (err) {
     const simErr = err instanceof SimError ? err : new SimError(500, 'server_error', 'Internal simulator error');
     sendError(res, simErr, headers);

@@ -15,6 +15,8 @@ export interface ApiContext extends PageRequest {
   userId: string;
   /** Non-fatal problems, sent back as `meta.messages`. */
   warnings: string[];
+  /** What the request log keeps of the answer besides its status (a handover call: the owner it showed). */
+  logged?: { owner?: 'agents' | 'application' };
 }
 
 export interface Operation {

@@ -63,7 +63,12 @@ async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse):
   }
   if (sim.faults.latency_ms) await sim.sleep(sim.faults.latency_ms);
   const faulted = applyFault(sim, res, req);
-  const { status, params, error } = faulted
+  const {
+    status,
+    params,
+    error,
+    logged: note,
+  } = faulted
     ? { ...faulted, params: Object.fromEntries(query) }
     : await handleApi({ rt: sim, router: sim.router, limiter: sim.limiter }, req, res, pathname, query);
   const logged = Object.create(null) as Record<string, string>;
@@ -80,6 +85,7 @@ async function route(sim: Simulator, req: IncomingMessage, res: ServerResponse):
     date: sim.now(),
     at_ms: sim.realMs(),
     ...(error ? { error } : {}),
+    ...(note ?? {}),
   });
 }
 

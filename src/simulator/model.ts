@@ -168,4 +168,6 @@ export interface RequestEntry {
   at_ms: number;
   /** The error code of a refusal, e.g. `rate_limit_reached`. */
   error?: string;
+  /** A handover call that was answered: who held the contact then. */
+  owner?: 'agents' | 'application';
 }

@@ -100,6 +100,32 @@ describe('judgeCampaign', () => {
     expect(v.talk_over).toBe(0);
   });
 
+  it("takes the owner the service answered to the bridge's check as the truth at that point of the log", () => {
+    // The driver's return was in flight across the bridge's own handover: only the service's answer to the
+    // bridge's next check tells which landed last.
+    const before = req('GET', '/1001/inbox/mentions');
+    const post = handover('POST', 'r');
+    const after = req('GET', '/1001/inbox/mentions');
+    const events: DriverEvent[] = [message('r', '21', 0), { kind: 'return', contact: 'r', before: before.seq, after: after.seq }];
+    const checked = (owner: 'agents' | 'application') => ({ ...handover('GET', 'r'), owner });
+    const reply = () => publish('r', '21', 'Back with the bot');
+    const withBot = judgeCampaign(events, [before, post, after, checked('application'), reply()], [bot('r', '21', 'Back with the bot')]);
+    expect(withBot.talk_over).toBe(0);
+    const withPeople = judgeCampaign(events, [before, post, after, checked('agents'), reply()], [bot('r', '21', 'Back with the bot')]);
+    expect(withPeople.talk_over).toBe(1);
+    // A take in flight across the bridge's own claim (DELETE): the check says the bridge's claim landed last.
+    const t0 = req('GET', '/1001/inbox/mentions');
+    const claim = handover('DELETE', 's');
+    const t1 = req('GET', '/1001/inbox/mentions');
+    const take: DriverEvent[] = [message('s', '22', 0), { kind: 'take', contact: 's', before: t0.seq, after: t1.seq }];
+    const claimed = judgeCampaign(
+      take,
+      [t0, claim, t1, { ...handover('GET', 's'), owner: 'application' }, publish('s', '22', 'Hi')],
+      [bot('s', '22', 'Hi')],
+    );
+    expect(claimed.talk_over).toBe(0);
+  });
+
   it('tells a reply on an owner confirmed just before an agent took the contact (race) from talk-over', () => {
     const check = handover('GET', 'f');
     const marker = req('GET', '/1001/inbox/mentions');

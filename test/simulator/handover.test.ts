@@ -34,6 +34,19 @@ describe('handover', () => {
     expect((await s.api('GET', path)).body.response.owner).toBe('agents');
   });
 
+  it('keeps in the request log who held the contact at each answered handover call', async () => {
+    const from = s.sim.requests.after(0).at(-1)?.seq ?? 0;
+    await s.api('DELETE', path);
+    await s.api('GET', path);
+    await s.api('POST', path);
+    const logged = s.sim.requests.after(from).map((r) => [r.method, r.owner]);
+    expect(logged).toEqual([
+      ['DELETE', 'application'],
+      ['GET', 'application'],
+      ['POST', 'agents'],
+    ]);
+  });
+
   it('answers 400 for an unsupported service and 404 for an unknown contact', async () => {
     const fb = await s.api('GET', '/1001/inbox/handover/facebook/fb9');
     expect(fb.status).toBe(400);

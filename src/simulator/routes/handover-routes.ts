@@ -26,7 +26,10 @@ function handler(change: (ctx: ApiContext) => HandoverRecord | undefined) {
     const { service, serviceId } = target(ctx);
     const next = change(ctx);
     if (next) ctx.rt.state.setHandover(service, serviceId, next);
-    return presentHandover(service, serviceId, ctx.rt.state.handover(service, serviceId));
+    const now = ctx.rt.state.handover(service, serviceId);
+    // Kept in the request log: who held the contact at this call, in the log's own order (the chaos judge reads it).
+    ctx.logged = { owner: now.owner };
+    return presentHandover(service, serviceId, now);
   };
 }
 
