@@ -193,15 +193,17 @@ export class Poller {
     let newest: number | undefined;
     try {
       const query = { topicIds, dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc' as const, limit: PAGE_LIMIT };
+      const readKeys = cursorKey === JOINED_CURSOR ? [...topicIds, JOINED_CURSOR] : topicIds;
       // The next page is asked for while this one is recorded: after an outage this read has many pages to catch up.
       for await (const page of this.reader.pages(query, { prefetch: true })) {
         this.reader.skipInvalid(cursorKey, page.invalid);
         const r = await this.ingest(page.data);
-        // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.
-        if (r.newestAddedAt !== undefined)
-          this.o.onRead?.(cursorKey === JOINED_CURSOR ? [...topicIds, JOINED_CURSOR] : topicIds, r.newestAddedAt);
         recorded += r.recorded;
-        if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+        if (r.newestAddedAt !== undefined) {
+          newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
+          // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.
+          this.o.onRead?.(readKeys, r.newestAddedAt);
+        }
         // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
         if (newest !== undefined) {
           cursor = advanceCursor(cursor, newest, ctx.now(), window);

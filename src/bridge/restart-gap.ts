@@ -1,8 +1,10 @@
+import { JOINED_CURSOR } from './poller.js';
+
 /** How long (our clock, from the first message held) decisions wait at most for the poll after a restart. */
 export const RESTART_GAP_MAX_MS = 60_000;
 
-/** The joint read's key (`poller.ts` JOINED_CURSOR): its position stands for a topic that has none of its own. */
-const ALL_TOPICS = '*';
+/** The joint read's key: its position stands for a topic that has none of its own. */
+const ALL_TOPICS = JOINED_CURSOR;
 
 /**
  * The outage a restart leaves behind. While the bridge was down, the service's pushes of new mentions failed; the
