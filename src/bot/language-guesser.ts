@@ -1,10 +1,10 @@
 /**
  * The language detector's scores for a text among some languages (ISO 639-1 codes), best first. Handed to the brain
- * by its caller: the detector (tinyld) is a large module, so it is loaded when first needed, not with the brain.
+ * by its caller: the detector (tinyld) is a large module, so it is not loaded with the brain (the bridge loads it as it starts).
  */
 export type LanguageGuesser = (text: string, only: readonly string[]) => ReadonlyArray<{ lang: string; accuracy: number }>;
 
-/** Loads tinyld (about 0.1–0.15 s of module evaluation: kept off the start-up path). */
+/** Loads tinyld (0.1–0.4 s of module evaluation, all of it blocking: the bridge loads it once, as it starts). */
 export async function loadLanguageGuesser(): Promise<LanguageGuesser> {
   const { detectAll } = await import('tinyld');
   return (text, only) => detectAll(text, { only: [...only] });

@@ -61,7 +61,7 @@ export interface BridgeContext {
   readonly settings: BridgeSettings;
   /** Reads customers' texts when an NLU server is configured; never throws, answers within its time budget. */
   readonly nlu?: NluParser;
-  /** The language detector, loaded at its first use (not on the start-up path); undefined if it cannot be loaded. */
+  /** The language detector, loaded once (as the bridge starts, or at its first use); undefined if it cannot be loaded. */
   readonly languageGuesser: () => Promise<LanguageGuesser | undefined>;
   readonly health: BridgeHealthState;
   /** What the effect performers use, built once (its reply-services cache lives as long as the bridge). */

@@ -210,7 +210,7 @@ export class ConversationWorker {
       conv.owner === 'bot' && conv.dialog === undefined ? await (earlyFacts ?? this.tags.facts(key, item.topicId)) : { tags: [] };
     // Only while the bot speaks: a person's conversation needs no reading.
     const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
-    // Loaded at the first message that may need it: kept off the start-up path, and never a guess lost.
+    // Loaded as the bridge starts (create-bridge.ts); a command-only bridge loads it here, at the first message.
     const languageGuesser = ctx.flows.languages.detect ? await ctx.languageGuesser() : undefined;
     const decision = runBrain(
       ctx,

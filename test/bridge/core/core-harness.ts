@@ -1,7 +1,7 @@
 // A whole bridge (createBridge) on the memory store, with a fake clock and a scripted stand-in for the Engage API:
 // the worker, the outbox and the performers run as in production, with no server and no timer of their own.
 import { readFileSync } from 'node:fs';
-import { parseFlows, type Flows } from '../../../src/bot/index.js';
+import { parseFlows, type Flows, type LanguageGuesser } from '../../../src/bot/index.js';
 import { createBridge, type Bridge } from '../../../src/bridge/create-bridge.js';
 import type { BridgeEngage } from '../../../src/bridge/bridge-engage.js';
 import type { BridgeSettings } from '../../../src/bridge/bridge-context.js';
@@ -183,7 +183,14 @@ export interface CoreWorld {
 }
 
 export async function coreWorld(
-  o: { store?: Store; clock?: FakeClock; engage?: FakeEngage; settings?: Partial<BridgeSettings> } = {},
+  o: {
+    store?: Store;
+    clock?: FakeClock;
+    engage?: FakeEngage;
+    settings?: Partial<BridgeSettings>;
+    flows?: Flows;
+    languageGuesser?: () => Promise<LanguageGuesser>;
+  } = {},
 ): Promise<CoreWorld> {
   const clock = o.clock ?? new FakeClock();
   const store = o.store ?? createMemoryStore({ clock: clock.now });
@@ -193,7 +200,8 @@ export async function coreWorld(
     createBridge({
       store,
       engage: engage.client(),
-      flows,
+      flows: o.flows ?? flows,
+      ...(o.languageGuesser ? { languageGuesser: o.languageGuesser } : {}),
       settings: { ...settings, ...o.settings },
       log: silentLogger(),
       metrics: createBridgeMetrics({ defaultMetrics: false }),
