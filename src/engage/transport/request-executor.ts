@@ -14,6 +14,7 @@ import { buildRequest, type RequestTarget } from './build-request.js';
 import type { Operation } from './operation.js';
 import { describeIssues, envelopeFailureStatus, readEnvelope } from './read-envelope.js';
 import type { ClientStats, RequestEvent } from './request-event.js';
+import { onStop } from './on-stop.js';
 import { NetworkFailure, ResponseTooLarge, sendHttp, type HttpAnswer, type Timeouts } from './send-http.js';
 
 export interface ExecutorDeps {
@@ -190,15 +191,14 @@ export class RequestExecutor {
     const signal = this.deps.signal;
     if (!signal) return this.deps.sleep(ms);
     if (signal.aborted) return;
-    let onAbort: (() => void) | undefined;
+    let detach = (): void => undefined;
     const aborted = new Promise<void>((resolve) => {
-      onAbort = resolve;
-      signal.addEventListener('abort', onAbort, { once: true });
+      detach = onStop(signal, resolve);
     });
     try {
       await Promise.race([this.deps.sleep(ms), aborted]);
     } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      detach();
     }
   }
 

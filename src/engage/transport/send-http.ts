@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { ConnectionFailure } from '../errors/error-kinds.js';
 import { AttemptAbort, exchange, ResponseTooLarge, type HttpRequest, type HttpAnswer } from './http-exchange.js';
+import { onStop } from './on-stop.js';
 
 export { ResponseTooLarge, type HttpAnswer, type HttpRequest } from './http-exchange.js';
 
@@ -52,24 +53,6 @@ export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connection
  * The attempts in flight under each stop signal. One listener per signal, instead of one added and removed per
  * attempt (EventTarget listeners are slow to add and remove in Node 20).
  */
-const attemptsUnder = new WeakMap<AbortSignal, Set<AttemptAbort>>();
-
-function watchStop(signal: AbortSignal, attempt: AttemptAbort): () => void {
-  let attempts = attemptsUnder.get(signal);
-  if (!attempts) {
-    const set = new Set<AttemptAbort>();
-    attempts = set;
-    attemptsUnder.set(signal, set);
-    const abortAll = () => {
-      for (const a of set) a.abort(signal.reason);
-      set.clear();
-    };
-    signal.addEventListener('abort', abortAll, { once: true });
-  }
-  attempts.add(attempt);
-  return () => attempts.delete(attempt);
-}
-
 export async function sendHttp(
   dispatcher: Dispatcher,
   req: HttpRequest,
@@ -86,7 +69,10 @@ export async function sendHttp(
   }, timeouts.requestMs);
   let unwatch: (() => void) | undefined;
   if (options.signal?.aborted) attempt.abort(options.signal.reason);
-  else if (options.signal) unwatch = watchStop(options.signal, attempt);
+  else if (options.signal) {
+    const stop = options.signal;
+    unwatch = onStop(stop, () => attempt.abort(stop.reason));
+  }
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   try {
     return await exchange(dispatcher, req, timeouts.requestMs, limit, attempt);
