@@ -1,5 +1,5 @@
 import { createEngageClient, RateLimitRegistry } from '../../src/engage/index.js';
-import { bucketOf, BRIDGE_CLIENT_CONCURRENCY } from '../../src/cli/bridge-options.js';
+import { bridgeClientConcurrency, bucketOf, BRIDGE_CLIENT_CONCURRENCY } from '../../src/cli/bridge-options.js';
 import type { SentMessage } from './load-driver.js';
 import { ACCOUNT_ID, SIM_TOKEN } from './processes.js';
 
@@ -59,6 +59,77 @@ export async function measureLimit(
   const cpu = process.cpuUsage(cpuBefore);
   return {
     calls: targets.length,
+    failed,
+    elapsedMs: Math.round(elapsedMs),
+    perSecond: round1((targets.length - failed) / (elapsedMs / 1000)),
+    clientCpuMsPerReply: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, targets.length)) * 100) / 100,
+  };
+}
+
+/**
+ * What the API itself requires of a bridge that never talks over an agent, done by the client alone: for each new
+ * contact its facts (tags) beside its owner check, then the claim, then its replies in order, `concurrency` contacts
+ * at a time with the bridge's own client classes (`bridgeClientConcurrency`). No polling, no store, no decision: the
+ * same calls a new contact costs the bridge (`details.burst.calls_per_answer`), so replies per second here is what
+ * the bridge could reach if its own work cost nothing. `targets` are fresh contacts' messages, already sent.
+ */
+export async function measureFlowLimit(
+  simUrl: string,
+  targets: readonly SentMessage[],
+  o: { concurrency: number; rateLimitPerHour?: number },
+): Promise<LimitResult & { readonly apiCalls: number }> {
+  const client = createEngageClient({
+    baseUrl: simUrl,
+    accountId: ACCOUNT_ID,
+    accessToken: SIM_TOKEN,
+    rateLimit: {
+      registry: new RateLimitRegistry(bucketOf(o.rateLimitPerHour ?? 0)),
+      concurrency: bridgeClientConcurrency(o.concurrency),
+    },
+  });
+  const byContact = new Map<string, SentMessage[]>();
+  for (const t of targets) byContact.set(t.contact, [...(byContact.get(t.contact) ?? []), t]);
+  const queue = [...byContact];
+  let failed = 0;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const [contact, messages] = next;
+      const ref = { service: 'whatsapp', serviceId: contact };
+      try {
+        await Promise.all([client.contacts.get(ref, { topicIds: ['2001'] }), client.handover.get(ref)]);
+        await client.handover.toApplication(ref);
+      } catch {
+        failed += messages.length;
+        continue;
+      }
+      for (const t of messages) {
+        try {
+          await client.publisher.add({
+            type: 'reply',
+            services: [{ type: 'whatsapp', service_id: '3225550100' }],
+            message: 'Thanks, noted.',
+            status: '',
+            topicId: '2001',
+            mentionId: t.mentionId,
+          });
+        } catch {
+          failed++;
+        }
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  } finally {
+    await client.close();
+  }
+  const elapsedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    calls: targets.length,
+    apiCalls: byContact.size * 3 + targets.length,
     failed,
     elapsedMs: Math.round(elapsedMs),
     perSecond: round1((targets.length - failed) / (elapsedMs / 1000)),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeContacts, plainText, sendBurst } from './load-driver.js';
 import { LogTail } from './log-tail.js';
-import { measureLimit } from './measure-limit.js';
+import { measureFlowLimit, measureLimit } from './measure-limit.js';
 import { writeOpenHoursSeed } from './open-hours-seed.js';
 import { startBridge, startSimulator, type RunningBridge, type RunningSim } from './processes.js';
 import { processCpuMs } from './process-cpu.js';
@@ -80,6 +80,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
 
     let limit: Awaited<ReturnType<typeof measureLimit>> | undefined;
     let limitSimCpuMsPerReply: number | null = null;
+    let flowLimit: Awaited<ReturnType<typeof measureFlowLimit>> | undefined;
     const throughput = burst ? throughputOf(burst) : null;
     if (spec.limit && burst) {
       // The same number of replies to fresh mentions, by the client alone; the bridge is stopped by now.
@@ -88,6 +89,9 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
       limit = await measureLimit(sim.url, targets, { concurrency: spec.concurrency, rateLimitPerHour: spec.rateLimitPerHour });
       const simCpuAfter = await processCpuMs(sim.child.pid);
       limitSimCpuMsPerReply = cpuPerAnswerOf(simCpuBefore, simCpuAfter, targets.length);
+      // The same again, with the calls the API requires of each new contact before its first reply.
+      const flowTargets = await sendBurst(sim.client, makeContacts(spec.contacts, base + 800_000, 'Flow'), spec.rounds, plainText);
+      flowLimit = await measureFlowLimit(sim.url, flowTargets, { concurrency: spec.concurrency, rateLimitPerHour: spec.rateLimitPerHour });
     }
     const steady = paced ?? burst;
     const messages = (burst?.sent.length ?? 0) + (paced?.sent.length ?? 0);
@@ -101,7 +105,9 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
       messages,
       throughput_per_s: throughput,
       limit_per_s: limit?.perSecond ?? null,
-      ratio: limit && throughput !== null && limit.perSecond > 0 ? Math.round((throughput / limit.perSecond) * 100) / 100 : null,
+      ratio: ratioOf(throughput, limit),
+      flow_limit_per_s: flowLimit?.perSecond ?? null,
+      flow_ratio: ratioOf(throughput, flowLimit),
       latency_ms: paced ? summarize(paced.answered.latenciesMs) : { p50: null, p95: null, p99: null },
       api_calls_per_answer: steady ? callsPerAnswerOf(steady).total : null,
       api_calls_per_escalation: escalation?.callsPerEscalation ?? null,
@@ -133,6 +139,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
           : null,
         escalation: escalation ?? null,
         limit: limit ? { ...limit, simCpuMsPerReply: limitSimCpuMsPerReply } : null,
+        flow_limit: flowLimit ?? null,
         store: {
           writes: journal.writes,
           mean_writes_per_s: journal.writes === null ? null : round1(journal.writes / loadSeconds),
@@ -163,6 +170,10 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     await sim?.child.stop('SIGKILL');
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function ratioOf(throughput: number | null, limit: { perSecond: number } | undefined): number | null {
+  return limit && throughput !== null && limit.perSecond > 0 ? Math.round((throughput / limit.perSecond) * 100) / 100 : null;
 }
 
 /** Mentions the simulator pushed between two readings of its status, and in how many requests. */

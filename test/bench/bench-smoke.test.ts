@@ -31,11 +31,15 @@ describe('bench harness (smoke)', () => {
     expect(row.details.unanswered).toBe(0);
     expect(row.details.escalation).toMatchObject({ contacts: 1, escalated: 1 });
     expect(row.details.limit).toMatchObject({ calls: 6, failed: 0 });
+    // Each new contact's owner check, facts and claim, then its replies: every call went through.
+    expect(row.details.flow_limit).toMatchObject({ calls: 6, apiCalls: 3 * 3 + 6, failed: 0 });
     expect(row.stored_conversations).toBe(20);
     for (const key of [
       'throughput_per_s',
       'limit_per_s',
       'ratio',
+      'flow_limit_per_s',
+      'flow_ratio',
       'api_calls_per_answer',
       'api_calls_per_escalation',
       'peak_rss_mb',
