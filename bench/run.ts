@@ -1,6 +1,7 @@
 // `npm run bench`: starts the simulator and the bridge as separate processes, drives customers through the
 // simulator's control API and prints one JSON object (also written to bench/results/latest.json).
-// Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE] (--built: run dist/cli.js; npm run bench builds it)
+// Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE] [--budget-per-hour N]
+// (--built: run dist/cli.js; npm run bench builds it)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,7 @@ import { killAllChildren, REPO_ROOT, useBuiltCli } from './lib/child-process.js'
 import { machineInfo } from './lib/machine-info.js';
 import { runScenario } from './lib/run-scenario.js';
 import { FULL_SIZE, SMOKE_SIZE, scenarios } from './lib/scenarios.js';
-import type { ScenarioResult } from './lib/scenario-types.js';
+import type { ScenarioResult, ScenarioSpec } from './lib/scenario-types.js';
 
 export interface BenchOptions {
   readonly smoke?: boolean;
@@ -16,17 +17,31 @@ export interface BenchOptions {
   /** Where to write the JSON; null writes nothing. */
   readonly out?: string | null;
   readonly log?: (line: string) => void;
+  /**
+   * `ENGAGE_RATE_LIMIT_PER_HOUR` for the scenarios that set none (bridge and limit runs alike). Unset, the client's
+   * default pacing (500 calls/s, bursts of 200) bounds both; a large value shows what the bridge's CPU allows.
+   */
+  readonly budgetPerHour?: number;
+}
+
+/** The scenarios a run measures: `only` picks them, `budgetPerHour` goes to those with no budget of their own. */
+export function specsFor(o: Pick<BenchOptions, 'smoke' | 'only' | 'budgetPerHour'>): ScenarioSpec[] {
+  return scenarios(o.smoke ? SMOKE_SIZE : FULL_SIZE)
+    .filter((s) => !o.only || o.only.includes(s.name))
+    .map((s) => (o.budgetPerHour !== undefined && s.rateLimitPerHour === 0 ? { ...s, rateLimitPerHour: o.budgetPerHour } : s));
 }
 
 /** Runs the scenarios one after another and returns (and writes) the results. */
-export async function runBench(o: BenchOptions = {}): Promise<{ machine: ReturnType<typeof machineInfo>; scenarios: ScenarioResult[] }> {
-  const specs = scenarios(o.smoke ? SMOKE_SIZE : FULL_SIZE).filter((s) => !o.only || o.only.includes(s.name));
+export async function runBench(
+  o: BenchOptions = {},
+): Promise<{ machine: ReturnType<typeof machineInfo>; budget_per_hour: number | null; scenarios: ScenarioResult[] }> {
+  const specs = specsFor(o);
   const results: ScenarioResult[] = [];
   for (const [i, spec] of specs.entries()) {
     o.log?.(`scenario ${spec.name}…`);
     results.push(await runScenario(spec, i));
   }
-  const report = { machine: machineInfo(), scenarios: results };
+  const report = { machine: machineInfo(), budget_per_hour: o.budgetPerHour ?? null, scenarios: results };
   const out = o.out === undefined ? join(REPO_ROOT, 'bench/results/latest.json') : o.out;
   if (out) {
     await mkdir(dirname(out), { recursive: true });
@@ -40,14 +55,26 @@ function flag(name: string): string | undefined {
   return i >= 0 ? (process.argv[i + 1] ?? '') : undefined;
 }
 
+/** `--budget-per-hour N`: a whole number the bridge's settings accept (1 to 10,000,000), or the run stops here. */
+export function parseBudgetPerHour(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
+    throw new Error(`--budget-per-hour must be a whole number from 1 to 10000000 (calls per hour), not ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+
 async function main(): Promise<void> {
   const only = flag('only');
+  const budgetPerHour = parseBudgetPerHour(flag('budget-per-hour'));
   // `npm run bench` builds first and measures the compiled bridge, as it is deployed.
   if (process.argv.includes('--built')) useBuiltCli(true);
   const report = await runBench({
     smoke: process.argv.includes('--smoke'),
     ...(only ? { only: only.split(',') } : {}),
     ...(flag('out') ? { out: flag('out')! } : {}),
+    ...(budgetPerHour !== undefined ? { budgetPerHour } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
