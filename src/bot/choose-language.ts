@@ -12,6 +12,11 @@ export function flowLanguages(flows: Flows): string[] {
   return [...new Set([flows.languages.default, ...flows.languages.supported])];
 }
 
+/** Whether a text may ever be guessed into a language: detection on, and two languages to tell apart. */
+export function mayGuessLanguage(flows: Flows): boolean {
+  return flows.languages.detect && flowLanguages(flows).length >= 2;
+}
+
 /** A declared language matching a code as services and people write it: `nl`, `NL`, `nl-BE`, `nl_BE`. */
 export function normalizeLanguage(value: unknown, declared: readonly string[]): string | undefined {
   if (typeof value !== 'string') return undefined;

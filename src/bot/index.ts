@@ -26,6 +26,7 @@
 
 export { decide } from './decide.js';
 export { loadLanguageGuesser } from './language-guesser.js';
+export { mayGuessLanguage } from './choose-language.js';
 export type { LanguageGuesser } from './language-guesser.js';
 export type { BotEvent, DecideInput, HoursInput, NluReading } from './bot-event.js';
 export { decisionSchema, actionSchema, contextPacketSchema } from './decision.js';

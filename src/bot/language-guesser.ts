@@ -4,7 +4,7 @@
  */
 export type LanguageGuesser = (text: string, only: readonly string[]) => ReadonlyArray<{ lang: string; accuracy: number }>;
 
-/** Loads tinyld (0.1–0.4 s of module evaluation, all of it blocking: the bridge loads it once, as it starts). */
+/** Loads tinyld (0.1–0.4 s of module evaluation, all of it blocking: the bridge loads it once, before its loops start). */
 export async function loadLanguageGuesser(): Promise<LanguageGuesser> {
   const { detectAll } = await import('tinyld');
   return (text, only) => detectAll(text, { only: [...only] });

@@ -1,4 +1,5 @@
 import { EngageError } from '../engage/index.js';
+import { mayGuessLanguage } from '../bot/index.js';
 import { mentionRef, type ConversationRecord, type InboundMention, type TranscriptLine } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './inbound-item.js';
@@ -211,7 +212,7 @@ export class ConversationWorker {
     // Only while the bot speaks: a person's conversation needs no reading.
     const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
     // Loaded as the bridge starts (create-bridge.ts); a command-only bridge loads it here, at the first message.
-    const languageGuesser = ctx.flows.languages.detect ? await ctx.languageGuesser() : undefined;
+    const languageGuesser = mayGuessLanguage(ctx.flows) ? await ctx.languageGuesser() : undefined;
     const decision = runBrain(
       ctx,
       patch(conv),

@@ -2,7 +2,7 @@
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
-import { type Flows, type LanguageGuesser, loadLanguageGuesser } from '../bot/index.js';
+import { type Flows, type LanguageGuesser, loadLanguageGuesser, mayGuessLanguage } from '../bot/index.js';
 import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf } from '../engage/index.js';
 import { withMappedHandover } from './mapped-handover.js';
 import type { BridgeMetrics } from './metrics-port.js';
@@ -38,7 +38,10 @@ export interface BridgeOptions {
   readonly now?: () => number;
   /** The NLU server's client, when BRIDGE_NLU_URL is set. */
   readonly nlu?: NluParser;
-  /** Loads the language detector (default: tinyld, `loadLanguageGuesser`); called once, when the bridge starts. */
+  /**
+   * Loads the language detector (default: tinyld, `loadLanguageGuesser`), once: as the bridge starts (a command-only
+   * bridge: at its first message), and never when the flows cannot use it.
+   */
   readonly languageGuesser?: () => Promise<LanguageGuesser>;
 }
 
@@ -187,7 +190,7 @@ export async function createBridge(o: BridgeOptions) {
     async start(options: { poll?: boolean; schedule?: boolean } = {}): Promise<void> {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
       // the start's own waits, rather than in the first customer's answer (it stalled a burst's first answers).
-      const detector = ctx.flows.languages.detect ? ctx.languageGuesser() : undefined;
+      const detector = mayGuessLanguage(ctx.flows) ? ctx.languageGuesser() : undefined;
       await prepare();
       await detector;
       if (options.poll ?? true) poller.start();
