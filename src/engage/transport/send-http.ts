@@ -49,10 +49,6 @@ export function createDefaultDispatcher(timeouts: Readonly<Timeouts>, connection
   });
 }
 
-/**
- * The attempts in flight under each stop signal. One listener per signal, instead of one added and removed per
- * attempt (EventTarget listeners are slow to add and remove in Node 20).
- */
 export async function sendHttp(
   dispatcher: Dispatcher,
   req: HttpRequest,

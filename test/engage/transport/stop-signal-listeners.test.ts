@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimitRegistry } from '../../../src/engage/index.js';
+import { onStop } from '../../../src/engage/transport/on-stop.js';
 import { waitFor } from '../../support/wait-for.js';
 import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { testClient } from '../helpers/test-client.js';
@@ -45,6 +46,36 @@ describe("calls waiting for the budget share one listener on the client's stop s
     } finally {
       process.off('warning', onWarning);
       for (const wake of sleeping) wake();
+    }
+  });
+});
+
+describe('onStop', () => {
+  it('wakes a waiter added after the stop, and every waiter even when one throws', async () => {
+    const stop = new AbortController();
+    const woken: string[] = [];
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      onStop(stop.signal, () => woken.push('a'));
+      onStop(stop.signal, () => {
+        throw new Error('a waiter failed');
+      });
+      const detachC = onStop(stop.signal, () => woken.push('c'));
+      onStop(stop.signal, () => woken.push('d'));
+      detachC();
+      stop.abort();
+      expect(woken).toEqual(['a', 'd']);
+      onStop(stop.signal, () => woken.push('late'));
+      const detachLate = onStop(stop.signal, () => woken.push('detached before its turn'));
+      detachLate();
+      await waitFor('the late waiter woken', () => woken.includes('late'));
+      await waitFor('the failure reported', () => uncaught.length === 1);
+      expect((uncaught[0] as Error).message).toBe('a waiter failed');
+      expect(woken).toEqual(['a', 'd', 'late']);
+    } finally {
+      process.off('uncaughtException', onUncaught);
     }
   });
 });
