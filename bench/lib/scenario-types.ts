@@ -39,7 +39,7 @@ export interface ScenarioResult {
   throughput_per_s: number | null;
   limit_per_s: number | null;
   ratio: number | null;
-  /** Replies per second of the client alone making every call the API requires of a new contact (owner check, facts, claim) and its replies. */
+  /** Replies per second of the client alone making the calls the bridge makes for a new contact (owner check, facts, claim) and its replies. */
   flow_limit_per_s: number | null;
   /** `throughput_per_s / flow_limit_per_s`: the bridge against what its required calls alone would allow. */
   flow_ratio: number | null;
