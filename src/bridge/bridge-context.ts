@@ -45,6 +45,11 @@ export interface BridgeHealthState {
   lastError?: { atMs: number; message: string };
   /** Inbox reads of the last hour (`status`). */
   pollCalls?: PollCallLog;
+  /**
+   * Per effect kind and channel (`reply:whatsapp`): when one last went through, on our clock. An effect that failed
+   * again while others of its kind and channel went through met a passing fault, not an outage (`effect-errors.ts`).
+   */
+  effectOkAt?: Map<string, number>;
 }
 
 /** Everything the bridge's parts share; built once by `createBridge`. */

@@ -6,6 +6,7 @@ import { judgeEffectError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
 import type { EffectPayload } from './effect-payload.js';
+import { splitKey } from './contact-key.js';
 
 /**
  * What the effect runner uses, named: the performers' own dependencies, the store, the doubts about effects that
@@ -47,6 +48,11 @@ export async function runPendingEffects(
   return true;
 }
 
+/** Effects that share a way out: a reply on WhatsApp fails with WhatsApp, not with live chat. */
+function effectLine(effect: Effect): string {
+  return `${effect.kind}:${splitKey(effect.contactKey).channel}`;
+}
+
 /** An effect asked for later (a survey a while after the people are done) waits without holding up the others. */
 function deferred(ctx: EffectRunnerDeps, key: string, effect: Effect): boolean {
   const notBefore = (effect.payload as { notBefore?: unknown } | null)?.notBefore;
@@ -73,6 +79,8 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       ctx.clean.delete(effect.key);
       settled(ctx, effect.key);
       ctx.health.lastApiOkAt = ctx.now();
+      ctx.health.effectOkAt ??= new Map();
+      ctx.health.effectOkAt.set(effectLine(effect), ctx.now());
       // A performer that recorded its own end (a sent reply, on disk the moment the service answered) is not
       // recorded again: a second record and a second sync per reply would only lengthen each contact's chain.
       if ((await ctx.store.getEffect(effect.key))?.status !== 'done') {
@@ -88,7 +96,10 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
 }
 
 async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, escalations: EscalationFailures): Promise<boolean> {
-  const verdict = judgeEffectError(err, effect.attempts, ctx.now());
+  // Others of its kind and channel went through since this one last failed (`updatedAt`): a passing fault.
+  const okAt = ctx.health.effectOkAt?.get(effectLine(effect));
+  const passing = effect.attempts > 0 && okAt !== undefined && okAt > effect.updatedAt;
+  const verdict = judgeEffectError(err, effect.attempts, ctx.now(), passing);
   const message = (err as Error)?.message ?? String(err);
   ctx.health.lastError = { atMs: ctx.now(), message };
   if (verdict.kind === 'retry') {

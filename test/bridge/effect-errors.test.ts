@@ -73,3 +73,76 @@ describe('every effect retry is bounded; what cannot go through is parked as dea
     expect(text).toContain('reply for whatsapp/32470000501');
   });
 });
+
+// Chaos run of 21:42 on 2026-11-23: one reply failed five times in a row (503, rate limit, 503, cut JSON, reset)
+// while hundreds of others went out; its backoff grew to 16 s and its customer waited 67 s. An effect that fails
+// while others of its kind and channel go through met a passing fault: it is tried again after the first step.
+describe('an effect that fails while others of its kind and channel go through is tried again soon', () => {
+  const UNLUCKY = 'whatsapp:32470000501';
+  const LUCKY = 'whatsapp:32470000502';
+  const ELSEWHERE = 'web:visitor-7';
+
+  /** The unlucky contact's reply always meets a fault; the others go through. */
+  async function world() {
+    const t = effectTestContext({
+      publisher: {
+        add: (r: { mentionId: string }) => {
+          if (r.mentionId === '9001') throw new ServerError(site);
+          return { messages: [{ id: `msg-${r.mentionId}` }], publisher_mention: { id: `pm-${r.mentionId}` } };
+        },
+      },
+    });
+    for (const key of [UNLUCKY, LUCKY, ELSEWHERE]) await botOwns(t.store, key, t.ctx.now());
+    await t.store.enqueueEffect({
+      key: '9001:1:reply',
+      kind: 'reply',
+      contactKey: UNLUCKY,
+      payload: { kind: 'reply', target: TARGET, text: 'Hi' },
+    });
+    let next = 9100;
+    /** Another contact's reply, performed now. */
+    const replyOf = async (key: string) => {
+      const mentionId = String(++next);
+      await t.store.enqueueEffect({
+        key: `${mentionId}:1:reply`,
+        kind: 'reply',
+        contactKey: key,
+        payload: { kind: 'reply', target: { topicId: '2001', mentionId }, text: 'Hello' },
+      });
+      await botOwns(t.store, key, t.ctx.now());
+      expect(await runPendingEffects(t.ctx, key, t.escalations)).toBe(true);
+    };
+    /** Moves to the unlucky reply's next try, lets `between` happen first, tries it; returns the wait it was given. */
+    const tryUnlucky = async (between: () => Promise<void>) => {
+      const before = await t.store.getEffect('9001:1:reply');
+      t.setNow(Math.max(t.ctx.now(), before?.retryAt ?? 0) + 1);
+      await between();
+      await botOwns(t.store, UNLUCKY, t.ctx.now());
+      await runPendingEffects(t.ctx, UNLUCKY, t.escalations);
+      const after = await t.store.getEffect('9001:1:reply');
+      return (after?.retryAt ?? 0) - t.ctx.now();
+    };
+    return { t, replyOf, tryUnlucky };
+  }
+
+  it('waits the first step for six tries while other WhatsApp replies go out, then the long schedule, and is bounded', async () => {
+    const { t, replyOf, tryUnlucky } = await world();
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) waits.push(await tryUnlucky(() => replyOf(LUCKY)));
+    // A fault of its own at the service (it fails and fails while the others go out) still gets minutes of tries.
+    expect(waits).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 60_000, 60_000]);
+    for (let i = 0; i < 10; i++) await tryUnlucky(() => replyOf(LUCKY));
+    const effect = await t.store.getEffect('9001:1:reply');
+    expect(effect?.status).toBe('failed');
+    expect(effect?.attempts).toBe(MAX_EFFECT_ATTEMPTS);
+  });
+
+  it('backs off as before when nothing of its kind goes out on its channel: an outage, not bad luck', async () => {
+    const { replyOf, tryUnlucky } = await world();
+    const alone: number[] = [];
+    for (let i = 0; i < 4; i++) alone.push(await tryUnlucky(async () => undefined));
+    expect(alone).toEqual([1000, 2000, 4000, 8000]);
+    // Live chat replies going out say nothing of WhatsApp.
+    expect(await tryUnlucky(() => replyOf(ELSEWHERE))).toBe(16_000);
+  });
+});
