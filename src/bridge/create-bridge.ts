@@ -126,7 +126,7 @@ export async function createBridge(o: BridgeOptions) {
     channelBySource,
     topicIds,
     schedule: (k) => dispatcher.schedule(k),
-    onRead: (topics, newest) => gap.read(topics, newest),
+    onRead: (topics, newest, throughEnd) => gap.read(topics, newest, throughEnd),
     afterPoll: () => gap.expireIfDue(),
   });
   const reconciler = new Reconciler(ctx, events);

@@ -38,8 +38,8 @@ function isTransient(err: unknown): boolean {
 export interface PollerOptions extends ClassifyOptions {
   readonly topicIds: () => Promise<readonly string[]>;
   readonly schedule: (key: string) => void;
-  /** Told the newest date of each page a read of these topics (and `*` for the joint read) has recorded (`restart-gap.ts`). */
-  readonly onRead?: (topicIds: readonly string[], newestAddedAt: number) => void;
+  /** Told each page's newest date a read of these topics (`*`: joint) recorded; `throughEnd` at its end (`restart-gap.ts`). */
+  readonly onRead?: (topicIds: readonly string[], newestAddedAt: number, throughEnd?: boolean) => void;
   /** Told after every poll, whether it read or failed. */
   readonly afterPoll?: () => void;
 }
@@ -212,6 +212,7 @@ export class Poller {
       }
       cursor = advanceCursor(cursor, newest, ctx.now(), window);
       await save();
+      if (newest !== undefined) this.o.onRead?.(readKeys, newest, true);
     } finally {
       recorded += await deep.catch((err: unknown) => {
         if (err instanceof AuthError) throw err;

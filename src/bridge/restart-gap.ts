@@ -13,8 +13,9 @@ const ALL_TOPICS = JOINED_CURSOR;
  * at once, a customer's later message would be answered before the earlier one is even known, and people who take
  * the contact in between leave the earlier one unanswered.
  *
- * So after a restart, a customer's message dated after the newest mention the poll has read in its topic (at
- * first: where the topic's cursor stood) is not decided yet; the poll's progress wakes its contact. People's
+ * So after a restart, a customer's message dated in or after the second of the newest mention the poll has read
+ * in its topic (at first: where the topic's cursor stood) is not decided yet, unless a read went through the whole
+ * list in that second; the poll's progress wakes its contact. People's
  * activity is never held (the worker asks only for customers' messages): the bot must know of an agent's reply
  * before it decides anything after it. The gap closes for good once the poll has read every watched topic past the
  * service's time at the restart: everything the outage hid is dated before it, and listed once the poll is there.
@@ -24,8 +25,14 @@ const ALL_TOPICS = JOINED_CURSOR;
  */
 export class RestartGap {
   private open = false;
-  /** Per topic: the newest `date.added` (UNIX seconds, the service's clock) its reads from the cursor recorded. */
-  private readonly readUpTo = new Map<string, number>();
+  /**
+   * Per topic: the newest `date.added` (UNIX seconds, the service's clock) its reads from the cursor recorded. What
+   * is dated before it has been read; what is dated in that second may still be on the next page, or listed after
+   * the read (a mention pushed after the restart can share the second of one read before it).
+   */
+  private readonly readBefore = new Map<string, number>();
+  /** Per topic: the newest `date.added` of a read that went through the whole list: all listed up to it is read. */
+  private readonly readThrough = new Map<string, number>();
   /** The topics that must be read past `until` before the gap closes (those watched at the restart). */
   private topics: readonly string[] = [];
   /** The service's time (UNIX seconds) at the restart: the poll must read this far. Unknown until it answered. */
@@ -53,7 +60,7 @@ export class RestartGap {
   opened(readFrom: ReadonlyMap<string, number | undefined>): void {
     this.open = true;
     this.topics = [...readFrom.keys()];
-    for (const [topicId, at] of readFrom) if (at !== undefined) this.readUpTo.set(topicId, at);
+    for (const [topicId, at] of readFrom) if (at !== undefined) this.readBefore.set(topicId, at);
     this.learnUntil();
   }
 
@@ -61,13 +68,20 @@ export class RestartGap {
     return this.open;
   }
 
-  /** A read of `topicIds` from their cursor recorded a page whose newest mention is dated `newestAddedAt`. */
-  read(topicIds: readonly string[], newestAddedAt: number): void {
+  /**
+   * A read of `topicIds` from their cursor recorded a page whose newest mention is dated `newestAddedAt`;
+   * `throughEnd`: the read went through the whole list, so nothing listed up to that second is left unread.
+   */
+  read(topicIds: readonly string[], newestAddedAt: number, throughEnd = false): void {
     if (!this.open) return;
     let moved = false;
     for (const topicId of topicIds) {
-      if (newestAddedAt <= (this.readUpTo.get(topicId) ?? Number.NEGATIVE_INFINITY)) continue;
-      this.readUpTo.set(topicId, newestAddedAt);
+      if (throughEnd && newestAddedAt > (this.readThrough.get(topicId) ?? Number.NEGATIVE_INFINITY)) {
+        this.readThrough.set(topicId, newestAddedAt);
+        moved = true;
+      }
+      if (newestAddedAt <= (this.readBefore.get(topicId) ?? Number.NEGATIVE_INFINITY)) continue;
+      this.readBefore.set(topicId, newestAddedAt);
       moved = true;
     }
     if (!moved) return;
@@ -78,8 +92,11 @@ export class RestartGap {
   /** Whether a customer's message of `key` in `topicId` dated `addedAt` may be decided now; if not, `key` is woken later. */
   mayDecide(key: string, topicId: string, addedAt: number): boolean {
     // `*`: the joint read, standing for every topic when the topics could not be listed at the restart.
-    const read = this.readUpTo.get(topicId) ?? this.readUpTo.get(ALL_TOPICS) ?? Number.NEGATIVE_INFINITY;
-    if (!this.open || addedAt <= read) return true;
+    // The topic's own positions, both from one source: a joint read of other topics says nothing of this one.
+    const source = this.readBefore.has(topicId) ? topicId : ALL_TOPICS;
+    const before = this.readBefore.get(source) ?? Number.NEGATIVE_INFINITY;
+    const through = this.readThrough.get(source) ?? Number.NEGATIVE_INFINITY;
+    if (!this.open || addedAt < before || addedAt <= through) return true;
     this.learnUntil();
     if (this.closeIfRead()) return true;
     this.heldSinceMs ??= this.o.now();
@@ -94,7 +111,7 @@ export class RestartGap {
   /** Ends the wait when it has run out (the poll calls this after every poll, read or failed); true when it did. */
   expireIfDue(): boolean {
     if (!this.open || this.heldSinceMs === undefined || this.o.now() <= this.deadline()) return false;
-    this.o.onExpired({ readUpTo: Object.fromEntries(this.readUpTo), until: this.until });
+    this.o.onExpired({ readUpTo: Object.fromEntries(this.readBefore), until: this.until });
     this.close();
     return true;
   }
@@ -114,7 +131,7 @@ export class RestartGap {
   private closeIfRead(): boolean {
     const until = this.until;
     if (until === undefined) return false;
-    if (!this.topics.every((t) => (this.readUpTo.get(t) ?? Number.NEGATIVE_INFINITY) > until)) return false;
+    if (!this.topics.every((t) => (this.readBefore.get(t) ?? Number.NEGATIVE_INFINITY) > until)) return false;
     this.close();
     this.o.onClosed?.({ until });
     return true;

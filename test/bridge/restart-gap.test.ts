@@ -42,13 +42,18 @@ describe('the gap a restart leaves', () => {
     const { g, at, now, closed, setServiceNow } = gap();
     setServiceNow(130);
     g.opened(at({ [T]: 90 }));
-    expect(g.mayDecide('a', T, 90)).toBe(true);
+    expect(g.mayDecide('a', T, 89)).toBe(true);
+    // The second of the position may hold more than the poll had read (the next page, a mention listed later).
+    expect(g.mayDecide('a', T, 90)).toBe(false);
     expect(g.mayDecide('a', T, 95)).toBe(false); // pushed (before the crash, or since): not listed by the poll yet
     expect(g.mayDecide('b', T, 128)).toBe(false);
     g.read([T], 96);
     expect(now()).toEqual(['a', 'b']);
     expect(g.isOpen).toBe(true);
     expect(g.mayDecide('a', T, 95)).toBe(true);
+    expect(g.mayDecide('a', T, 96)).toBe(false); // a page ended in that second: the next may hold more of it
+    g.read([T], 96, true); // the read went through the list: all that is listed of that second is read
+    expect(g.mayDecide('a', T, 96)).toBe(true);
     expect(g.mayDecide('b', T, 128)).toBe(false);
     g.read([T], 130); // the restart's own second may still be listed: not closed yet
     expect(g.isOpen).toBe(true);
@@ -122,10 +127,20 @@ describe('the gap a restart leaves', () => {
     const { g, at, setServiceNow } = gap();
     setServiceNow(100);
     g.opened(at({ '*': 50 }));
-    expect(g.mayDecide('a', '2001', 50)).toBe(true);
+    expect(g.mayDecide('a', '2001', 49)).toBe(true);
+    expect(g.mayDecide('a', '2001', 50)).toBe(false);
     expect(g.mayDecide('a', '2001', 60)).toBe(false);
     g.read(['2001', '2002', '*'], 101);
     expect(g.isOpen).toBe(false);
+  });
+
+  it("does not take a joint read of other topics for a topic's own position", () => {
+    const { g, at, setServiceNow } = gap();
+    setServiceNow(100);
+    g.opened(at({ '2001': 50, '2002': 50 }));
+    g.read(['2001', '*'], 70, true); // the joint read of 2001 alone (2002 read on its own, and failing)
+    expect(g.mayDecide('a', '2001', 70)).toBe(true);
+    expect(g.mayDecide('b', '2002', 60)).toBe(false);
   });
 
   it('runs out after every poll too, when no contact asks again', () => {

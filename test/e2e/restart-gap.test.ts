@@ -47,6 +47,41 @@ describe('a restart with webhook pushes', () => {
     expect(answered).toContain(after);
     expect(answered.indexOf(during)).toBeLessThan(answered.indexOf(after));
   });
+  // Chaos at 21:49 on 2026-11-23: the poll's position at the restart was the second of its newest mention read, and
+  // the outage's message was dated in that same second (on the next page, or written after the read). A message
+  // pushed after the restart and dated in that second was decided at once, ahead of the outage's: answered out of
+  // order. A position says only that what is dated before it was read, unless its read went through the list.
+  it("holds a message dated in the second of the poll's position until the poll has read that second through", async () => {
+    const world = await startHarness({ env: { BRIDGE_WEBHOOK_SECRET: SECRET } });
+    h = world;
+    const customer = '32470000781';
+    const hook = () => world.control('/_sim/webhooks', { url: `${world.running.http.url}/webhooks/engage/${SECRET}` });
+    await hook();
+    await world.say(customer, 'hello');
+    await world.sim.webhooks.idle();
+    await world.running.bridge.idle();
+    await world.settle(); // the poll reads the greeting's second: its position is that second
+    expect(botMessagesTo(world, customer)).toHaveLength(1);
+    let during = '';
+    await world.restart(async () => {
+      await world.control('/_sim/webhooks', {});
+      during = await world.say(customer, 'where is my order'); // the same second: the clock has not moved
+    });
+    await hook();
+    const after = await world.say(customer, 'thanks');
+    await world.sim.webhooks.idle();
+    await world.running.bridge.idle();
+    // Pushed at once, and dated in the second of the poll's position; the outage's message is not read yet.
+    expect(botMessagesTo(world, customer)).toHaveLength(1);
+    world.advance(2_000);
+    await world.settle();
+    await world.settle();
+    const answered = botMessagesTo(world, customer).map((o) => String(o.mention_id));
+    expect(answered).toContain(during);
+    expect(answered).toContain(after);
+    expect(answered.indexOf(during)).toBeLessThan(answered.indexOf(after));
+  });
+
   // An agent answers the outage's message in the service's tool (a reply action dated after the restart): the bot
   // must know of it before it decides that message. Held with the customer's messages, it came too late.
   for (const webhook of [true, false]) {
