@@ -29,41 +29,13 @@ export async function measureLimit(
     rateLimit: { registry: new RateLimitRegistry(bucketOf(o.rateLimitPerHour ?? 0)), concurrency: BRIDGE_CLIENT_CONCURRENCY },
   });
   let next = 0;
-  let failed = 0;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const worker = async () => {
+  return timedWorkers(client, targets.length, o.concurrency, async () => {
+    let failed = 0;
     while (next < targets.length) {
-      const t = targets[next++]!;
-      try {
-        await client.publisher.add({
-          type: 'reply',
-          // The account's own WhatsApp profile (the seed's): replies go out from what GET publisher/add lists.
-          services: [{ type: 'whatsapp', service_id: '3225550100' }],
-          message: 'Thanks, noted.',
-          status: '',
-          topicId: '2001',
-          mentionId: t.mentionId,
-        });
-      } catch {
-        failed++;
-      }
+      if (!(await reply(client, targets[next++]!))) failed++;
     }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
-  } finally {
-    await client.close();
-  }
-  const elapsedMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  return {
-    calls: targets.length,
-    failed,
-    elapsedMs: Math.round(elapsedMs),
-    perSecond: round1((targets.length - failed) / (elapsedMs / 1000)),
-    clientCpuMsPerReply: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, targets.length)) * 100) / 100,
-  };
+    return failed;
+  });
 }
 
 /**
@@ -95,10 +67,8 @@ export async function measureFlowLimit(
   const byContact = new Map<string, SentMessage[]>();
   for (const t of targets) byContact.set(t.contact, [...(byContact.get(t.contact) ?? []), t]);
   const queue = [...byContact];
-  let failed = 0;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const worker = async () => {
+  const result = await timedWorkers(client, targets.length, o.concurrency, async () => {
+    let failed = 0;
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const [contact, messages] = next;
       const ref = { service: 'whatsapp', serviceId: contact };
@@ -110,36 +80,51 @@ export async function measureFlowLimit(
         failed += messages.length;
         continue;
       }
-      for (const t of messages) {
-        try {
-          await client.publisher.add({
-            type: 'reply',
-            services: [{ type: 'whatsapp', service_id: '3225550100' }],
-            message: 'Thanks, noted.',
-            status: '',
-            topicId: '2001',
-            mentionId: t.mentionId,
-          });
-        } catch {
-          failed++;
-        }
-      }
+      for (const t of messages) if (!(await reply(client, t))) failed++;
     }
-  };
+    return failed;
+  });
+  return { ...result, apiCalls };
+}
+
+type Client = ReturnType<typeof createEngageClient>;
+
+/** One reply as the bench's clients send it; false when it failed. */
+async function reply(client: Client, target: SentMessage): Promise<boolean> {
   try {
-    await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+    await client.publisher.add({
+      type: 'reply',
+      // The account's own WhatsApp profile (the seed's): replies go out from what GET publisher/add lists.
+      services: [{ type: 'whatsapp', service_id: '3225550100' }],
+      message: 'Thanks, noted.',
+      status: '',
+      topicId: '2001',
+      mentionId: target.mentionId,
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `concurrency` workers (each returns its failed replies), closes the client, and times the whole. */
+async function timedWorkers(client: Client, replies: number, concurrency: number, worker: () => Promise<number>): Promise<LimitResult> {
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  let failed = 0;
+  try {
+    for (const f of await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker))) failed += f;
   } finally {
     await client.close();
   }
   const elapsedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   return {
-    calls: targets.length,
-    apiCalls,
+    calls: replies,
     failed,
     elapsedMs: Math.round(elapsedMs),
-    perSecond: round1((targets.length - failed) / (elapsedMs / 1000)),
-    clientCpuMsPerReply: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, targets.length)) * 100) / 100,
+    perSecond: round1((replies - failed) / (elapsedMs / 1000)),
+    clientCpuMsPerReply: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, replies)) * 100) / 100,
   };
 }
 

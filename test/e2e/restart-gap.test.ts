@@ -3,6 +3,14 @@ import { InvalidParameterError, ServerError, type MentionListQuery } from '../..
 import { botMessagesTo, startHarness, type Harness } from './harness.js';
 
 const SECRET = 'hook-secret-of-at-least-32-characters';
+
+/** Both messages got the bot's answer, the earlier one's first. */
+function expectAnsweredInOrder(world: Harness, customer: string, earlier: string, later: string): void {
+  const answered = botMessagesTo(world, customer).map((o) => String(o.mention_id));
+  expect(answered).toContain(earlier);
+  expect(answered).toContain(later);
+  expect(answered.indexOf(earlier)).toBeLessThan(answered.indexOf(later));
+}
 const CUSTOMER = '32470000777';
 
 describe('a restart with webhook pushes', () => {
@@ -42,10 +50,7 @@ describe('a restart with webhook pushes', () => {
     world.advance(11_000);
     await world.settle();
     await world.settle();
-    const answered = botMessagesTo(world, CUSTOMER).map((o) => String(o.mention_id));
-    expect(answered).toContain(during);
-    expect(answered).toContain(after);
-    expect(answered.indexOf(during)).toBeLessThan(answered.indexOf(after));
+    expectAnsweredInOrder(world, CUSTOMER, during, after);
   });
   // Chaos at 21:49 on 2026-11-23: the poll's position at the restart was the second of its newest mention read, and
   // the outage's message was dated in that same second (on the next page, or written after the read). A message
@@ -76,10 +81,7 @@ describe('a restart with webhook pushes', () => {
     world.advance(2_000);
     await world.settle();
     await world.settle();
-    const answered = botMessagesTo(world, customer).map((o) => String(o.mention_id));
-    expect(answered).toContain(during);
-    expect(answered).toContain(after);
-    expect(answered.indexOf(during)).toBeLessThan(answered.indexOf(after));
+    expectAnsweredInOrder(world, customer, during, after);
   });
 
   // An agent answers the outage's message in the service's tool (a reply action dated after the restart): the bot
@@ -226,9 +228,6 @@ describe('a restart with webhook pushes', () => {
     world.advance(5_000); // past topic 2002's backoff, well inside the gap's bound
     await world.settle();
     await world.settle();
-    const answered = botMessagesTo(world, customer).map((o) => String(o.mention_id));
-    expect(answered).toContain(during);
-    expect(answered).toContain(after);
-    expect(answered.indexOf(during)).toBeLessThan(answered.indexOf(after));
+    expectAnsweredInOrder(world, customer, during, after);
   });
 });
