@@ -4,6 +4,7 @@ import type { EngageLogger as Logger } from '../engage/index.js';
 import type { ChannelServices } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
+import type { EffectLines } from './effect-lines.js';
 import type { Flows, LanguageGuesser } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
@@ -45,11 +46,8 @@ export interface BridgeHealthState {
   lastError?: { atMs: number; message: string };
   /** Inbox reads of the last hour (`status`). */
   pollCalls?: PollCallLog;
-  /**
-   * Per effect kind and channel (`reply:whatsapp`): when one last went through, on our clock. An effect that failed
-   * again while others of its kind and channel went through met a passing fault, not an outage (`effect-errors.ts`).
-   */
-  effectOkAt?: Map<string, number>;
+  /** Recent outcomes of the effects' service calls per kind and channel: a passing fault or an outage (`effect-lines.ts`). */
+  effectLines?: EffectLines;
 }
 
 /** Everything the bridge's parts share; built once by `createBridge`. */

@@ -26,7 +26,7 @@ const BASE_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 60_000;
 /** Tries that may follow a passing fault at the first step (six faults in a row at 13 % each: one reply in 200,000). */
 const PASSING_FAST_TRIES = 6;
-/** Tries of one effect before it is parked as dead, whatever the reason it could not go through (about 10 minutes). */
+/** Tries of one effect before it is parked as dead, whatever the reason it could not go through (about 6 minutes). */
 export const MAX_EFFECT_ATTEMPTS = 12;
 /** Tries for an error the bridge cannot classify (a bug, the disk): fewer, it will hardly mend by itself. */
 const MAX_UNKNOWN_ATTEMPTS = 5;
@@ -35,18 +35,27 @@ const REVOKED_RECHECK_MS = 30_000;
 /**
  * What to do after an effect failed: the retry policy of the outbox, as one pure function. Every retry is bounded
  * (`attempts` counts the failures so far); a refusal by the service (bad parameter, not found, scope) is
- * permanent at once. `passing`: effects of the same kind and channel went through since this one last failed, so
- * the service works and this was a passing fault: the next try comes after the first step of the backoff, not after
- * a step grown by this effect's bad luck (a reply failing five times in a row among hundreds that went out waited
- * 16 s for its sixth try and its customer 67 s in all). Only the first PASSING_FAST_TRIES: one effect failing
- * again and again while its like goes through (a fault of its own at the service) keeps the long schedule before
- * it is parked, about 7 minutes. The bound on tries stays.
+ * permanent at once. `passing`: a fault of the service (5xx, no answer, a cut answer) while the rest of the effect's
+ * line went through since it last failed and seldom failed (`effect-lines.ts`): the next try comes after the first
+ * step of the backoff, not after a step grown by this effect's bad luck (a reply failing five times in a row among
+ * hundreds that went out waited 16 s for its sixth try and its customer 67 s in all). Only for the first
+ * PASSING_FAST_TRIES: an effect failing again and again while its line goes through (a fault of its own at the
+ * service) then keeps the long schedule, and is parked about 5 minutes after its first try. The bound stays.
  */
+/** A fault of the service or the way to it (5xx, no answer, a cut or unexpected answer): the call may have worked. */
+export function isServiceFault(err: unknown): boolean {
+  return (
+    err instanceof ServerError ||
+    err instanceof ConnectionError ||
+    err instanceof MalformedResponseError ||
+    err instanceof UnexpectedStatusError
+  );
+}
+
 export function judgeEffectError(err: unknown, attempts: number, nowMs: number, passing = false): ErrorVerdict {
   const message = (err as Error)?.message ?? String(err);
   const tries = attempts + 1;
-  const backoff =
-    passing && attempts < PASSING_FAST_TRIES ? BASE_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.min(attempts, 6));
+  const backoff = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.min(attempts, 6));
   const transient = (retryAt: number, ambiguous: boolean, revoked?: boolean): ErrorVerdict =>
     tries >= MAX_EFFECT_ATTEMPTS
       ? { kind: 'give-up', message: `gave up after ${tries} tries: ${err instanceof EngageError ? err.humanMessage || message : message}` }
@@ -54,14 +63,7 @@ export function judgeEffectError(err: unknown, attempts: number, nowMs: number, 
   if (err instanceof RecheckIncompleteError) return transient(nowMs + backoff, false);
   if (err instanceof RateLimitError) return transient(nowMs + Math.max(err.retryAfterMs, 250), false);
   if (err instanceof AuthError) return transient(nowMs + REVOKED_RECHECK_MS, false, true);
-  if (
-    err instanceof ServerError ||
-    err instanceof ConnectionError ||
-    err instanceof MalformedResponseError ||
-    err instanceof UnexpectedStatusError
-  ) {
-    return transient(nowMs + backoff, true);
-  }
+  if (isServiceFault(err)) return transient(nowMs + (passing && attempts < PASSING_FAST_TRIES ? BASE_BACKOFF_MS : backoff), true);
   if (err instanceof EngageError) return { kind: 'give-up', message: err.humanMessage || message };
   if (tries >= MAX_UNKNOWN_ATTEMPTS) return { kind: 'give-up', message: `gave up after ${tries} tries: ${message}` };
   return { kind: 'retry', retryAt: nowMs + backoff, ambiguous: true };

@@ -2,11 +2,11 @@ import type { Effect } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { tokenRefused } from './token-health.js';
 import { performEffect } from './perform-effect.js';
-import { judgeEffectError } from './effect-errors.js';
+import { isServiceFault, judgeEffectError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
 import type { EffectPayload } from './effect-payload.js';
-import { splitKey } from './contact-key.js';
+import { EffectLines, effectLine } from './effect-lines.js';
 
 /**
  * What the effect runner uses, named: the performers' own dependencies, the store, the doubts about effects that
@@ -48,9 +48,14 @@ export async function runPendingEffects(
   return true;
 }
 
-/** Effects that share a way out: a reply on WhatsApp fails with WhatsApp, not with live chat. */
-function effectLine(effect: Effect): string {
-  return `${effect.kind}:${splitKey(effect.contactKey).channel}`;
+function linesOf(ctx: EffectRunnerDeps): EffectLines {
+  ctx.health.effectLines ??= new EffectLines();
+  return ctx.health.effectLines;
+}
+
+/** A performer's answer when it made no call (people hold the contact, the window closed): not a line's success. */
+function isSkipped(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && 'skipped' in result;
 }
 
 /** An effect asked for later (a survey a while after the people are done) waits without holding up the others. */
@@ -79,8 +84,7 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       ctx.clean.delete(effect.key);
       settled(ctx, effect.key);
       ctx.health.lastApiOkAt = ctx.now();
-      ctx.health.effectOkAt ??= new Map();
-      ctx.health.effectOkAt.set(effectLine(effect), ctx.now());
+      if (!isSkipped(result)) linesOf(ctx).record(effectLine(effect), ctx.now(), true);
       // A performer that recorded its own end (a sent reply, on disk the moment the service answered) is not
       // recorded again: a second record and a second sync per reply would only lengthen each contact's chain.
       if ((await ctx.store.getEffect(effect.key))?.status !== 'done') {
@@ -96,9 +100,10 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
 }
 
 async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, escalations: EscalationFailures): Promise<boolean> {
-  // Others of its kind and channel went through since this one last failed (`updatedAt`): a passing fault.
-  const okAt = ctx.health.effectOkAt?.get(effectLine(effect));
-  const passing = effect.attempts > 0 && okAt !== undefined && okAt > effect.updatedAt;
+  const line = effectLine(effect);
+  // Its line went through since this one last failed (`updatedAt`), and seldom failed: a passing fault.
+  const passing = effect.attempts > 0 && linesOf(ctx).passingSince(line, effect.updatedAt);
+  if (isServiceFault(err)) linesOf(ctx).record(line, ctx.now(), false);
   const verdict = judgeEffectError(err, effect.attempts, ctx.now(), passing);
   const message = (err as Error)?.message ?? String(err);
   ctx.health.lastError = { atMs: ctx.now(), message };

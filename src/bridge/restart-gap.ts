@@ -31,7 +31,12 @@ export class RestartGap {
    * the read (a mention pushed after the restart can share the second of one read before it).
    */
   private readonly readBefore = new Map<string, number>();
-  /** Per topic: the newest `date.added` of a read that went through the whole list: all listed up to it is read. */
+  /**
+   * Per topic: the newest `date.added` of a read that went through the whole list: all listed up to it is read. This
+   * takes what the list shows of a second to be shown together, as the gap's closing takes what is dated before a
+   * listed mention to be listed. A read that lists nothing tells nothing: a message held then waits for a later
+   * second to be listed, or for the bound.
+   */
   private readonly readThrough = new Map<string, number>();
   /** The topics that must be read past `until` before the gap closes (those watched at the restart). */
   private topics: readonly string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EFFECT_ATTEMPTS, judgeEffectError } from '../../src/bridge/effect-errors.js';
+import { MAX_EFFECT_ATTEMPTS, RecheckIncompleteError, judgeEffectError } from '../../src/bridge/effect-errors.js';
 import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
 import { describeHealth } from '../../src/commands/status-command.js';
 import { InvalidParameterError, RateLimitError, ServerError } from '../../src/engage/index.js';
@@ -18,6 +18,17 @@ describe('every effect retry is bounded; what cannot go through is parked as dea
       }
       expect(attempts + 1).toBe(MAX_EFFECT_ATTEMPTS);
     }
+  });
+
+  it('takes the first step after a passing fault of the service only; other troubles keep the growing step', () => {
+    const at = (err: unknown, attempts: number) => {
+      const v = judgeEffectError(err, attempts, 0, true);
+      return v.kind === 'retry' ? v.retryAt : v.kind;
+    };
+    expect(at(new ServerError(site), 3)).toBe(1000);
+    // The re-check of a reply hit its bounds (a busy topic), or a trouble of the bridge: this effect's own, not luck.
+    expect(at(new RecheckIncompleteError('too many pages'), 3)).toBe(8000);
+    expect(at(new Error('the disk is full'), 2)).toBe(4000);
   });
 
   it('gives up at once on a refusal by the service', () => {
@@ -80,19 +91,31 @@ describe('every effect retry is bounded; what cannot go through is parked as dea
 describe('an effect that fails while others of its kind and channel go through is tried again soon', () => {
   const UNLUCKY = 'whatsapp:32470000501';
   const LUCKY = 'whatsapp:32470000502';
+  const FAILING = 'whatsapp:32470000503';
+  const HELD = 'whatsapp:32470000504';
   const ELSEWHERE = 'web:visitor-7';
 
-  /** The unlucky contact's reply always meets a fault; the others go through. */
+  /** The unlucky contact's reply, and every reply to FAILING, meets a fault; the others go through. */
   async function world() {
+    const failing = new Set(['9001']);
     const t = effectTestContext({
       publisher: {
         add: (r: { mentionId: string }) => {
-          if (r.mentionId === '9001') throw new ServerError(site);
+          if (failing.has(r.mentionId)) throw new ServerError(site);
           return { messages: [{ id: `msg-${r.mentionId}` }], publisher_mention: { id: `pm-${r.mentionId}` } };
         },
       },
     });
-    for (const key of [UNLUCKY, LUCKY, ELSEWHERE]) await botOwns(t.store, key, t.ctx.now());
+    for (const key of [UNLUCKY, LUCKY, FAILING, ELSEWHERE]) await botOwns(t.store, key, t.ctx.now());
+    await t.store.saveConversation({
+      key: HELD,
+      channel: 'whatsapp',
+      serviceId: '32470000504',
+      owner: 'agents',
+      ownerConfirmedAt: t.ctx.now(),
+      transcript: [],
+      updatedAt: t.ctx.now(),
+    });
     await t.store.enqueueEffect({
       key: '9001:1:reply',
       kind: 'reply',
@@ -100,18 +123,24 @@ describe('an effect that fails while others of its kind and channel go through i
       payload: { kind: 'reply', target: TARGET, text: 'Hi' },
     });
     let next = 9100;
-    /** Another contact's reply, performed now. */
+    /** Another contact's reply, performed now (through, failed or skipped, as that contact goes). */
     const replyOf = async (key: string) => {
       const mentionId = String(++next);
+      if (key === FAILING) failing.add(mentionId);
       await t.store.enqueueEffect({
         key: `${mentionId}:1:reply`,
         kind: 'reply',
         contactKey: key,
         payload: { kind: 'reply', target: { topicId: '2001', mentionId }, text: 'Hello' },
       });
-      await botOwns(t.store, key, t.ctx.now());
-      expect(await runPendingEffects(t.ctx, key, t.escalations)).toBe(true);
+      if (key !== HELD) await botOwns(t.store, key, t.ctx.now());
+      await runPendingEffects(t.ctx, key, t.escalations);
     };
+    const replies =
+      (...keys: string[]) =>
+      async () => {
+        for (const key of keys) await replyOf(key);
+      };
     /** Moves to the unlucky reply's next try, lets `between` happen first, tries it; returns the wait it was given. */
     const tryUnlucky = async (between: () => Promise<void>) => {
       const before = await t.store.getEffect('9001:1:reply');
@@ -122,27 +151,36 @@ describe('an effect that fails while others of its kind and channel go through i
       const after = await t.store.getEffect('9001:1:reply');
       return (after?.retryAt ?? 0) - t.ctx.now();
     };
-    return { t, replyOf, tryUnlucky };
+    return { t, replies, tryUnlucky };
   }
 
   it('waits the first step for six tries while other WhatsApp replies go out, then the long schedule, and is bounded', async () => {
-    const { t, replyOf, tryUnlucky } = await world();
+    const { t, replies, tryUnlucky } = await world();
     const waits: number[] = [];
-    for (let i = 0; i < 8; i++) waits.push(await tryUnlucky(() => replyOf(LUCKY)));
+    for (let i = 0; i < 8; i++) waits.push(await tryUnlucky(replies(LUCKY, LUCKY, LUCKY)));
     // A fault of its own at the service (it fails and fails while the others go out) still gets minutes of tries.
     expect(waits).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 60_000, 60_000]);
-    for (let i = 0; i < 10; i++) await tryUnlucky(() => replyOf(LUCKY));
+    for (let i = 0; i < 10; i++) await tryUnlucky(replies(LUCKY, LUCKY, LUCKY));
     const effect = await t.store.getEffect('9001:1:reply');
     expect(effect?.status).toBe('failed');
     expect(effect?.attempts).toBe(MAX_EFFECT_ATTEMPTS);
   });
 
   it('backs off as before when nothing of its kind goes out on its channel: an outage, not bad luck', async () => {
-    const { replyOf, tryUnlucky } = await world();
-    const alone: number[] = [];
-    for (let i = 0; i < 4; i++) alone.push(await tryUnlucky(async () => undefined));
-    expect(alone).toEqual([1000, 2000, 4000, 8000]);
-    // Live chat replies going out say nothing of WhatsApp.
-    expect(await tryUnlucky(() => replyOf(ELSEWHERE))).toBe(16_000);
+    const { tryUnlucky, replies } = await world();
+    const waits: number[] = [];
+    waits.push(await tryUnlucky(async () => undefined));
+    waits.push(await tryUnlucky(async () => undefined));
+    // Live chat replies going out say nothing of WhatsApp; a WhatsApp reply skipped (people hold its contact) made no call.
+    waits.push(await tryUnlucky(replies(ELSEWHERE, ELSEWHERE, ELSEWHERE)));
+    waits.push(await tryUnlucky(replies(HELD, HELD, HELD)));
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
+  });
+
+  it('backs off as before when the service struggles: some replies go out, but more than one in five fail', async () => {
+    const { tryUnlucky, replies } = await world();
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) waits.push(await tryUnlucky(replies(LUCKY, FAILING, LUCKY, FAILING, LUCKY)));
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
   });
 });
