@@ -95,7 +95,9 @@ describe('the crash matrix of the file store', () => {
 
   it('a failed append (disk full half-way through the line) is cut off, so the records after it stay readable', async () => {
     const { dataDir, store } = await started();
-    const proto = Object.getPrototypeOf(await openFile(join(dataDir, '.probe'), 'w')) as FileHandle;
+    const probe = await openFile(join(dataDir, '.probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close(); // only its prototype was wanted: left open, node closed it at GC with a warning
     const write = proto.write as (this: FileHandle, ...args: unknown[]) => Promise<unknown>;
     let failed = false;
     vi.spyOn(proto, 'write').mockImplementation(async function (this: FileHandle, ...args: unknown[]) {
