@@ -46,8 +46,6 @@ export interface BridgeHealthState {
   lastError?: { atMs: number; message: string };
   /** Inbox reads of the last hour (`status`). */
   pollCalls?: PollCallLog;
-  /** Recent outcomes of the effects' service calls per kind and channel: a passing fault or an outage (`effect-lines.ts`). */
-  effectLines?: EffectLines;
 }
 
 /** Everything the bridge's parts share; built once by `createBridge`. */
@@ -75,6 +73,8 @@ export interface BridgeContext {
    * service before it is performed.
    */
   readonly clean: Set<string>;
+  /** Recent outcomes of the effects' service calls per kind and channel: a passing fault or an outage (`effect-lines.ts`). */
+  readonly effectLines: EffectLines;
   /** Asks for a contact's worker to run (now, or at `atMs`): the dispatcher's own `wake`, built before this context. */
   readonly wake: (key: string, atMs?: number) => void;
 }

@@ -25,6 +25,7 @@ import { BridgeControlService } from './bridge-control.js';
 import { ReplyServices } from './reply-services.js';
 import type { PerformerDeps } from './performer.js';
 import { RestartGap } from './restart-gap.js';
+import { EffectLines } from './effect-lines.js';
 import { serviceNowMs } from './service-time.js';
 
 export interface BridgeOptions {
@@ -101,6 +102,7 @@ export async function createBridge(o: BridgeOptions) {
     health,
     performerDeps,
     clean: new Set(),
+    effectLines: new EffectLines(),
     wake: dispatcher.wake,
   };
   const events = new ConversationEvents(ctx, mutex);

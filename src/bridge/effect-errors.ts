@@ -32,16 +32,6 @@ export const MAX_EFFECT_ATTEMPTS = 12;
 const MAX_UNKNOWN_ATTEMPTS = 5;
 const REVOKED_RECHECK_MS = 30_000;
 
-/**
- * What to do after an effect failed: the retry policy of the outbox, as one pure function. Every retry is bounded
- * (`attempts` counts the failures so far); a refusal by the service (bad parameter, not found, scope) is
- * permanent at once. `passing`: a fault of the service (5xx, no answer, a cut answer) while the rest of the effect's
- * line went through since it last failed and seldom failed (`effect-lines.ts`): the next try comes after the first
- * step of the backoff, not after a step grown by this effect's bad luck (a reply failing five times in a row among
- * hundreds that went out waited 16 s for its sixth try and its customer 67 s in all). Only for the first
- * PASSING_FAST_TRIES: an effect failing again and again while its line goes through (a fault of its own at the
- * service) then keeps the long schedule, and is parked about 5 minutes after its first try. The bound stays.
- */
 /** A fault of the service or the way to it (5xx, no answer, a cut or unexpected answer): the call may have worked. */
 export function isServiceFault(err: unknown): boolean {
   return (
@@ -52,6 +42,16 @@ export function isServiceFault(err: unknown): boolean {
   );
 }
 
+/**
+ * What to do after an effect failed: the retry policy of the outbox, as one pure function. Every retry is bounded
+ * (`attempts` counts the failures so far); a refusal by the service (bad parameter, not found, scope) is
+ * permanent at once. `passing`: a fault of the service (5xx, no answer, a cut answer) while the rest of the effect's
+ * line went through since it last failed and seldom failed (`effect-lines.ts`): the next try comes after the first
+ * step of the backoff, not after a step grown by this effect's bad luck (a reply failing five times in a row among
+ * hundreds that went out waited 16 s for its sixth try and its customer 67 s in all). Only for the first
+ * PASSING_FAST_TRIES: an effect failing again and again while its line goes through (a fault of its own at the
+ * service) then keeps the long schedule, and is parked about 5 minutes after its first try. The bound stays.
+ */
 export function judgeEffectError(err: unknown, attempts: number, nowMs: number, passing = false): ErrorVerdict {
   const message = (err as Error)?.message ?? String(err);
   const tries = attempts + 1;

@@ -6,7 +6,7 @@ import { isServiceFault, judgeEffectError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
 import type { EffectPayload } from './effect-payload.js';
-import { EffectLines, effectLine } from './effect-lines.js';
+import { effectLine } from './effect-lines.js';
 
 /**
  * What the effect runner uses, named: the performers' own dependencies, the store, the doubts about effects that
@@ -14,7 +14,7 @@ import { EffectLines, effectLine } from './effect-lines.js';
  */
 export type EffectRunnerDeps = Pick<
   BridgeContext,
-  'store' | 'now' | 'log' | 'metrics' | 'notifier' | 'health' | 'clean' | 'performerDeps' | 'wake'
+  'store' | 'now' | 'log' | 'metrics' | 'notifier' | 'health' | 'clean' | 'effectLines' | 'performerDeps' | 'wake'
 >;
 
 /** Who hears that a handover failed for good: the brain tells the customer and keeps the conversation. */
@@ -48,11 +48,6 @@ export async function runPendingEffects(
   return true;
 }
 
-function linesOf(ctx: EffectRunnerDeps): EffectLines {
-  ctx.health.effectLines ??= new EffectLines();
-  return ctx.health.effectLines;
-}
-
 /** A performer's answer when it made no call (people hold the contact, the window closed): not a line's success. */
 function isSkipped(result: unknown): boolean {
   return typeof result === 'object' && result !== null && 'skipped' in result;
@@ -84,7 +79,7 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       ctx.clean.delete(effect.key);
       settled(ctx, effect.key);
       ctx.health.lastApiOkAt = ctx.now();
-      if (!isSkipped(result)) linesOf(ctx).record(effectLine(effect), ctx.now(), true);
+      if (!isSkipped(result)) ctx.effectLines.record(effectLine(effect), ctx.now(), true);
       // A performer that recorded its own end (a sent reply, on disk the moment the service answered) is not
       // recorded again: a second record and a second sync per reply would only lengthen each contact's chain.
       if ((await ctx.store.getEffect(effect.key))?.status !== 'done') {
@@ -102,8 +97,8 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
 async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, escalations: EscalationFailures): Promise<boolean> {
   const line = effectLine(effect);
   // Its line went through since this one last failed (`updatedAt`), and seldom failed: a passing fault.
-  const passing = effect.attempts > 0 && linesOf(ctx).passingSince(line, effect.updatedAt);
-  if (isServiceFault(err)) linesOf(ctx).record(line, ctx.now(), false);
+  const passing = effect.attempts > 0 && ctx.effectLines.passingSince(line, effect.updatedAt);
+  if (isServiceFault(err)) ctx.effectLines.record(line, ctx.now(), false);
   const verdict = judgeEffectError(err, effect.attempts, ctx.now(), passing);
   const message = (err as Error)?.message ?? String(err);
   ctx.health.lastError = { atMs: ctx.now(), message };

@@ -15,9 +15,8 @@ const ALL_TOPICS = JOINED_CURSOR;
  *
  * So after a restart, a customer's message dated in or after the second of the newest mention the poll has read
  * in its topic (at first: where the topic's cursor stood) is not decided yet, unless a read went through the whole
- * list in that second; the poll's progress wakes its contact. People's
- * activity is never held (the worker asks only for customers' messages): the bot must know of an agent's reply
- * before it decides anything after it. The gap closes for good once the poll has read every watched topic past the
+ * list in that second; the poll's progress wakes its contact. People's activity is never held (the worker asks only
+ * for customers' messages): the bot must know of an agent's reply before it decides anything after it. The gap closes for good once the poll has read every watched topic past the
  * service's time at the restart: everything the outage hid is dated before it, and listed once the poll is there.
  * Only the service's times are compared with each other (`date.added`, the `Date` of its answers); our clock only
  * bounds the wait: RESTART_GAP_MAX_MS after the first message held (each held contact is woken then), decisions go

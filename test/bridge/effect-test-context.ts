@@ -3,6 +3,7 @@ import { createMemoryStore } from '../../src/storage/index.js';
 import { createBridgeMetrics } from '../../src/metrics/bridge-metrics.js';
 import { Ownership } from '../../src/bridge/ownership.js';
 import { ReplyServices } from '../../src/bridge/reply-services.js';
+import { EffectLines } from '../../src/bridge/effect-lines.js';
 import type { BridgeContext } from '../../src/bridge/bridge-context.js';
 import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
 import type { EscalationNotice } from '../../src/bridge/notifier.js';
@@ -103,6 +104,7 @@ export function effectTestContext(overrides: FakeEngage = {}): EffectTestContext
     settings: {},
     health: { pausedForAll: false, revoked: false },
     clean: new Set<string>(),
+    effectLines: new EffectLines(),
     wake: () => {},
   } as unknown as BridgeContext;
   const escalations: EscalationFailures = {
