@@ -2,6 +2,7 @@ import { loadConfig, redactedConfig } from '../config.js';
 import { crashReporter, createLogger, refreshLogSecrets } from '../log.js';
 import { start } from '../main.js';
 import { settlesWithin } from './settles-within.js';
+import { howToRun, shippedDoc } from './how-to-run.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 
@@ -30,13 +31,14 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
   ];
   if (running.slack) lines.push(`  Slack: ${running.slack.port === null ? 'Socket Mode' : `HTTP receiver on port ${running.slack.port}`}`);
   if (running.simulator) {
+    const run = howToRun(io.cwd);
     lines.push(
       '',
       'Talk to the bot as a customer, in another terminal:',
-      `  ENGAGE_BASE_URL=${running.simulator.url} npm run cli -- chat --channel whatsapp --name Ann`,
+      `  ENGAGE_BASE_URL=${running.simulator.url} ${run} chat --channel whatsapp --name Ann`,
       'Act as the manager:',
-      '  npm run cli -- cmd "status"      (in this directory: it asks the running bridge)',
-      `Simulator control API: ${running.simulator.url}/_sim/  (see docs/simulator.md)`,
+      `  ${run} cmd "status"      (in this directory: it asks the running bridge)`,
+      `Simulator control API: ${running.simulator.url}/_sim/  (see ${shippedDoc('simulator.md')})`,
     );
   }
   lines.push('', 'Stop with Ctrl-C.');

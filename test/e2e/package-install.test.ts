@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEnv, expectDemoGreetsAndStops, spawnDemo } from './demo-process.js';
-import { REPO } from './harness.js';
+import { REPO, waitFor } from './harness.js';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -23,6 +23,7 @@ beforeAll(async () => {
   const files = packed!.files.map((f) => f.path);
   expect(files).toContain('dist/cli.js');
   expect(files).toContain('config/flows.yaml');
+  expect(files).toContain('docs/simulator.md');
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
   const app = join(root, 'app');
   await mkdir(app);
@@ -59,6 +60,39 @@ describe('the installed package, run from an empty directory', () => {
     expect(stdout).toMatch(/flow file is valid .*node_modules\/engage-bridge\/config\/flows\.yaml \(from the package\)/);
     expect(stdout).toContain('All 4 checks passed.');
   });
+
+  it('prints a banner whose commands work where the package is installed, and ships the document it names', async () => {
+    const app = join(root, 'app');
+    const dataDir = join(root, 'banner-data');
+    const demo = spawnDemo([cli], app, dataDir);
+    child = demo;
+    let out = '';
+    demo.stdout!.on('data', (d) => (out += String(d)));
+    demo.stderr!.on('data', (d) => (out += String(d)));
+    await waitFor('the banner', () => out.includes('Stop with Ctrl-C'), 30_000);
+    expect(out).not.toContain('npm run cli');
+    const chatLine = /^ {2}(ENGAGE_BASE_URL=\S+ npx engage-bridge chat .*)$/m.exec(out)?.[1];
+    const cmdLine = /^ {2}(npx engage-bridge cmd "status")/m.exec(out)?.[1];
+    const doc = /\(see (\/\S+simulator\.md)\)/.exec(out)?.[1];
+    expect(chatLine).toBeDefined();
+    expect(cmdLine).toBeDefined();
+    expect(doc).toBeDefined();
+    await access(doc!);
+    const env = { ...demoEnv(dataDir), PATH: `${dirname(process.execPath)}:${process.env.PATH}` };
+    const status = await run('sh', ['-c', cmdLine!], { cwd: app, env });
+    expect(status.stdout).toMatch(/conversations|owner|ingestion/i);
+    const chat = spawn('sh', ['-c', chatLine!], { cwd: app, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let chatOut = '';
+    chat.stdout!.on('data', (d) => (chatOut += String(d)));
+    chat.stderr!.on('data', (d) => (chatOut += String(d)));
+    chat.stdin!.write('hello\n');
+    await waitFor('the bot to answer in the chat', () => /Support desk assistant/.test(chatOut), 30_000);
+    chat.stdin!.end('/quit\n');
+    await waitFor('the chat to end', () => chat.exitCode !== null, 20_000);
+    expect(chat.exitCode).toBe(0);
+    demo.kill('SIGTERM');
+    await waitFor('the demo to stop', () => demo.exitCode !== null, 20_000);
+  }, 120_000);
 
   it('runs the demo and answers a customer', async () => {
     const dir = join(root, 'elsewhere');
