@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       await post('/_sim/inbound', { channel: 'whatsapp', author: { id, name: 'Ann' }, text: 'hello' });
       await until('the greeting', () => repliesTo(id).length > 0);
       await post('/_sim/agent/reply', { channel: 'whatsapp', service_id: id, text: 'Alice here.' });
-      // People talk a while (past the few seconds the bridge trusts its belief that they hold the contact).
+      // People talk a while.
       await new Promise((r) => setTimeout(r, 6_000));
       const said = repliesTo(id).length;
       await post('/_sim/handover', { channel: 'whatsapp', service_id: id, owner: 'application' });

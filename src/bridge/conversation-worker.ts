@@ -161,10 +161,11 @@ export class ConversationWorker {
     if (await ctx.store.getEffect(decidedKey(ref))) return; // decided before a restart: only effects remain
     ctx.metrics.inboundMessages.inc({ channel: splitKey(key).channel });
     let conv = (await ctx.store.getConversation(key)) ?? (await ctx.store.saveConversation(blank(key, ctx.now())));
-    // People may hand the contact back in the service tool without a word to us: that belief is trusted only briefly.
+    // People may hand the contact back in the service tool without a word to us, at any moment: by default that belief
+    // is not trusted past the round that confirmed it (a customer who writes right after a hand-back is answered).
     const trustMs =
       conv.owner === 'agents'
-        ? Math.min(ctx.settings.agentsReconfirmAgeMs ?? 5_000, ctx.settings.ownerConfirmAgeMs)
+        ? Math.min(ctx.settings.agentsReconfirmAgeMs ?? 0, ctx.settings.ownerConfirmAgeMs)
         : ctx.settings.ownerConfirmAgeMs;
     // A person's activity read late (a backlog, a restart) is no news about the time the customer wrote: when the
     // message came well after it on the service's clock, people may have handed the contact back meanwhile.

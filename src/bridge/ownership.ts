@@ -54,7 +54,7 @@ export class Ownership {
       if (event.type === 'human-activity') await this.touchHumanSeen(key);
       return { key, from, to: from, changed: false };
     }
-    if (event.type === 'human-activity' && event.atMs !== undefined && (await this.handedBackSince(key, event.atMs))) {
+    if (event.type === 'human-activity' && event.atMs !== undefined && (await this.handedBackSince(key, event.atMs, existing))) {
       // Read late: people handed the contact back to the application after they acted; that later word stands.
       await this.touchHumanSeen(key);
       return this.apply(
@@ -64,10 +64,11 @@ export class Ownership {
         'handed back after the person acted',
       );
     }
-    await this.callService(key, t);
+    const stamp = await this.callService(key, t);
     const at = now();
     await store.updateConversation(key, (c) => ({
       ...(c ?? blankConversation(key, at)),
+      ...(stamp !== undefined ? { ownHandoverAt: stamp } : {}),
       owner: t.to,
       ownerChangedAt: at,
       ownerConfirmedAt: t.to === 'unknown' ? undefined : at,
@@ -104,21 +105,29 @@ export class Ownership {
   }
 
   /**
-   * The service holds the contact for the application since a moment after `atMs` (both on the service's clock,
-   * compared with each other only): people handed it back after that activity. A change in the same second is not
-   * taken for later (the safe side: the bot steps aside).
+   * The service holds the contact for the application since `atMs` or later (both on the service's clock, compared
+   * with each other only): people handed it back after that activity. A hand-back dated in the activity's own second
+   * counts too: people reply, resolve and hand back within one second in the tool, and a person handing a contact
+   * back and then writing to it within the same second is not a thing people do. The bridge's own claim dated in
+   * that second is not people's hand-back: a person writing in the second the bot claimed took it over.
    */
-  private async handedBackSince(key: string, atMs: number): Promise<boolean> {
+  private async handedBackSince(key: string, atMs: number, conv: ConversationRecord | undefined): Promise<boolean> {
     const { service, serviceId } = splitKey(key);
     const o = readOwnership(await this.deps.engage.handover.get({ service, serviceId }));
-    return o.owner === 'application' && o.updatedAt !== null && o.updatedAt * 1000 >= Math.floor(atMs / 1000) * 1000 + 1000;
+    if (o.owner !== 'application' || o.updatedAt === null) return false;
+    const activitySecond = Math.floor(atMs / 1000);
+    return o.updatedAt > activitySecond || (o.updatedAt === activitySecond && conv?.ownHandoverAt !== o.updatedAt);
   }
 
-  private async callService(key: string, t: OwnerTransition): Promise<void> {
-    if (!t.call) return;
+  /** Makes the service agree; returns the date (service's seconds) on its answer to a write, when it gives one. */
+  private async callService(key: string, t: OwnerTransition): Promise<number | undefined> {
+    if (!t.call) return undefined;
     const { service, serviceId } = splitKey(key);
-    if (t.call === 'toAgents') await this.deps.engage.handover.toAgents({ service, serviceId });
-    else await this.deps.engage.handover.toApplication({ service, serviceId });
+    const item =
+      t.call === 'toAgents'
+        ? await this.deps.engage.handover.toAgents({ service, serviceId })
+        : await this.deps.engage.handover.toApplication({ service, serviceId });
+    return readOwnership(item).updatedAt ?? undefined;
   }
 
   /** The idle clock's start, on our own clock: the service's date of the activity is never compared with ours. */

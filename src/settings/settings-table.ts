@@ -148,9 +148,9 @@ export const SETTINGS = [
   ),
   setting(
     'BRIDGE_AGENTS_RECONFIRM_AGE_MS',
-    int(0, 86_400_000).default(5_000),
-    '`5000`',
-    'a customer message on a contact believed held by people re-confirms the owner with GET handover when that belief is older than this, so a hand-back in the service tool is answered at once (one GET per such message)',
+    int(0, 86_400_000).default(0),
+    '`0`',
+    'a customer message on a contact believed held by people re-confirms the owner with GET handover when that belief is older than this, so a hand-back in the service tool is answered at once (one GET per round of such messages at `0`); a larger value saves those GETs, but a message written within that time after a hand-back is left to people until the reconcile pass notices the hand-back (a minute or more)',
   ),
   setting(
     'BRIDGE_IDLE_RETURN_MINUTES',

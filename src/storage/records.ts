@@ -36,6 +36,11 @@ export const conversationSchema = z.object({
   lastHumanActivityAt: z.number().optional(),
   /** When the bridge saw the latest human activity, on the bridge's own clock: the idle return counts from it. */
   humanSeenAt: z.number().optional(),
+  /**
+   * The service's date (its clock, UNIX seconds) on the answer to the bridge's own latest handover write: a hand-back
+   * dated then is the bridge's own, not people's. Compared with the service's dates only.
+   */
+  ownHandoverAt: z.number().optional(),
   lastMentionId: z.string().optional(),
   lastMentionTopicId: z.string().optional(),
   updatedAt: z.number(),

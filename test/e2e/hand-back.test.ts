@@ -24,7 +24,7 @@ describe('a hand-back in the service tool', () => {
     const before = botMessagesTo(h, id).length;
     // People hand the contact back to the application in the tool; the bridge is not told.
     await h.control('/_sim/handover', { channel: 'whatsapp', service_id: id, owner: 'application' });
-    h.advance(6_000); // older than the 5 s the bridge trusts its belief that agents hold the contact
+    h.advance(6_000); // older than the 5 s a bridge with BRIDGE_AGENTS_RECONFIRM_AGE_MS=5000 would trust its belief
     const gets = callsOf(h, 'GET', `/inbox/handover/whatsapp/${id}`).length;
     await h.say(id, 'are you still there?');
     await h.settle();
@@ -69,5 +69,52 @@ describe('a customer message written well after the last thing people did', () =
     await h.say(id, 'one more thing');
     await h.settle();
     await waitFor('the bot answering after the hand-back', () => botMessagesTo(h!, id).length > before);
+  });
+});
+
+describe('a customer who writes right after people reply, resolve and hand the contact back (#26.4)', () => {
+  /** People finish in the service's tool within one second: a reply, resolve, hand-back; the customer writes at once. */
+  async function finishAndWrite(h: Harness, id: string, readReplyFirst: boolean): Promise<void> {
+    h.advance(3_000); // a few seconds after the bot's greeting (and its claim of the contact)
+    await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: id, text: 'Alice here. All sorted?' });
+    if (readReplyFirst) await h.settle();
+    await h.control('/_sim/agent/resolve', { channel: 'whatsapp', service_id: id });
+    await h.control('/_sim/handover', { channel: 'whatsapp', service_id: id, owner: 'application' });
+    await h.say(id, 'one more question');
+  }
+
+  it('is answered when the bridge reads the reply and the message after the hand-back, all in the same second', async () => {
+    h = await startHarness();
+    const id = '32470000054';
+    await h.say(id, 'hello');
+    await h.settle();
+    const before = botMessagesTo(h, id).length;
+    await finishAndWrite(h, id, false);
+    await h.settle();
+    await waitFor('the bot answering the message written after the hand-back', () => botMessagesTo(h!, id).length > before);
+    // The bridge did not undo the people's hand-back: the service still says the application owns the contact.
+    expect(callsOf(h, 'POST', `/inbox/handover/whatsapp/${id}`)).toHaveLength(0);
+  });
+
+  it('is answered when the bridge read the reply (and stepped aside) before people handed the contact back', async () => {
+    h = await startHarness();
+    const id = '32470000055';
+    await h.say(id, 'hello');
+    await h.settle();
+    const before = botMessagesTo(h, id).length;
+    await finishAndWrite(h, id, true);
+    await h.settle();
+    await waitFor('the bot answering the message written after the hand-back', () => botMessagesTo(h!, id).length > before);
+  });
+
+  it("still steps aside for a person who writes in the same second the bot claimed the contact: that date is the bot's own", async () => {
+    h = await startHarness();
+    const id = '32470000056';
+    await h.say(id, 'hello');
+    await h.settle(); // the bot claims the contact (DELETE handover) and greets, in the service's second S
+    await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: id, text: 'Alice here.' }); // also in S
+    await h.settle();
+    expect((await h.running.store.getConversation(`whatsapp:${id}`))?.owner).toBe('agents');
+    expect(callsOf(h, 'POST', `/inbox/handover/whatsapp/${id}`)).toHaveLength(1);
   });
 });
