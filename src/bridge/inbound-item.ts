@@ -105,7 +105,7 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
       payload: {
         kind: 'customer',
         text,
-        clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
+        clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id ?? '', title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
         sentiment: m.message?.sentiment ?? null,
         ...(mentionLanguage(m) ? { language: mentionLanguage(m) as string } : {}),
         ...(m.author?.name ? { name: m.author.name } : {}),

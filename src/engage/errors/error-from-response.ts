@@ -60,7 +60,9 @@ function readFault(httpStatus: number, bodyText: string): ServiceFault {
   const body = parseJsonObject(bodyText);
   if (body === undefined) return { status: httpStatus, error: undefined, description: undefined };
   const meta = isObject(body['meta']) ? body['meta'] : {};
-  const metaCode = typeof meta['code'] === 'number' ? meta['code'] : undefined;
+  const rawCode = meta['code'];
+  const metaCode =
+    typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^\d+$/.test(rawCode) ? Number(rawCode) : undefined;
   return {
     // An alternative shape may answer HTTP 200 with the real status in meta.code.
     status: httpStatus >= 200 && httpStatus < 300 && metaCode !== undefined ? metaCode : httpStatus,
