@@ -9,6 +9,7 @@ import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { BridgeContext, BridgeHealthState, BridgeSettings } from './bridge-context.js';
 import { silentNotifier, TOKEN_REFUSED, type BridgeNotifier } from './notifier.js';
+import { GuessReport } from './guess-report.js';
 import { Ownership } from './ownership.js';
 import { BusinessHoursCache } from './business-hours-cache.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -56,13 +57,15 @@ export async function createBridge(o: BridgeOptions) {
   const mutex = new KeyedMutex();
   const engage = withMappedHandover(o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
-  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog() };
+  const guesses = new GuessReport({ log: o.log, counter: o.metrics.guessesNotHeld });
+  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog(), guesses };
   const ownership = new Ownership({
     store: o.store,
     engage,
     now,
     confirmAgeMs: o.settings.ownerConfirmAgeMs,
     pausedForAll: () => health.pausedForAll,
+    guesses,
   });
   const channelServices = o.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES;
   const performerDeps: PerformerDeps = {

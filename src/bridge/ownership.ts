@@ -3,6 +3,7 @@ import { ownerTransition, type OwnerState, type OwnershipEvent, type OwnerTransi
 import type { BridgeEngage } from './bridge-engage.js';
 import { readOwnership } from '../engage/index.js';
 import { splitKey } from './contact-key.js';
+import type { GuessReport } from './guess-report.js';
 
 export interface OwnershipChange {
   readonly key: string;
@@ -21,6 +22,8 @@ export interface OwnershipDeps {
   readonly onChange?: (change: OwnershipChange & { actor: string; reason: string }) => void;
   /** `bot pause all`: the bridge claims no contact, takes none back by itself, and the bot says nothing. */
   readonly pausedForAll?: () => boolean;
+  /** Told when a handover item does not say whether the contact was ever handed over. */
+  readonly guesses?: Pick<GuessReport, 'notHeld'>;
 }
 
 function blankConversation(key: string, now: number): ConversationRecord {
@@ -85,6 +88,14 @@ export class Ownership {
     const { service, serviceId } = splitKey(key);
     const item = await this.deps.engage.handover.get({ service, serviceId });
     const o = readOwnership(item);
+    if (!o.historyKnown) {
+      // Without the "never handed over" signal an item held by agents may be people's: the contact stays theirs.
+      this.deps.guesses?.notHeld(
+        'handover-history',
+        'a handover item shows no date.updated, so whether anyone ever took the contact is unknown: such contacts are left with people, never claimed',
+        { contact: key },
+      );
+    }
     await this.apply(key, { type: 'observed', owner: o.owner, neverHandedOver: o.neverHandedOver }, actor, reason);
     return this.current(key);
   }

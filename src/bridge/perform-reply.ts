@@ -95,6 +95,13 @@ export async function performReply(
     deps.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
     result = await send(fresh);
   }
+  if (result.unread !== undefined && !unreadAnswersLogged.has(deps.store)) {
+    unreadAnswersLogged.add(deps.store);
+    deps.log.warn(
+      { contact: key, effect: effect.key, answer: result.unread },
+      'reply sent: publisher/add answered 2xx with a body that is not the documented envelope (logged once); the reply counts as sent',
+    );
+  }
   const recorded: ReplyResult = {
     publisherMentionId: result.publisher_mention?.id === undefined ? null : String(result.publisher_mention.id),
     messageIds: result.messages.map((m) => String(m.id)),
@@ -118,6 +125,9 @@ export async function performReply(
   void learnBotUser(deps, result.publisher_mention);
   return recorded;
 }
+
+/** Stores (one per bridge) whose log already says that publish answers are not the envelope. */
+const unreadAnswersLogged = new WeakSet<object>();
 
 /** The conversation notes when the bot last replied. */
 async function noteReply(deps: PerformerDeps, key: string): Promise<void> {
