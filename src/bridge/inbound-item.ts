@@ -55,6 +55,17 @@ function replyTargetKey(m: Mention, channel: string, o: ClassifyOptions): string
   return undefined;
 }
 
+/**
+ * The customer of an account-written mention by its `source.thread_id`. The description calls it the thread's id:
+ * the id of the thread's root mention when the bridge read that mention (a customer's), as some services give it
+ * (issue 26); otherwise the customer's id on the channel, as the simulator and the services seen so far give it.
+ */
+function threadKey(m: Mention, channel: string, o: ClassifyOptions): string | undefined {
+  const thread = m.source?.thread_id;
+  if (!present(thread)) return undefined;
+  return o.keyOfMention?.(m.topic_id, String(thread)) ?? contactKey(channel, String(thread));
+}
+
 /** The language field of a mention (on the mention or its message), when the service sends one. */
 function mentionLanguage(m: Mention): string | undefined {
   const own = (m as { language?: unknown }).language;
@@ -74,8 +85,7 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
   const addedAt = m.date?.added ?? 0;
   const text = m.message?.content ?? '';
   if (m.author?.managed === true) {
-    const thread = m.source?.thread_id;
-    const key = present(thread) ? contactKey(channel, String(thread)) : replyTargetKey(m, channel, o);
+    const key = replyTargetKey(m, channel, o) ?? threadKey(m, channel, o);
     if (key === undefined) {
       // A person may have answered someone: the reply actions on recent customer mentions will tell whom.
       o.onUnplaced?.(m);
