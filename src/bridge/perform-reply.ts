@@ -89,7 +89,7 @@ export async function performReply(
   } catch (err) {
     if (!(err instanceof InvalidParameterError)) throw err;
     // A refusal may mean the cached profile is gone: ask again, and try once more only if the answer changed.
-    services.forget(channel, p.target.topicId);
+    services.forget(channel, p.target.topicId, p.target.mentionId);
     const fresh = await services.forReply(channel, p.target);
     if (sameServices(fresh, from)) throw err;
     deps.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
