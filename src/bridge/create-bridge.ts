@@ -123,7 +123,7 @@ export async function createBridge(o: BridgeOptions) {
   const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
   const topicIds = watchedTopics({
     configured: o.settings.topicIds,
-    list: async () => (await o.engage.topics.list({ limit: 200 })).data.map((t) => String(t.id)),
+    list: async () => (await o.engage.topics.all({ limit: 200 })).map((t) => String(t.id)),
     now,
     onRefreshError: (err) => o.log.warn({ err: (err as Error)?.message }, 'could not list the topics again; keeping the last list'),
   });
