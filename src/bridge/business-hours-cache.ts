@@ -18,8 +18,9 @@ function toBotSchedule(s: EngageSchedule): BusinessHoursSchedule {
   };
 }
 
-function toBotCanned(c: EngageCanned): CannedResponse | undefined {
-  const type = c.type;
+/** Read case-tolerantly: the description names the types, not their case (issue 26). */
+export function toBotCanned(c: EngageCanned): CannedResponse | undefined {
+  const type = c.type?.toLowerCase();
   if (type !== 'buttons' && type !== 'text' && type !== 'csat' && type !== 'nps') return undefined;
   return {
     id: c.id,
