@@ -47,6 +47,10 @@ export interface BridgeHealthState {
   lastError?: { atMs: number; message: string };
   /** Inbox reads of the last hour (`status`). */
   pollCalls?: PollCallLog;
+  /** When a read of the mentions list last listed anything (our clock). */
+  pollListedAt?: number;
+  /** When the webhook or the re-check by id last recorded a new customer message (our clock). */
+  customerSeenElsewhereAt?: number;
   /** Guesses about the service seen not to hold, and what the start-up probes found (`status`, `doctor`). */
   guesses?: GuessReport;
 }

@@ -202,8 +202,8 @@ export async function createBridge(o: BridgeOptions) {
       if (options.schedule ?? true) scheduler.start();
     },
     /** The webhook: records the pushed mentions it may take (in memory) and answers; the workers run after. */
-    acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
-      return takeWebhookPush(body, {
+    async acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
+      const outcome = await takeWebhookPush(body, {
         store: o.store,
         metrics: ctx.metrics,
         channelBySource,
@@ -211,6 +211,8 @@ export async function createBridge(o: BridgeOptions) {
         schedule: (k) => dispatcher.schedule(k),
         fetchMention: (m) => o.engage.mentions.get({ topicId: m.topic_id, id: m.id }),
       });
+      if ('accepted' in outcome && outcome.accepted > 0) ctx.health.customerSeenElsewhereAt = now();
+      return outcome;
     },
     /** `code` is what `/readyz` answers; `detail` goes to the log only (it may carry API error text). */
     readiness(): { ready: boolean; code?: string; detail?: string } {
@@ -224,6 +226,8 @@ export async function createBridge(o: BridgeOptions) {
           detail: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}`,
         };
       }
+      const blind = pollBlind(ctx.health, now(), o.settings.pollIntervalMs);
+      if (blind) return { ready: false, code: 'poll-sees-nothing', detail: blind };
       return { ready: true };
     },
     /** Resolves when no contact has work waiting (tests and shutdown). */
@@ -235,6 +239,19 @@ export async function createBridge(o: BridgeOptions) {
       await o.store.flush();
     },
   };
+}
+
+/**
+ * The poll keeps listing nothing while the webhook or the re-check by id records customers' messages (issue 26): a
+ * mentions list that does not answer what the poll asks (a filter or window it reads otherwise) leaves the bridge
+ * blind to whatever is not pushed. Said once the poll had ample time to list what was seen elsewhere.
+ */
+export function pollBlind(health: BridgeHealthState, nowMs: number, pollIntervalMs: number): string | undefined {
+  const seen = health.customerSeenElsewhereAt;
+  if (seen === undefined || (health.pollListedAt ?? 0) >= seen) return undefined;
+  const graceMs = Math.max(60_000, pollIntervalMs * 10);
+  if (nowMs - seen < graceMs || (health.lastPollOkAt ?? 0) < seen + graceMs) return undefined;
+  return `the poll has listed nothing since a customer's message was recorded by the webhook or the re-check ${Math.round((nowMs - seen) / 1000)} s ago`;
 }
 
 /** Loads the language detector at the first call, once; a failure is logged and leaves the bridge without guesses. */
