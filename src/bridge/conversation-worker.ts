@@ -179,7 +179,7 @@ export class ConversationWorker {
     if (confirming) {
       // So is the list of services to reply from, when none is cached yet (the first contact of a topic).
       ctx.performerDeps.replyServices.prefetch(splitKey(key).channel, { topicId: item.topicId, mentionId: item.id });
-      await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
+      await ctx.ownership.confirm(key, 'bridge', 'a customer wrote', () => noteNoHandover(ctx, item));
       batch.ownerConfirmed = true;
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }
@@ -319,4 +319,15 @@ async function positivelyAPerson(ctx: BridgeContext, authorName: string | undefi
   if (ctx.performerDeps.replyServices.isStreamName(authorName)) return false;
   const bot = await knownBotUser(ctx);
   return bot?.name === undefined || bot.name !== authorName;
+}
+
+/** People see why the bot left this message to them: the service has no handover item for the contact. */
+async function noteNoHandover(ctx: BridgeContext, item: InboundMention): Promise<void> {
+  const extra =
+    'engage-bridge: the service answers 404 for this contact’s handover, so the bot did not take the conversation; it is left with people.';
+  try {
+    await ctx.engage.mentions.update({ topicId: item.topicId, id: item.id }, { actions: [{ type: 'note', extra }] });
+  } catch (err) {
+    ctx.log.warn({ contact: item.key, err: (err as Error)?.message }, 'could not leave people a note on the mention');
+  }
 }
