@@ -166,6 +166,7 @@ export async function createBridge(o: BridgeOptions) {
     }
     try {
       await hours.refresh();
+      if (hours.numbering) guesses.recordProbe('weekday-numbering', hours.numbering);
     } catch (err) {
       o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
     }
