@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollBlind } from '../../src/bridge/create-bridge.js';
 import { probeOrder, probePageSize, probeSourceFilter, probeTopicFilter, probeWindow } from '../../src/bridge/mention-list-probes.js';
+import { readinessAnswer } from '../../src/http/readiness-answer.js';
 import { createEngageClient, RateLimitRegistry, type EngageClient } from '../../src/engage/index.js';
 import type { MentionListParam } from '../../src/simulator/guesses.js';
 import { botMessagesTo, callsOf, startHarness, type Harness } from '../e2e/harness.js';
@@ -86,5 +87,11 @@ describe('a poll that lists nothing while the webhook sees customers', () => {
     expect(pollBlind({ ...health, pollListedAt: at + 1000 }, at + 70_000, 1000)).toBeUndefined();
     expect(pollBlind({ ...health, lastPollOkAt: at + 10_000 }, at + 70_000, 1000)).toBeUndefined();
     expect(pollBlind({ ...health, customerSeenElsewhereAt: undefined }, at + 70_000, 1000)).toBeUndefined();
+  });
+});
+
+describe('/readyz for a blind poll', () => {
+  it('answers its own code and fixed text', () => {
+    expect(readinessAnswer({ ready: false, code: 'poll-sees-nothing', detail: 'x' })).toMatchObject({ code: 'poll-sees-nothing' });
   });
 });
