@@ -3,7 +3,7 @@ import type { CounterPort } from './metrics-port.js';
 
 /**
  * Things the bridge relies on that `engage-api.md` does not state (issue 26). When one is seen not to hold, the
- * bridge takes the safe side (`docs/architecture.md`, "Guesses") and says so here: counted per guess
+ * bridge takes the safe side (README, "Guesses about the service") and says so here: counted per guess
  * (`engage_bridge_guess_not_held_total{guess}`), logged once per guess, and shown by `status`.
  */
 export type GuessName =
