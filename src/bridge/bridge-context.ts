@@ -1,6 +1,7 @@
 import type { PollCallLog } from './poller-calls.js';
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
+import type { GuessReport } from './guess-report.js';
 import type { ChannelServices } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
@@ -46,6 +47,12 @@ export interface BridgeHealthState {
   lastError?: { atMs: number; message: string };
   /** Inbox reads of the last hour (`status`). */
   pollCalls?: PollCallLog;
+  /** When a read of the mentions list last listed anything (our clock). */
+  pollListedAt?: number;
+  /** When the webhook or the re-check by id last recorded a new customer message (our clock). */
+  customerSeenElsewhereAt?: number;
+  /** Guesses about the service seen not to hold, and what the start-up probes found (`status`, `doctor`). */
+  guesses?: GuessReport;
 }
 
 /** Everything the bridge's parts share; built once by `createBridge`. */

@@ -3,6 +3,8 @@ import type { EngageLogger as Logger } from '../engage/index.js';
 import type { BusinessHoursSchedule as EngageSchedule, CannedResponse as EngageCanned } from '../engage/index.js';
 import type { BusinessHoursSchedule, CannedResponse, HoursInput } from '../bot/index.js';
 import type { BridgeEngage } from './bridge-engage.js';
+import type { ProbeResult } from './guess-report.js';
+import { detectWeekdayNumbering, inSunday0 } from './weekday-numbering.js';
 
 /** How fresh the service's `is_active` must be to be trusted over the calculator (it flips at opening time). */
 const LIVE_FLAG_MAX_AGE_MS = 60_000;
@@ -18,8 +20,9 @@ function toBotSchedule(s: EngageSchedule): BusinessHoursSchedule {
   };
 }
 
-function toBotCanned(c: EngageCanned): CannedResponse | undefined {
-  const type = c.type;
+/** Read case-tolerantly: the description names the types, not their case (issue 26). */
+export function toBotCanned(c: EngageCanned): CannedResponse | undefined {
+  const type = c.type?.toLowerCase();
   if (type !== 'buttons' && type !== 'text' && type !== 'csat' && type !== 'nps') return undefined;
   return {
     id: c.id,
@@ -39,6 +42,8 @@ export class BusinessHoursCache {
   private schedules: BusinessHoursSchedule[] = [];
   private canned: CannedResponse[] = [];
   private fetchedAt = 0;
+  /** What the last refresh read of the weekday numbering (`status`, `doctor`). */
+  numbering: ProbeResult | undefined;
 
   constructor(
     private readonly engage: Pick<BridgeEngage, 'businessHours' | 'cannedResponses'>,
@@ -58,11 +63,17 @@ export class BusinessHoursCache {
         if (converted) canned.push(converted);
       }
     }
-    this.schedules = schedules;
+    // The weekday numbering is read from what the schedules show (issue 26), and the brain gets its own.
+    const found = detectWeekdayNumbering(schedules, this.now());
+    this.numbering = found.probe;
+    if (!found.probe.holds) this.log.warn({ numbering: found.numbering }, found.probe.detail);
+    this.schedules = inSunday0(schedules, found.numbering);
     this.canned = canned;
     this.fetchedAt = this.now();
     const wanted = this.wanted;
-    this.schedule = wanted ? schedules.find((s) => String(s.id) === wanted || s.name.toLowerCase() === wanted.toLowerCase()) : schedules[0];
+    this.schedule = wanted
+      ? this.schedules.find((s) => String(s.id) === wanted || s.name.toLowerCase() === wanted.toLowerCase())
+      : this.schedules[0];
     if (wanted && !this.schedule) {
       this.log.warn({ schedule: wanted }, 'the configured business hours schedule was not found: hours are not applied');
     }

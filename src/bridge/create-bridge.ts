@@ -9,6 +9,7 @@ import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { BridgeContext, BridgeHealthState, BridgeSettings } from './bridge-context.js';
 import { silentNotifier, TOKEN_REFUSED, type BridgeNotifier } from './notifier.js';
+import { GuessReport } from './guess-report.js';
 import { Ownership } from './ownership.js';
 import { BusinessHoursCache } from './business-hours-cache.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -56,13 +57,15 @@ export async function createBridge(o: BridgeOptions) {
   const mutex = new KeyedMutex();
   const engage = withMappedHandover(o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
-  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog() };
+  const guesses = new GuessReport({ log: o.log, counter: o.metrics.guessesNotHeld });
+  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog(), guesses };
   const ownership = new Ownership({
     store: o.store,
     engage,
     now,
     confirmAgeMs: o.settings.ownerConfirmAgeMs,
     pausedForAll: () => health.pausedForAll,
+    guesses,
   });
   const channelServices = o.settings.channelServices ?? DEFAULT_CHANNEL_SERVICES;
   const performerDeps: PerformerDeps = {
@@ -120,7 +123,7 @@ export async function createBridge(o: BridgeOptions) {
   const channelBySource = new Map(o.settings.channels.map((c) => [sourceServiceOf(channelServices, c), c]));
   const topicIds = watchedTopics({
     configured: o.settings.topicIds,
-    list: async () => (await o.engage.topics.list({ limit: 200 })).data.map((t) => String(t.id)),
+    list: async () => (await o.engage.topics.all({ limit: 200 })).map((t) => String(t.id)),
     now,
     onRefreshError: (err) => o.log.warn({ err: (err as Error)?.message }, 'could not list the topics again; keeping the last list'),
   });
@@ -163,6 +166,7 @@ export async function createBridge(o: BridgeOptions) {
     }
     try {
       await hours.refresh();
+      if (hours.numbering) guesses.recordProbe('weekday-numbering', hours.numbering);
     } catch (err) {
       o.log.warn({ err: (err as Error).message }, 'could not read business hours and canned responses yet; retrying on schedule');
     }
@@ -199,15 +203,18 @@ export async function createBridge(o: BridgeOptions) {
       if (options.schedule ?? true) scheduler.start();
     },
     /** The webhook: records the pushed mentions it may take (in memory) and answers; the workers run after. */
-    acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
-      return takeWebhookPush(body, {
+    async acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
+      const outcome = await takeWebhookPush(body, {
         store: o.store,
         metrics: ctx.metrics,
         channelBySource,
+        isOwnService: (type, id) => performerDeps.replyServices.isOwnService(type, id),
         topicIds,
         schedule: (k) => dispatcher.schedule(k),
         fetchMention: (m) => o.engage.mentions.get({ topicId: m.topic_id, id: m.id }),
       });
+      if ('accepted' in outcome && outcome.accepted > 0) ctx.health.customerSeenElsewhereAt = now();
+      return outcome;
     },
     /** `code` is what `/readyz` answers; `detail` goes to the log only (it may carry API error text). */
     readiness(): { ready: boolean; code?: string; detail?: string } {
@@ -221,6 +228,8 @@ export async function createBridge(o: BridgeOptions) {
           detail: `the last successful poll was ${Math.round(lagMs / 1000)} s ago${ctx.health.lastError ? `: ${ctx.health.lastError.message}` : ''}`,
         };
       }
+      const blind = pollBlind(ctx.health, now(), o.settings.pollIntervalMs);
+      if (blind) return { ready: false, code: 'poll-sees-nothing', detail: blind };
       return { ready: true };
     },
     /** Resolves when no contact has work waiting (tests and shutdown). */
@@ -232,6 +241,19 @@ export async function createBridge(o: BridgeOptions) {
       await o.store.flush();
     },
   };
+}
+
+/**
+ * The poll keeps listing nothing while the webhook or the re-check by id records customers' messages (issue 26): a
+ * mentions list that does not answer what the poll asks (a filter or window it reads otherwise) leaves the bridge
+ * blind to whatever is not pushed. Said once the poll had ample time to list what was seen elsewhere.
+ */
+export function pollBlind(health: BridgeHealthState, nowMs: number, pollIntervalMs: number): string | undefined {
+  const seen = health.customerSeenElsewhereAt;
+  if (seen === undefined || (health.pollListedAt ?? 0) >= seen) return undefined;
+  const graceMs = Math.max(60_000, pollIntervalMs * 10);
+  if (nowMs - seen < graceMs || (health.lastPollOkAt ?? 0) < seen + graceMs) return undefined;
+  return `the poll has listed nothing since a customer's message was recorded by the webhook or the re-check ${Math.round((nowMs - seen) / 1000)} s ago`;
 }
 
 /** Loads the language detector at the first call, once; a failure is logged and leaves the bridge without guesses. */

@@ -36,6 +36,8 @@ export interface ClassifyOptions {
   readonly keyOfMention?: (topicId: string, id: string) => string | undefined;
   /** An account-written mention whose conversation cannot be found (no thread, no known reply target). */
   readonly onUnplaced?: (m: Mention) => void;
+  /** Whether an author is one of the account's own services: its message is the account's, never a customer's. */
+  readonly isOwnService?: (sourceService: string | undefined, authorId: string | undefined) => boolean;
 }
 
 const present = (v: unknown): v is string | number => (typeof v === 'string' && v !== '') || typeof v === 'number';
@@ -53,6 +55,17 @@ function replyTargetKey(m: Mention, channel: string, o: ClassifyOptions): string
   if (t.author && t.author.managed !== true && present(t.author.id)) return contactKey(channel, String(t.author.id));
   if (present(t.id)) return o.keyOfMention?.(present(t.topic_id) ? String(t.topic_id) : m.topic_id, String(t.id));
   return undefined;
+}
+
+/**
+ * The customer of an account-written mention by its `source.thread_id`. The description calls it the thread's id:
+ * the id of the thread's root mention when the bridge read that mention (a customer's), as some services give it
+ * (issue 26); otherwise the customer's id on the channel, as the simulator and the services seen so far give it.
+ */
+function threadKey(m: Mention, channel: string, o: ClassifyOptions): string | undefined {
+  const thread = m.source?.thread_id;
+  if (!present(thread)) return undefined;
+  return o.keyOfMention?.(m.topic_id, String(thread)) ?? contactKey(channel, String(thread));
 }
 
 /** The language field of a mention (on the mention or its message), when the service sends one. */
@@ -73,9 +86,9 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
   if (!channel) return [];
   const addedAt = m.date?.added ?? 0;
   const text = m.message?.content ?? '';
-  if (m.author?.managed === true) {
-    const thread = m.source?.thread_id;
-    const key = present(thread) ? contactKey(channel, String(thread)) : replyTargetKey(m, channel, o);
+  // Written by the account: flagged so, or (the flag missing: issue 26) by one of the account's own services.
+  if (m.author?.managed === true || o.isOwnService?.(m.source?.service, m.author?.id) === true) {
+    const key = replyTargetKey(m, channel, o) ?? threadKey(m, channel, o);
     if (key === undefined) {
       // A person may have answered someone: the reply actions on recent customer mentions will tell whom.
       o.onUnplaced?.(m);
@@ -105,7 +118,7 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
       payload: {
         kind: 'customer',
         text,
-        clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id, title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
+        clicked: (m.clicked_buttons ?? []).map((b) => ({ id: b.id ?? '', title: b.title, ...(b.payload ? { payload: b.payload } : {}) })),
         sentiment: m.message?.sentiment ?? null,
         ...(mentionLanguage(m) ? { language: mentionLanguage(m) as string } : {}),
         ...(m.author?.name ? { name: m.author.name } : {}),

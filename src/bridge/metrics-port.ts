@@ -30,6 +30,8 @@ export interface BridgeMetrics {
    * read again by id, for reply actions added later). `status` shows them per hour.
    */
   readonly pollCalls: CounterPort<'kind'>;
+  /** A guess about the service seen not to hold (issue 26): the bridge took the safe side (`guess-report.ts`). */
+  readonly guessesNotHeld?: CounterPort<'guess'>;
   readonly pollLagSeconds: GaugePort;
   readonly outboxPending: GaugePort;
 }

@@ -89,11 +89,18 @@ export async function performReply(
   } catch (err) {
     if (!(err instanceof InvalidParameterError)) throw err;
     // A refusal may mean the cached profile is gone: ask again, and try once more only if the answer changed.
-    services.forget(channel, p.target.topicId);
+    services.forget(channel, p.target.topicId, p.target.mentionId);
     const fresh = await services.forReply(channel, p.target);
     if (sameServices(fresh, from)) throw err;
     deps.log.info({ contact: key, effect: effect.key }, 'reply refused: sending again from the services Engage lists now');
     result = await send(fresh);
+  }
+  if (result.unread !== undefined && !unreadAnswersLogged.has(deps.store)) {
+    unreadAnswersLogged.add(deps.store);
+    deps.log.warn(
+      { contact: key, effect: effect.key, answer: result.unread },
+      'reply sent: publisher/add answered 2xx with a body that is not the documented envelope (logged once); the reply counts as sent',
+    );
   }
   const recorded: ReplyResult = {
     publisherMentionId: result.publisher_mention?.id === undefined ? null : String(result.publisher_mention.id),
@@ -118,6 +125,9 @@ export async function performReply(
   void learnBotUser(deps, result.publisher_mention);
   return recorded;
 }
+
+/** Stores (one per bridge) whose log already says that publish answers are not the envelope. */
+const unreadAnswersLogged = new WeakSet<object>();
 
 /** The conversation notes when the bot last replied. */
 async function noteReply(deps: PerformerDeps, key: string): Promise<void> {

@@ -30,3 +30,12 @@ export class PollCallLog {
     return out;
   }
 }
+
+/**
+ * Polls never take more than half of a configured hourly budget, so replies always have room. `callsPerPoll`: one
+ * since every topic is read in one call (more pages, baseline reads and re-reads come on top, bounded).
+ */
+export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: number, callsPerPoll = 1): number {
+  if (budgetPerHour <= 0) return pollIntervalMs;
+  return Math.max(pollIntervalMs, Math.ceil((3_600_000 * Math.max(1, callsPerPoll)) / (budgetPerHour * 0.5)));
+}

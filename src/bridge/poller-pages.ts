@@ -39,6 +39,7 @@ export class PollPageReader {
     try {
       for await (const page of this.ctx.engage.mentions.listPages(filter ? { ...query, filter } : query, known)) {
         this.countList();
+        if (page.data.length > 0) this.ctx.health.pollListedAt = this.ctx.now();
         // Before its mentions are recorded and their contacts' workers start: they must find the bridge resumed.
         if (!yielded) await accessAccepted(this.ctx);
         yielded = true;
@@ -52,6 +53,7 @@ export class PollPageReader {
     try {
       for await (const page of this.ctx.engage.mentions.listPages(query, known)) {
         this.countList();
+        if (page.data.length > 0) this.ctx.health.pollListedAt = this.ctx.now();
         if (!this.filterRefused) {
           this.filterRefused = true;
           this.ctx.log.warn({ filter }, 'the service refused the source filter of the mentions list: every source is read');
@@ -62,6 +64,11 @@ export class PollPageReader {
       this.countList();
       throw err;
     }
+  }
+
+  /** The start-up probe saw the filter ignored: read every source without it (issue 26). */
+  dropFilter(): void {
+    this.filterRefused = true;
   }
 
   /** Counts and logs each unreadable item once, though every overlapping poll reads it again. */

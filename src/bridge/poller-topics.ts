@@ -1,3 +1,6 @@
+import type { BridgeContext } from './bridge-context.js';
+import { parseCursor } from './poll-window.js';
+
 /** How often the watched topics are listed again when `ENGAGE_TOPIC_IDS` is not set. */
 export const TOPIC_REFRESH_MS = 10 * 60_000;
 
@@ -28,4 +31,30 @@ export function watchedTopics(o: {
     }
     return topics;
   };
+}
+
+/**
+ * Per watched topic, the newest `date.added` its reads from the cursor had reached: the joint cursor (`joinedKey`)
+ * for a topic that has one of its own (the next poll reads it jointly), none for a topic still without a cursor.
+ */
+export async function readPollPositions(
+  ctx: Pick<BridgeContext, 'store' | 'log'>,
+  topicIds: () => Promise<readonly string[]>,
+  joinedKey: string,
+): Promise<Map<string, number | undefined>> {
+  const joined = parseCursor(await ctx.store.getCursor(joinedKey));
+  const positions = new Map<string, number | undefined>();
+  let topics: readonly string[];
+  try {
+    topics = await topicIds();
+  } catch (err) {
+    // Starting never waits for the service: the joint read stands for every topic (`*`) until it answers.
+    ctx.log.warn({ err: (err as Error)?.message }, 'could not list the topics at the restart; the joint read stands for all');
+    return new Map([[joinedKey, joined?.newestAddedAt]]);
+  }
+  for (const topicId of topics) {
+    const own = parseCursor(await ctx.store.getCursor(topicId));
+    positions.set(topicId, own === undefined ? undefined : (joined ?? own).newestAddedAt);
+  }
+  return positions;
 }

@@ -4,14 +4,17 @@ import { accessAccepted, tokenRefused } from './token-health.js';
 import { ingestMentions } from './ingest.js';
 import { advanceCursor, nextWindow, parseCursor, withDeepScan, type PollCursor, type PollWindowOptions } from './poll-window.js';
 import { readDeepScan } from './poller-deep-scan.js';
-import type { PollCallKind } from './poller-calls.js';
+import { effectivePollIntervalMs, type PollCallKind } from './poller-calls.js';
 import type { ClassifyOptions, InboundItem } from './inbound-item.js';
-import { PollPageReader } from './poller-pages.js';
+import { PollPageReader, sourceFilter } from './poller-pages.js';
+import { pollNewestFirst, probeListMode, TRUSTING, type ListMode } from './poller-list-mode.js';
+import { readPollPositions } from './poller-topics.js';
 import { MentionRecheck, recheckRecent, watchRecentConversations } from './poller-recheck.js';
 import { serviceNowMs } from './service-time.js';
 import { BaselineTries } from './baseline-tries.js';
 
 export { sourceFilter } from './poller-pages.js';
+export { effectivePollIntervalMs };
 
 const SHALLOW_OVERLAP_SECONDS = 5;
 const DEEP_SCAN_EVERY_MS = 60_000;
@@ -20,15 +23,6 @@ const MAX_BACKOFF_MS = 60_000;
 
 /** Where the joint read of every topic keeps its cursor (a service topic id is never `*`). */
 export const JOINED_CURSOR = '*';
-
-/**
- * Polls never take more than half of a configured hourly budget, so replies always have room. `callsPerPoll`: one
- * since every topic is read in one call (more pages, baseline reads and re-reads come on top, bounded).
- */
-export function effectivePollIntervalMs(pollIntervalMs: number, budgetPerHour: number, callsPerPoll = 1): number {
-  if (budgetPerHour <= 0) return pollIntervalMs;
-  return Math.max(pollIntervalMs, Math.ceil((3_600_000 * Math.max(1, callsPerPoll)) / (budgetPerHour * 0.5)));
-}
 
 /** Transient faults: the whole poll backs off; any other refusal of a joint read is looked into topic by topic. */
 function isTransient(err: unknown): boolean {
@@ -58,6 +52,9 @@ export class Poller {
   private readonly topics = new Map<string, { failures: number; error: string; retryAtMs: number }>();
   private readonly baselines = new BaselineTries();
   private readonly reader: PollPageReader;
+  /** How the list is read, from the start-up probe (`poller-list-mode.ts`). */
+  private mode: ListMode = TRUSTING;
+  private probed = false;
   /** Recent customer mentions read again by id, for reply actions added to them later. */
   readonly recheck = new MentionRecheck();
   private readonly classify: ClassifyOptions & { watch: (item: InboundItem) => void };
@@ -77,6 +74,7 @@ export class Poller {
         );
       },
       watch: (item) => this.recheck.watch(item, ctx.now()),
+      isOwnService: (type, id) => ctx.performerDeps.replyServices.isOwnService(type, id),
     };
     this.reader = new PollPageReader(ctx, o.channelBySource, () => this.countCall('list'));
   }
@@ -169,6 +167,15 @@ export class Poller {
     const { ctx } = this;
     const o = this.windowOptions();
     const window = nextWindow(start, ctx.now(), o);
+    if (this.mode.newestFirst) {
+      const skipInvalid = (i: Parameters<PollPageReader['skipInvalid']>[1]) => this.reader.skipInvalid(cursorKey, i);
+      const p = { reader: this.reader, topicIds, fromSeconds: window.fromSeconds, pageLimit: PAGE_LIMIT, skipInvalid };
+      const read = await pollNewestFirst(ctx, { ...p, sort: this.mode.newestFirstSort, ingest: (m) => this.ingest(m) });
+      await ctx.store.setCursor(cursorKey, advanceCursor(start, read.newest, ctx.now(), window));
+      if (read.newest !== undefined)
+        this.o.onRead?.(cursorKey === JOINED_CURSOR ? [...topicIds, JOINED_CURSOR] : topicIds, read.newest, true);
+      return read.recorded;
+    }
     // What both reads have learnt so far: every save writes the two together.
     let cursor: PollCursor | undefined = start && (withDeepScan(start, ctx.now(), o) ?? start);
     const save = async (): Promise<void> => {
@@ -227,6 +234,16 @@ export class Poller {
     return recorded;
   }
 
+  /** The start-up probe of what the mentions list honours (issue 26); a failed probe leaves the trusting mode. */
+  private async probeList(): Promise<void> {
+    this.probed = true;
+    const topicIds = await this.o.topicIds().catch(() => [] as readonly string[]);
+    const filter = sourceFilter(this.o.channelBySource);
+    const sources = [...this.o.channelBySource.keys()];
+    this.mode = await probeListMode(this.ctx, { topicIds, filter, sources, countCall: () => this.countCall('list') });
+    if (!this.mode.sourceFilter) this.reader.dropFilter();
+  }
+
   private ingest(mentions: Parameters<typeof ingestMentions>[1], historyBefore?: number) {
     return ingestMentions(this.ctx.store, mentions, { ...this.classify, historyBefore, schedule: this.o.schedule });
   }
@@ -253,26 +270,9 @@ export class Poller {
     });
   }
 
-  /**
-   * Per watched topic, the newest `date.added` its reads from the cursor had reached: the joint cursor for a topic
-   * that has one of its own (the next poll reads it jointly), none for a topic still without a cursor.
-   */
-  async readPositions(): Promise<Map<string, number | undefined>> {
-    const joined = parseCursor(await this.ctx.store.getCursor(JOINED_CURSOR));
-    const positions = new Map<string, number | undefined>();
-    let topicIds: readonly string[];
-    try {
-      topicIds = await this.o.topicIds();
-    } catch (err) {
-      // Starting never waits for the service: the joint read stands for every topic (`*`) until it answers.
-      this.ctx.log.warn({ err: (err as Error)?.message }, 'could not list the topics at the restart; the joint read stands for all');
-      return new Map([[JOINED_CURSOR, joined?.newestAddedAt]]);
-    }
-    for (const topicId of topicIds) {
-      const own = parseCursor(await this.ctx.store.getCursor(topicId));
-      positions.set(topicId, own === undefined ? undefined : (joined ?? own).newestAddedAt);
-    }
-    return positions;
+  /** Per watched topic, how far its reads from the cursor had come (`readPollPositions`). */
+  readPositions(): Promise<Map<string, number | undefined>> {
+    return readPollPositions(this.ctx, this.o.topicIds, JOINED_CURSOR);
   }
 
   /** Topics whose last read failed, with their error and when they are tried again. */
@@ -293,6 +293,7 @@ export class Poller {
    * a customer writes after it is new. Failures are logged; the topic's next poll is its baseline read then.
    */
   async readBaselines(): Promise<void> {
+    if (!this.probed) await this.probeList();
     await watchRecentConversations(this.ctx, this.recheck).catch((err: unknown) =>
       this.ctx.log.warn({ err: (err as Error)?.message }, 'could not list recent conversations to watch their mentions'),
     );

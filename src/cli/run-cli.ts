@@ -6,7 +6,7 @@ import { COMMAND_HANDLERS } from './command-handlers.js';
 
 const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
   start: { config: { type: 'string' } },
-  simulator: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' } },
+  simulator: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, realism: { type: 'string' } },
   chat: { channel: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, config: { type: 'string' } },
   cmd: { config: { type: 'string' } },
   doctor: { offline: { type: 'boolean' }, config: { type: 'string' } },

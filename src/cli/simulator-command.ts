@@ -14,6 +14,7 @@ export async function simulatorCommand(args: ParsedArgs, io: CliIo): Promise<num
     port,
     host,
     ...(args.values.seed ? { seedFile: args.values.seed as string } : {}),
+    ...(typeof args.values.realism === 'string' ? { realism: args.values.realism } : {}),
     log: (line) => io.stdout(`${line}\n`),
   });
   await io.stopSignal;

@@ -7,7 +7,7 @@ export const COMMAND_USAGE = {
     summary: 'Run the bridge (without ENGAGE_ACCESS_TOKEN: the demo on the embedded simulator).',
   },
   simulator: {
-    synopsis: 'engage-bridge simulator [--port N] [--host H] [--seed FILE]',
+    synopsis: "engage-bridge simulator [--port N] [--host H] [--seed FILE] [--realism '{JSON}']",
     summary: 'Run only the simulator of the Engage API (default 127.0.0.1:4010).',
   },
   chat: {

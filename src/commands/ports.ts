@@ -113,6 +113,11 @@ export interface BridgeHealth {
   readonly botPausedForAll: boolean;
   /** Inbox reads in the last hour: `list` pages of the mentions list, `recheck` recent mentions read again by id. */
   readonly pollCallsLastHour?: { readonly list: number; readonly recheck: number };
+  /** Guesses about the service seen not to hold (times), and what the start-up probes found (issue 26). */
+  readonly guesses?: {
+    readonly notHeld: Readonly<Record<string, number | undefined>>;
+    readonly probes: Readonly<Record<string, { readonly holds: boolean; readonly detail: string }>>;
+  };
   /** Effects parked for good (never tried again): how many, and the newest first. */
   readonly deadEffects?: {
     readonly count: number;

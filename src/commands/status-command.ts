@@ -27,6 +27,7 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
           `Polling: ${h.pollCallsLastHour.list + h.pollCallsLastHour.recheck} calls in the last hour (${h.pollCallsLastHour.list} list pages, ${h.pollCallsLastHour.recheck} re-reads)`,
         ]
       : []),
+    ...guessLines(h.guesses),
     `Last error: ${lastError}`,
     ...(dead
       ? [
@@ -37,6 +38,18 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
         ]
       : []),
   ].join('\n');
+}
+
+/** Only what did not hold: a guess that holds needs no line. */
+function guessLines(g: BridgeHealth['guesses']): string[] {
+  if (!g) return [];
+  const probes = Object.entries(g.probes)
+    .filter(([, p]) => !p.holds)
+    .map(([name, p]) => `  ${name}: ${p.detail}`);
+  const seen = Object.entries(g.notHeld)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([name, n]) => `  ${name}: ${n} time(s), the safe side taken`);
+  return probes.length + seen.length === 0 ? [] : ['Guesses about the service that do not hold:', ...probes, ...seen];
 }
 
 const ROLE_TEXTS = {

@@ -6,6 +6,8 @@ export const READINESS_TEXTS = {
   'token-refused': 'the access token was refused: re-authorise and send SIGHUP (details in the log)',
   'no-api-contact': 'no successful API call yet',
   'poll-stale': 'the last successful poll is too old (details in the log)',
+  'poll-sees-nothing':
+    'the poll lists nothing while the webhook records customers: the mentions list may not answer what the poll asks (details in the log)',
   'not-ready': 'not ready (details in the log)',
   standby: 'standby: another instance is active; this one takes over when its lease lapses',
 } as const;

@@ -23,6 +23,8 @@ export interface BridgeMetrics {
   readonly skippedItems: Counter<'source' | 'reason'>;
   /** Inbox reads: `list` (one page of the mentions list, all watched topics at once) or `recheck` (one mention by id). */
   readonly pollCalls: Counter<'kind'>;
+  /** Times a guess about the service was seen not to hold (the bridge took the safe side), by guess. */
+  readonly guessesNotHeld: Counter<'guess'>;
   /** With PostgreSQL: 1 while this instance is active (holds the lease), 0 while it is a standby. */
   readonly activeRole: Gauge;
   /** Lease renewals that went through. */
@@ -111,6 +113,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
       name: 'engage_bridge_skipped_items_total',
       help: 'External items skipped, one by one, because they could not be read',
       labelNames: ['source', 'reason'],
+      registers,
+    }),
+    guessesNotHeld: new Counter({
+      name: 'engage_bridge_guess_not_held_total',
+      help: 'Times a guess about the service (what the API description does not state) was seen not to hold; the bridge took the safe side',
+      labelNames: ['guess'],
       registers,
     }),
     pollCalls: new Counter({

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext, ApiMethod } from './api-types.js';
-import { mergeParams, readBody, sendError, sendJson, sendText } from './http-io.js';
+import { loosen, sendRefusal } from './guess-answers.js';
+import { mergeParams, readBody, sendJson, sendText } from './http-io.js';
 import { Params } from './params.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -26,8 +27,9 @@ export interface ApiOutcome {
   logged?: ApiContext['logged'];
 }
 
-async function readParams(req: IncomingMessage, query: URLSearchParams): Promise<Record<string, string>> {
-  if (req.method === 'GET' || req.method === 'HEAD') {
+async function readParams(rt: Runtime, req: IncomingMessage, query: URLSearchParams): Promise<Record<string, string>> {
+  // Guess `delete_body_ignored`: a DELETE's form body is not read, only its query.
+  if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'DELETE' && rt.realism.delete_body_ignored)) {
     req.resume();
     return mergeParams(query);
   }
@@ -78,7 +80,7 @@ export async function handleApi(
   };
   let headers = onServiceClock(rateLimitHeaders(variant, limiter.peek(rt.realMs())));
   try {
-    params = await readParams(req, query);
+    params = await readParams(rt, req, query);
     const token = tokenOf(req, params);
     if (!token) throw new SimError(401, 'invalid_token', 'An access token is required (Authorization: Bearer ...)');
     const record = rt.state.tokens.get(token);
@@ -123,13 +125,17 @@ export async function handleApi(
     }
     const meta: Record<string, unknown> = { code: 200 };
     if (ctx.warnings.length > 0) meta['messages'] = ctx.warnings.map((text) => ({ type: 'message', text }));
-    const envelope = { meta, response };
-    if (format === 'xml') sendText(res, 200, 'application/xml; charset=utf-8', toXml(envelope), headers);
+    const envelope = rt.realism.loose_types ? loosen({ meta, response }) : { meta, response };
+    if (ctx.answer) {
+      // Guess `publish_answer_shape`: the handler chose another body than the envelope (none at all: `null`).
+      if (ctx.answer.body === null) sendText(res, 200, 'application/json; charset=utf-8', '', headers);
+      else sendJson(res, 200, ctx.answer.body, headers);
+    } else if (format === 'xml') sendText(res, 200, 'application/xml; charset=utf-8', toXml(envelope), headers);
     else sendJson(res, 200, envelope, headers);
     return { status: 200, params, ...(ctx.logged ? { logged: ctx.logged } : {}) };
   } catch (err) {
     const simErr = err instanceof SimError ? err : new SimError(500, 'server_error', 'Internal simulator error');
-    sendError(res, simErr, headers);
+    sendRefusal(res, rt, simErr, headers);
     return { status: simErr.status, params, error: simErr.code };
   }
 }

@@ -17,6 +17,8 @@ export interface ApiContext extends PageRequest {
   warnings: string[];
   /** What the request log keeps of the answer besides its status (a handover call: the owner it showed). */
   logged?: { owner?: 'agents' | 'application' };
+  /** A body to send instead of the envelope (`null`: an empty body), for the `publish_answer_shape` guess. */
+  answer?: { body: unknown };
 }
 
 export interface Operation {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { faultsSchema } from './faults.js';
+import { guessRealismShape } from './guesses.js';
 import { RATE_LIMIT_HEADER_VARIANTS } from './rate-limit-headers.js';
 import { goneContactSchema, goneControlSchema, withGone } from './gone-contacts.js';
 import { readBody, sendError, sendJson } from './http-io.js';
@@ -21,7 +22,8 @@ const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).tran
 const tokenSchema = z.strictObject({ token: z.string().min(1), user_id: idText, scopes: z.array(z.string().min(1)) });
 const revokeSchema = z.strictObject({ user_id: idText });
 const clockSchema = z.strictObject({ now: z.number().int().nonnegative().optional() });
-const realismSchema = z.strictObject({
+/** The realism switches `POST /_sim/realism` and `simulator --realism` take. */
+export const realismSchema = z.strictObject({
   timestamp_ties: z.union([z.boolean(), z.number().int().min(1).max(3600)]).optional(),
   indexing_delay_ms: z.number().int().min(0).max(600_000).optional(),
   extra_fields: z.boolean().optional(),
@@ -35,6 +37,7 @@ const realismSchema = z.strictObject({
     .max(50)
     .optional(),
   overlapping_mention_ids: z.boolean().optional(),
+  ...guessRealismShape,
 });
 const webhookSchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).optional() });
 const rateLimitSchema = z.strictObject({

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { handleApi } from './api-handler.js';
 import { handleControl } from './control-api.js';
 import { pickFault } from './faults.js';
+import { sendRefusal } from './guess-answers.js';
 import { sendError, sendText, splitTarget } from './http-io.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { SimError } from './sim-error.js';
@@ -33,8 +34,9 @@ function applyFault(sim: Simulator, res: ServerResponse, req: IncomingMessage): 
   const resetAt = sim.now() + 1;
   switch (kind) {
     case 'rate_limit':
-      sendError(
+      sendRefusal(
         res,
+        sim,
         new SimError(400, 'rate_limit_reached', 'Rate limit reached (injected fault)'),
         rateLimitHeaders(sim.realism.rate_limit_headers, { remaining: 0, resetAt }, 1),
       );

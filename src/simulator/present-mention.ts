@@ -46,7 +46,10 @@ export function presentMention(rt: Runtime, m: MentionRecord, opts: PresentOptio
     sender: m.authorId,
   };
   // engage-api.md: source.thread_id is optional, "not available for all sources".
-  if (!rt.realism.omit_thread_id_sources.includes(m.service)) source['thread_id'] = m.threadId;
+  if (!rt.realism.omit_thread_id_sources.includes(m.service)) {
+    // Guess `thread_id_root`: the description's "thread" id is the root mention's id, not the customer's.
+    source['thread_id'] = rt.realism.thread_id_root ? (rt.state.mentions.thread(m.service, m.threadId)[0]?.id ?? m.id) : m.threadId;
+  }
   if (version >= 20180125 && m.service === 'facebook' && m.messageType === 'privatemessage') {
     source['profile'] = { id: m.authorId, name: m.authorName };
   }

@@ -27,6 +27,7 @@ export function presentPublisherMention(
     assignment: { user_ids: [...pm.assignment.userIds], comment: pm.assignment.comment },
     user_id: pm.authorUserId,
   };
+  if (rt.realism.echo_author_anonymous) delete item['user_id'];
   if (opts.withReply && pm.mentionId) {
     const target = rt.state.mentions.get(pm.mentionId, pm.topicId);
     if (target) item['in_reply_to'] = presentMention(rt, target, { version: opts.version });

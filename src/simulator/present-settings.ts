@@ -1,4 +1,5 @@
 import { isWithinBusinessHours } from './business-hours.js';
+import { weekdayOut } from './guesses.js';
 import type { Schedule, User } from './model.js';
 import type { Runtime } from './runtime.js';
 
@@ -12,7 +13,7 @@ export function presentSchedule(rt: Runtime, s: Schedule): Record<string, unknow
     id: s.id,
     name: s.name,
     timezone: s.timezone,
-    periods: s.periods.map((p) => ({ ...p })),
+    periods: s.periods.map((p) => ({ ...p, dayofweek: weekdayOut(p.dayofweek, rt.realism.weekday_numbering) })),
     is_active: scheduleIsActive(rt, s),
     users: {
       total: users.length,

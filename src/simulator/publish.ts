@@ -101,7 +101,8 @@ export function deliver(rt: Runtime, pm: PublisherMention): void {
     topicId: target?.topicId ?? pm.topicId ?? [...state.topics.keys()][0] ?? 0,
     service,
     authorId: profile.service_id,
-    authorName: user?.name ?? profile.name,
+    // Guess `echo_author_anonymous`: the message is shown as the stream's, not the publishing user's.
+    authorName: rt.realism.echo_author_anonymous ? profile.name : (user?.name ?? profile.name),
     managed: true,
     threadId,
     content: pm.message,

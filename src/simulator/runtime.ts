@@ -3,8 +3,9 @@ import type { BoundedLog } from './bounded-log.js';
 import type { GoneContact } from './gone-contacts.js';
 import type { OutboundEntry } from './model.js';
 import type { SimState } from './sim-state.js';
+import { NO_GUESS_REALISM, type GuessRealism } from './guesses.js';
 
-export interface Realism {
+export interface Realism extends GuessRealism {
   /** Many mentions share one `date.added`: timestamps are rounded down to this many seconds (true = 10). */
   timestamp_ties: boolean | number;
   /** A new mention shows up in list calls up to this many ms after it was added. */
@@ -44,6 +45,7 @@ export const NO_REALISM: Realism = {
   odd_item_rate: 0,
   omit_thread_id_sources: [],
   overlapping_mention_ids: false,
+  ...NO_GUESS_REALISM,
 };
 
 /** What every handler may use: the data, the clocks, randomness and the realism switches. */

@@ -131,5 +131,5 @@ export function simulateHandover(rt: Runtime, input: z.output<typeof handoverSch
     applicationId: input.owner === 'application' ? state.application.id : null,
     updated: rt.now(),
   });
-  return presentHandover(input.channel, input.service_id, state.handover(input.channel, input.service_id));
+  return presentHandover(rt, input.channel, input.service_id, state.handover(input.channel, input.service_id));
 }

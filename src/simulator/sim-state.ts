@@ -136,6 +136,11 @@ export class SimState {
     return this.handovers.get(contactKey(type, serviceId)) ?? { owner: 'agents', applicationId: null, updated: null };
   }
 
+  /** Whether the contact was ever handed over (by the API or in the tool). */
+  hasHandover(type: string, serviceId: string): boolean {
+    return this.handovers.has(contactKey(type, serviceId));
+  }
+
   setHandover(type: string, serviceId: string, record: HandoverRecord): void {
     this.handovers.set(contactKey(type, serviceId), record);
   }

@@ -38,6 +38,36 @@ describe('an account-written mention without source.thread_id (#11.5)', () => {
   });
 });
 
+describe('an account-written mention whose source.thread_id is the root mention of the thread (issue 26)', () => {
+  it("is placed by the root mention's customer when the bridge read it, and by the thread id as a customer id otherwise", () => {
+    const keyOfMention = (topicId: string, id: string) => (topicId === '2001' && id === '9001' ? 'whatsapp:+3200000033' : undefined);
+    const byRoot = classifyMention(accountMention({ source: { service: 'whatsapp', thread_id: '9001' } }), {
+      channelBySource,
+      keyOfMention,
+    });
+    expect(byRoot.map((i) => i.key)).toEqual(['whatsapp:+3200000033']);
+    const byCustomer = classifyMention(accountMention({ source: { service: 'whatsapp', thread_id: '+3200000034' } }), {
+      channelBySource,
+      keyOfMention,
+    });
+    expect(byCustomer.map((i) => i.key)).toEqual(['whatsapp:+3200000034']);
+  });
+});
+
+describe('a message from one of the account’s own services without author.managed (issue 26)', () => {
+  it('is the account’s, never a customer’s', () => {
+    const m = accountMention({
+      author: { id: '3225550100', name: 'Demo WhatsApp' },
+      source: { service: 'whatsapp', thread_id: '+3200000035' },
+    });
+    const isOwnService = (type: string | undefined, id: string | undefined) => type === 'whatsapp' && id === '3225550100';
+    expect(classifyMention(m, { channelBySource, isOwnService }).map((i) => [i.key, i.payload.kind])).toEqual([
+      ['whatsapp:+3200000035', 'account'],
+    ]);
+    expect(classifyMention(m, { channelBySource }).map((i) => i.payload.kind)).toEqual(['customer']);
+  });
+});
+
 describe('a person taking over in the service tool', () => {
   let h: Harness | undefined;
   afterEach(async () => {

@@ -107,3 +107,29 @@ describe('lookups that many contacts need at the same moment are made once', () 
     await store.close();
   });
 });
+
+describe('reply services are chosen per mention (issue 26)', () => {
+  it('replies from one service, the first listed for the mention, and asks per mention once a topic lists several', async () => {
+    const asked: string[] = [];
+    const engage = {
+      publisher: {
+        services: async (q: { mentionId: string }) => {
+          asked.push(q.mentionId);
+          const id = q.mentionId === '9001' ? '3225550100' : '3225550200';
+          return {
+            profiles: [],
+            services: [
+              { type: 'whatsapp', service_id: id },
+              { type: 'whatsapp', service_id: 'other' },
+            ],
+          };
+        },
+      },
+    } as unknown as BridgeEngage;
+    const services = new ReplyServices(engage, () => 0);
+    expect(await services.forReply('whatsapp', target)).toEqual([{ type: 'whatsapp', service_id: '3225550100' }]);
+    expect(await services.forReply('whatsapp', { ...target, mentionId: '9002' })).toEqual([{ type: 'whatsapp', service_id: '3225550200' }]);
+    expect(await services.forReply('whatsapp', { ...target, mentionId: '9002' })).toHaveLength(1);
+    expect(asked).toEqual(['9001', '9002']);
+  });
+});

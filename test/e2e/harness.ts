@@ -8,6 +8,7 @@ import {
   type RunningSimulator,
   type OutboundEntry,
   type RequestEntry,
+  type Realism,
 } from '../../src/simulator/index.js';
 
 export const REPO = new URL('../../', import.meta.url).pathname;
@@ -49,12 +50,14 @@ export async function startHarness(
     dataDir?: string;
     /** Customers who wrote before the bridge ever started (history), `secondsAgo` on the service's clock. */
     history?: ReadonlyArray<{ id: string; text: string; secondsAgo: number }>;
+    /** Realism switches the simulated service starts with (and returns to on `/_sim/reset`). */
+    realism?: Partial<Realism>;
   } = {},
 ): Promise<Harness> {
   // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
   let offsetMs = (options.nowMs ?? OPEN_MS) - Date.now();
   const clock = () => Date.now() + offsetMs;
-  const handle = createSimulator();
+  const handle = createSimulator(options.realism ? { realism: options.realism } : {});
   const sim = handle.sim;
   sim.setClock(Math.floor(clock() / 1000));
   const server: RunningSimulator = await handle.listen({ host: '127.0.0.1', port: 0 });

@@ -9,7 +9,7 @@ import {
   ServerError,
   UnexpectedStatusError,
 } from './error-kinds.js';
-import { rateLimitWaitMs, type HeaderBag } from './rate-limit-headers.js';
+import { rateLimitWaitMs, readRemaining, readRetryAfterMs, type HeaderBag } from './rate-limit-headers.js';
 
 export interface FailedResponse {
   method: string;
@@ -42,7 +42,7 @@ export function errorFromResponse(response: FailedResponse): EngageError {
     description: fault.description,
   };
   const { status, error } = fault;
-  if (status === 429 || error === 'rate_limit_reached') {
+  if (status === 429 || error === 'rate_limit_reached' || unnamedRateLimit(fault, response)) {
     return new RateLimitError(context, rateLimitWaitMs(response.headers, response.nowMs));
   }
   if (status === 401 || error === 'invalid_token') return new AuthError(context);
@@ -56,11 +56,24 @@ export function errorFromResponse(response: FailedResponse): EngageError {
   return new UnexpectedStatusError(context);
 }
 
+/**
+ * The documented rate-limit refusal is a 400. A 400 whose body names no error code (plain text, an empty body: issue
+ * 26) is that refusal when the answer says so otherwise: a `Retry-After`, no requests remaining, or words saying
+ * "rate limit". Waiting and trying again is then right; calling it a bad parameter would give up on the message.
+ */
+function unnamedRateLimit(fault: ServiceFault, response: FailedResponse): boolean {
+  if (fault.status !== 400 || fault.error !== undefined) return false;
+  if (readRetryAfterMs(response.headers, response.nowMs) !== null || readRemaining(response.headers) === 0) return true;
+  return /rate[\s_-]*limit|too many requests/i.test(response.bodyText);
+}
+
 function readFault(httpStatus: number, bodyText: string): ServiceFault {
   const body = parseJsonObject(bodyText);
   if (body === undefined) return { status: httpStatus, error: undefined, description: undefined };
   const meta = isObject(body['meta']) ? body['meta'] : {};
-  const metaCode = typeof meta['code'] === 'number' ? meta['code'] : undefined;
+  const rawCode = meta['code'];
+  const metaCode =
+    typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^\d+$/.test(rawCode) ? Number(rawCode) : undefined;
   return {
     // An alternative shape may answer HTTP 200 with the real status in meta.code.
     status: httpStatus >= 200 && httpStatus < 300 && metaCode !== undefined ? metaCode : httpStatus,

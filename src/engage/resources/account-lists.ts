@@ -35,7 +35,17 @@ export function cannedResponsesResource(ctx: ResourceContext) {
 }
 
 export function topicsResource(ctx: ResourceContext) {
-  return { list: async (query: PageQuery = {}): Promise<PagedList<Topic>> => ctx.executor.json(pageOp(TOPICS, query), topicPage) };
+  return {
+    list: async (query: PageQuery = {}): Promise<PagedList<Topic>> => ctx.executor.json(pageOp(TOPICS, query), topicPage),
+    listPages: (query: PageQuery = {}): AsyncGenerator<PagedList<Topic>, void, undefined> =>
+      iteratePages(ctx.executor, () => pageOp(TOPICS, query), topicPage, ctx.maxPages),
+    /** Every topic, through every page: a service may page them whatever `limit` asks (issue 26). */
+    all: async (query: PageQuery = {}): Promise<Topic[]> => {
+      const topics: Topic[] = [];
+      for await (const page of iteratePages(ctx.executor, () => pageOp(TOPICS, query), topicPage, ctx.maxPages)) topics.push(...page.data);
+      return topics;
+    },
+  };
 }
 
 export function tagsResource(ctx: ResourceContext) {

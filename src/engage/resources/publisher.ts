@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  addedPublisherMentionSchema,
   publisherActionTypeSchema,
   publisherAddResultSchema,
   publisherServicesSchema,
@@ -45,6 +46,30 @@ const addInputSchema = z.object({
   media: z.array(z.union([z.string(), z.number()]).transform(String)).optional(),
 });
 
+/**
+ * What a 2xx `publisher/add` says of the message it published. The envelope's `{messages, publisher_mention}` as
+ * the conventions show it; otherwise whatever names the publisher mention (a bare publisher mention, a list of them,
+ * `{id}`), and `unread` saying the body was not the envelope. Nothing here can fail: the message is out.
+ */
+export function readPublishAnswer(response: unknown, bodyText?: string): PublisherAddResult & { unread?: string } {
+  const parsed = publisherAddResultSchema.safeParse(response);
+  if (parsed.success) return parsed.data;
+  let body: unknown = response;
+  if (bodyText !== undefined) {
+    try {
+      body = JSON.parse(bodyText);
+    } catch {
+      body = undefined;
+    }
+  }
+  const candidate = Array.isArray(body) ? body[0] : body;
+  const inner = candidate && typeof candidate === 'object' && 'publisher_mention' in candidate ? candidate.publisher_mention : candidate;
+  const pm = addedPublisherMentionSchema.safeParse(inner);
+  const what =
+    bodyText === undefined ? 'a response of another shape' : bodyText.trim() === '' ? 'an empty body' : 'a body that is not the envelope';
+  return { messages: [], publisher_mention: pm.success ? pm.data : null, unread: what };
+}
+
 export function publisherResource(ctx: ResourceContext) {
   return {
     /** GET publisher/add: the profiles and services one can publish or reply with. */
@@ -57,7 +82,7 @@ export function publisherResource(ctx: ResourceContext) {
      * POST publisher/add. Never retried automatically: a repeat could publish twice, so after a
      * failure the caller checks whether the message went out before trying again.
      */
-    add: async (input: PublisherAddInput): Promise<PublisherAddResult> => {
+    add: async (input: PublisherAddInput): Promise<PublisherAddResult & { unread?: string }> => {
       const site = { method: 'POST', template: ADD };
       const checked = checkInput(site, addInputSchema, input, 'input');
       const hasMedia = (checked.media?.length ?? 0) > 0;
@@ -77,7 +102,9 @@ export function publisherResource(ctx: ResourceContext) {
         media: checked.media,
         canned_response_id: input.cannedResponseId,
       };
-      return ctx.executor.json(writeOp('POST', ADD, false, {}, params), publisherAddResultSchema);
+      // A 2xx is a sent message whatever its body (issue 26): never an error, so never sent again.
+      const { envelope, answer } = await ctx.executor.send({ ...writeOp('POST', ADD, false, {}, params), doneOnAny2xx: true });
+      return readPublishAnswer(envelope?.response, envelope ? undefined : answer.bodyText);
     },
   };
 }

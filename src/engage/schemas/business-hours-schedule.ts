@@ -3,9 +3,12 @@ import { idSchema } from './primitives.js';
 
 const hhmm = z.string().regex(/^\d{4}$/, 'expected HHMM (4 digits)');
 
-/** `dayofweek` 0 (Sunday) .. 6 (Saturday); `end` "2400" means midnight. */
+/**
+ * `dayofweek` 0 (Sunday) .. 6 (Saturday) as the conventions show it; 7 is read too, since an account may count from
+ * 1 (issue 26: the bridge reads which numbering it uses). `end` "2400" means midnight.
+ */
 export const businessHoursPeriodSchema = z.looseObject({
-  dayofweek: z.coerce.number().int().min(0).max(6),
+  dayofweek: z.coerce.number().int().min(0).max(7),
   start: hhmm,
   end: hhmm,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, resourceDateSchema, serviceRefSchema, tagNameSchema } from './primitives.js';
+import { idSchema, resourceDateSchema, serviceRefSchema, tagListSchema, emptyAsObject } from './primitives.js';
 
 export const contactCountrySchema = z.looseObject({
   name: z.string().nullable().optional(),
@@ -10,8 +10,8 @@ export const contactSchema = z.looseObject({
   id: idSchema,
   name: z.string().nullable().optional(),
   socialprofiles: z.array(serviceRefSchema).optional(),
-  tags: z.array(tagNameSchema).optional(),
-  customattributes: z.record(z.string(), z.unknown()).nullable().optional(),
+  tags: tagListSchema.optional(),
+  customattributes: emptyAsObject(z.record(z.string(), z.unknown()).nullable().optional()),
   address: z.looseObject({ country: contactCountrySchema.nullable().optional() }).nullable().optional(),
   company: z.string().nullable().optional(),
   comments: z.string().nullable().optional(),

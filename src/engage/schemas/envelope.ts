@@ -7,7 +7,8 @@ export const metaMessageSchema = z.looseObject({
 export type MetaMessage = z.output<typeof metaMessageSchema>;
 
 export const envelopeMetaSchema = z.looseObject({
-  code: z.number().optional(),
+  // A number as the conventions show it; a numeric string as looser services write it (issue 26).
+  code: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
   messages: z.array(metaMessageSchema).optional(),
   etag: z.string().optional(),
   // The alternative error shape some deployments answer with.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idSchema, resourceDateSchema, tagNameSchema } from './primitives.js';
-import { buttonSchema } from './button.js';
+import { idSchema, resourceDateSchema, tagListSchema } from './primitives.js';
+import { buttonSchema, clickedButtonSchema } from './button.js';
 import { mentionActionSchema } from './mention-action.js';
 import { mentionAssigneeSchema } from './mention-assignee.js';
 import { mentionAttachmentSchema } from './mention-attachment.js';
@@ -42,16 +42,17 @@ export const mentionAssignmentSchema = z.looseObject({
 export const mentionSchema = z.looseObject({
   id: idSchema,
   topic_id: idSchema,
-  unique_id: z.string().nullable().optional(),
+  // Read by nothing; a number here (issue 26) must not drop the message.
+  unique_id: z.unknown().optional(),
   topic: z.looseObject({ id: idSchema.optional(), name: z.string().optional() }).optional(),
   status: z.string().optional(),
   priority: z.string().nullable().optional(),
-  tags: z.array(tagNameSchema).optional(),
+  tags: tagListSchema.optional(),
   source: mentionSourceSchema.optional(),
   author: mentionAuthorSchema.optional(),
   message: mentionMessageSchema.optional(),
   buttons: z.array(buttonSchema).optional(),
-  clicked_buttons: z.array(buttonSchema).optional(),
+  clicked_buttons: z.array(clickedButtonSchema).optional(),
   date: resourceDateSchema.optional(),
   permalink: z.string().optional(),
   assignment: mentionAssignmentSchema.nullable().optional(),

@@ -35,3 +35,22 @@ export const resourceDateSchema = z.looseObject({
  * with a name is read as that name (the list stays `string[]` for every consumer).
  */
 export const tagNameSchema = z.union([z.string(), z.looseObject({ name: z.string() }).transform((tag) => tag.name)]);
+
+/**
+ * A list of tags, read for their names only: a tag the bridge cannot name (an object without `name`, issue 26) is
+ * left out instead of failing the item that carries it.
+ */
+export const tagListSchema = z.array(z.unknown()).transform((items) => {
+  const names: string[] = [];
+  for (const item of items) {
+    const read = tagNameSchema.safeParse(item);
+    if (read.success) names.push(read.data);
+  }
+  return names;
+});
+
+/**
+ * An object the bridge reads nothing from: `[]` (how some JSON encoders write an empty map) reads as `{}`.
+ */
+export const emptyAsObject = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (Array.isArray(value) && value.length === 0 ? {} : value), schema);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, resourceDateSchema, serviceRefSchema, tagNameSchema } from './primitives.js';
+import { idSchema, resourceDateSchema, serviceRefSchema, tagListSchema } from './primitives.js';
 import { mentionActionSchema } from './mention-action.js';
 import { mentionSchema } from './mention.js';
 
@@ -9,7 +9,7 @@ export type PublisherStatus = z.output<typeof publisherStatusSchema>;
 export const publisherMentionSchema = z.looseObject({
   id: idSchema,
   status: z.string().optional(),
-  tags: z.array(tagNameSchema).optional(),
+  tags: tagListSchema.optional(),
   actions: z.array(mentionActionSchema).optional(),
   in_reply_to: mentionSchema.nullable().optional(),
   services: z.array(serviceRefSchema).optional(),

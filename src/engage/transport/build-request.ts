@@ -14,8 +14,9 @@ export interface RequestTarget {
 }
 
 /**
- * Turns an operation into an HTTP request: GET parameters in the query, POST/DELETE parameters as a
- * form body, `version` on every request, the token only in the Authorization header.
+ * Turns an operation into an HTTP request: GET and DELETE parameters in the query (a DELETE body is something
+ * HTTP gives no meaning to, and some services do not read it: issue 26), POST parameters as a form body, `version`
+ * on every request, the token only in the Authorization header.
  */
 export function buildRequest(op: Operation, target: RequestTarget): HttpRequest {
   const headers: Record<string, string> = {
@@ -30,9 +31,9 @@ export function buildRequest(op: Operation, target: RequestTarget): HttpRequest 
   // (The path's values are URI-encoded by fillPath and the query is form-encoded, so the text needs no more escaping.)
   const address = baseOf(target) + pathOf(op, target);
   const params = encodeParams({ ...op.params, version: target.version, format: op.format === 'xml' ? 'xml' : undefined });
-  if (op.method === 'GET') {
+  if (op.method === 'GET' || op.method === 'DELETE') {
     const query = params.toString();
-    return { method: 'GET', url: new URL(query === '' ? address : `${address}?${query}`), headers };
+    return { method: op.method, url: new URL(query === '' ? address : `${address}?${query}`), headers };
   }
   headers['content-type'] = 'application/x-www-form-urlencoded';
   return { method: op.method, url: new URL(address), headers, body: params.toString() };

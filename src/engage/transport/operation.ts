@@ -15,4 +15,9 @@ export interface Operation {
   nextUrl?: string;
   /** `xml` asks for XML and returns the text as is. */
   format?: 'json' | 'xml';
+  /**
+   * A 2xx answer means done whatever its body (a publish: the message is out). A body that is not the envelope is
+   * then no failure (never retried, never reported as malformed); the caller reads what it can of `answer.bodyText`.
+   */
+  doneOnAny2xx?: boolean;
 }

@@ -34,7 +34,8 @@ export function isEnvelope(json: unknown): json is Envelope {
   const meta = json.meta;
   if (meta === undefined) return true;
   if (!isRecord(meta)) return false;
-  if (!isOptional(meta.code, 'number') || !isOptional(meta.etag, 'string')) return false;
+  const code = meta.code;
+  if (!(isOptional(code, 'number') || (typeof code === 'string' && /^\d+$/.test(code))) || !isOptional(meta.etag, 'string')) return false;
   if (!isOptional(meta.error_type, 'string') || !isOptional(meta.error_message, 'string')) return false;
   const messages = meta.messages;
   if (messages === undefined) return true;
@@ -46,7 +47,8 @@ export function isEnvelope(json: unknown): json is Envelope {
  * returns that status when it says failure.
  */
 export function envelopeFailureStatus(envelope: Envelope): number | null {
-  const code = envelope.meta?.code;
+  const raw: unknown = envelope.meta?.code;
+  const code = typeof raw === 'string' ? Number(raw) : raw;
   return typeof code === 'number' && code >= 400 ? code : null;
 }
 

@@ -158,6 +158,7 @@ export class RequestExecutor {
     if (answer.status < 200 || answer.status >= 300) return fail(answer.status);
     if (op.format === 'xml') return { ok: true, answer, envelope: null };
     const reading = readEnvelope(answer.bodyText);
+    if (!reading.ok && op.doneOnAny2xx) return { ok: true, answer, envelope: null };
     if (!reading.ok) {
       const error = new MalformedResponseError(
         { method: op.method, path: this.safePath(op), status: answer.status, description: reading.problem },

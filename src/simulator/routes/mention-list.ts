@@ -4,7 +4,7 @@ import { parseMentionFilter } from '../mention-filter.js';
 import type { MentionRecord } from '../model.js';
 import { withOddShape } from '../odd-item.js';
 import { decodePageToken, encodePageToken, pageUrl, type PagedList } from '../paging.js';
-import { readBoolean } from '../params.js';
+import { Params, readBoolean } from '../params.js';
 import { presentMention } from '../present-mention.js';
 import { publishDue } from '../publish.js';
 import { invalidParameter } from '../sim-error.js';
@@ -53,7 +53,13 @@ function pageRange(items: MentionRecord[], sort: string, cursor: Cursor | undefi
  * pages never shift the pages it has not read yet.
  */
 export function listMentions(ctx: ApiContext): PagedList<unknown> {
-  const { params, rt } = ctx;
+  const { rt } = ctx;
+  // Guess `mentions_ignore`: the service reads these parameters as if they were not sent.
+  const ignored: readonly string[] = rt.realism.mentions_ignore;
+  const params =
+    ignored.length === 0
+      ? ctx.params
+      : new Params(Object.fromEntries(Object.entries(ctx.params.values).filter(([k]) => !ignored.includes(k))));
   publishDue(rt);
   const limit = params.int('limit', 0, 100, 20);
   const sort = params.str('sort') || 'dateadd:desc';

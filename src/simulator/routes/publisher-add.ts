@@ -133,10 +133,13 @@ const postAdd = (ctx: ApiContext): unknown => {
     userId: ctx.userId,
     author: 'bot',
   });
-  return {
-    messages: result.messages,
-    publisher_mention: presentPublisherMention(ctx.rt, result.publisherMention, { version: ctx.version, withReply: true }),
-  };
+  const publisherMention = presentPublisherMention(ctx.rt, result.publisherMention, { version: ctx.version, withReply: true });
+  // Guess `publish_answer_shape`: a 2xx whose body is not the envelope the bridge reads.
+  const shape = ctx.rt.realism.publish_answer_shape;
+  if (shape === 'empty') ctx.answer = { body: null };
+  else if (shape === 'array') ctx.answer = { body: [publisherMention] };
+  else if (shape === 'id_only') ctx.answer = { body: { id: result.publisherMention.id } };
+  return { messages: result.messages, publisher_mention: publisherMention };
 };
 
 const getAdd = (ctx: ApiContext): unknown => {

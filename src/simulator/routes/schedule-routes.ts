@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { READ, WRITE, type ApiContext, type Route } from '../api-types.js';
 import type { Schedule } from '../model.js';
+import { weekdayIn } from '../guesses.js';
 import { offsetPage } from '../paging.js';
 import { assertKeys } from '../params.js';
 import { presentSchedule } from '../present-settings.js';
@@ -17,6 +18,18 @@ export function zodToInvalid(where: string, error: z.ZodError): Error {
   return invalidParameter(`${path}: ${first?.message ?? 'invalid'}`);
 }
 
+/** Periods as the client wrote them, in the account's weekday numbering (`weekday_numbering`), read back to 0 = Sunday. */
+function periodsIn(ctx: ApiContext, input: Record<string, unknown>): Record<string, unknown> {
+  const periods = input['periods'];
+  if (!Array.isArray(periods)) return input;
+  const numbering = ctx.rt.realism.weekday_numbering;
+  const read = (p: unknown): unknown =>
+    p && typeof p === 'object' && typeof (p as { dayofweek?: unknown }).dayofweek === 'number'
+      ? { ...p, dayofweek: weekdayIn((p as { dayofweek: number }).dayofweek, numbering) }
+      : p;
+  return { ...input, periods: periods.map(read) };
+}
+
 function find(ctx: ApiContext): Schedule {
   const s = ctx.rt.state.schedules.get(ctx.path.id ?? '');
   if (!s) throw notFound('Business hours schedule not found');
@@ -26,7 +39,7 @@ function find(ctx: ApiContext): Schedule {
 const create = (ctx: ApiContext): unknown => {
   const input = ctx.params.jsonObject('business_hours_schedule', true) ?? {};
   assertKeys(input, Object.keys(fields), 'business_hours_schedule');
-  const parsed = createSchema.safeParse(input);
+  const parsed = createSchema.safeParse(periodsIn(ctx, input));
   if (!parsed.success) throw zodToInvalid('business_hours_schedule', parsed.error);
   const schedule: Schedule = { id: ctx.rt.state.newId('schedule'), ...parsed.data };
   ctx.rt.state.schedules.set(schedule.id, schedule);
@@ -37,7 +50,7 @@ const update = (ctx: ApiContext): unknown => {
   const s = find(ctx);
   const updates = ctx.params.jsonObject('updates', true) ?? {};
   assertKeys(updates, Object.keys(fields), 'updates');
-  const parsed = createSchema.partial().safeParse(updates);
+  const parsed = createSchema.partial().safeParse(periodsIn(ctx, updates));
   if (!parsed.success) throw zodToInvalid('updates', parsed.error);
   Object.assign(s, Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)));
   return presentSchedule(ctx.rt, s);

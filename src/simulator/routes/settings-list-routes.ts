@@ -1,4 +1,5 @@
 import { READ, WRITE, type ApiContext, type Route } from '../api-types.js';
+import { cannedTypeCase } from '../guesses.js';
 import { offsetPage } from '../paging.js';
 import { assertKeys } from '../params.js';
 import { profileGroupSchema } from '../seed-schema.js';
@@ -33,7 +34,18 @@ export const settingsListRoutes: Route[] = [
   },
   {
     pattern: '/:account/settings/topics',
-    ops: { GET: { scopes: READ, params: PAGED, handler: listOf((ctx) => [...ctx.rt.state.topics.values()].map((t) => ({ ...t }))) } },
+    ops: {
+      GET: {
+        scopes: READ,
+        params: PAGED,
+        // Guess `topics_page_size`: the service pages topics its own way, whatever `limit` says.
+        handler: (ctx) => {
+          const size = ctx.rt.realism.topics_page_size;
+          const topics = [...ctx.rt.state.topics.values()].map((t) => ({ ...t }));
+          return offsetPage(ctx, topics, size > 0 ? size : ctx.params.int('limit', 0, 200, 20));
+        },
+      },
+    },
   },
   {
     pattern: '/:account/settings/tags',
@@ -55,7 +67,7 @@ export const settingsListRoutes: Route[] = [
           [...ctx.rt.state.canned.values()].map((c) => ({
             id: c.id,
             name: c.name,
-            type: c.type,
+            type: cannedTypeCase(c.type, ctx.rt.realism.canned_type_case),
             message: c.message,
             data: { buttons: c.buttons.map((b) => ({ ...b })) },
             usage_count: c.usageCount,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GuessReport } from '../../../src/bridge/guess-report.js';
 import { Ownership } from '../../../src/bridge/ownership.js';
 import type { BridgeEngage } from '../../../src/bridge/bridge-engage.js';
 import { ServerError } from '../../../src/engage/index.js';
@@ -39,6 +40,25 @@ describe('ownership: the service agrees first, then the owner is recorded and au
     expect(await s.ownership.botMaySpeak(KEY)).toBe(false);
     expect(s.engage.count('handover.toApplication')).toBe(0);
     expect(await s.ownership.current(KEY)).toBe('agents');
+  });
+
+  it('never claims a contact whose handover item does not say it was never handed over; counts it, logs once', async () => {
+    const s = setup();
+    const warned: string[] = [];
+    const guesses = new GuessReport({ log: { warn: (_f: unknown, m: string) => warned.push(m), info: () => undefined } });
+    const ownership = new Ownership({
+      store: s.store,
+      engage: { handover: { ...s.engage.client().handover, get: async () => ({ owner: 'agents' as const }) } } as never,
+      now: s.clock.now,
+      confirmAgeMs: 30_000,
+      guesses,
+    });
+    expect(await ownership.botMaySpeak(KEY)).toBe(false);
+    expect(await ownership.botMaySpeak('whatsapp:32470000999')).toBe(false);
+    expect(s.engage.count('handover.toApplication')).toBe(0);
+    expect(await ownership.current(KEY)).toBe('agents');
+    expect(guesses.snapshot().notHeld).toEqual({ 'handover-history': 2 });
+    expect(warned).toHaveLength(1);
   });
 
   it('trusts a fresh owner without asking, and asks again once it is older than the confirm age', async () => {

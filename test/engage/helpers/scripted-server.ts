@@ -7,7 +7,7 @@ export interface LoggedRequest {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
-  /** Query (GET) or form body (POST/DELETE) decoded. */
+  /** Query and form body decoded together (GET and DELETE send theirs in the query, POST in the body). */
   params: URLSearchParams;
 }
 
@@ -59,7 +59,8 @@ export async function startScriptedServer(o: { keepAliveMs?: number } = {}): Pro
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const url = req.url ?? '/';
-      const params = req.method === 'GET' ? new URL(url, 'http://x').searchParams : new URLSearchParams(body);
+      // Query and form body together (GET and DELETE send theirs in the query, POST in the body).
+      const params = new URLSearchParams([...new URL(url, 'http://x').searchParams, ...new URLSearchParams(body)]);
       const logged: LoggedRequest = { method: req.method ?? '', url, headers: req.headers, body, params };
       requests.push(logged);
       const answer = queue.shift() ?? state.fallback(logged);

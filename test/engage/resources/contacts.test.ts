@@ -118,7 +118,8 @@ describe('contacts', () => {
     server.script(ok(true));
     expect(await client.contacts.delete({ id: 7 })).toBe(true);
     expect(server.requests[0]!.method).toBe('DELETE');
-    expect(server.requests[0]!.url).toBe('/1001/inbox/contact/7');
+    expect(server.requests[0]!.url).toBe('/1001/inbox/contact/7?version=20210601');
+    expect(server.requests[0]!.body).toBe('');
   });
 
   it('validates the contacts list limit (0..50)', async () => {

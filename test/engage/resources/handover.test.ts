@@ -58,6 +58,7 @@ describe('handover', () => {
       owner: 'agents',
       neverHandedOver: true,
       updatedAt: null,
+      historyKnown: true,
     });
   });
 });
@@ -70,14 +71,26 @@ describe('readOwnership', () => {
   });
 
   it('calls a contact that agents took (update date set) handed over', () => {
-    expect(read(item('agents', 1700000000))).toEqual({ owner: 'agents', neverHandedOver: false, updatedAt: 1700000000 });
+    expect(read(item('agents', 1700000000))).toEqual({
+      owner: 'agents',
+      neverHandedOver: false,
+      updatedAt: 1700000000,
+      historyKnown: true,
+    });
   });
 
   it('reads an application-owned contact as owned by the application', () => {
-    expect(read(item('application', 1700000000))).toEqual({ owner: 'application', neverHandedOver: false, updatedAt: 1700000000 });
+    expect(read(item('application', 1700000000))).toEqual({
+      owner: 'application',
+      neverHandedOver: false,
+      updatedAt: 1700000000,
+      historyKnown: true,
+    });
   });
 
-  it('treats a missing date like a null update date', () => {
-    expect(read({ owner: 'agents' }).neverHandedOver).toBe(true);
+  it('reads an item without date.updated as history unknown, never as "never handed over" (issue 26)', () => {
+    expect(read({ owner: 'agents' })).toEqual({ owner: 'agents', neverHandedOver: false, updatedAt: null, historyKnown: false });
+    expect(read({ owner: 'agents', date: {} }).neverHandedOver).toBe(false);
+    expect(read({ owner: 'agents', date: null }).historyKnown).toBe(false);
   });
 });

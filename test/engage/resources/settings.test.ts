@@ -139,6 +139,14 @@ describe('account lists and tools', () => {
     expect(calls()).toEqual(['GET /1001/settings/topics', 'GET /1001/settings/tags']);
   });
 
+  it('reads every topic through every page, however few a page holds (issue 26)', async () => {
+    server.script(
+      ok({ data: [{ id: 2001 }], paging: { next_url: `${server.baseUrl}/1001/settings/topics?page_token=p2` } }),
+      ok({ data: [{ id: 2002 }], paging: { next_url: null } }),
+    );
+    expect((await client.topics.all({ limit: 200 })).map((t) => t.id)).toEqual(['2001', '2002']);
+  });
+
   it('reads /me/accounts without the account prefix and passes fields', async () => {
     server.script(ok({ data: [{ id: 1001, name: 'Shop' }], paging: { next_url: null } }));
     const accounts = await client.me.accounts({ fields: ['id', 'name'] });

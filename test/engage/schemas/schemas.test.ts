@@ -75,7 +75,7 @@ describe('schemas', () => {
     expect(userUpdatesSchema.safeParse({ status: 'Busy' }).success).toBe(false);
   });
 
-  it('parses a schedule with its users and refuses a day outside 0..6', () => {
+  it('parses a schedule with its users, reads a 7 (an account counting from 1: issue 26) and refuses a day outside 0..7', () => {
     const s = businessHoursScheduleSchema.parse({
       id: 1,
       name: 'a',
@@ -84,9 +84,13 @@ describe('schemas', () => {
     });
     expect(s.periods[0]?.dayofweek).toBe(1);
     expect(
-      businessHoursScheduleSchema.safeParse({ id: 1, name: 'a', timezone: 'UTC', periods: [{ dayofweek: 7, start: '0900', end: '1000' }] })
+      businessHoursScheduleSchema.safeParse({ id: 1, name: 'a', timezone: 'UTC', periods: [{ dayofweek: 8, start: '0900', end: '1000' }] })
         .success,
     ).toBe(false);
+    expect(
+      businessHoursScheduleSchema.safeParse({ id: 1, name: 'a', timezone: 'UTC', periods: [{ dayofweek: 7, start: '0900', end: '1000' }] })
+        .success,
+    ).toBe(true);
   });
 
   it('checks a profile group colour', () => {

@@ -19,7 +19,7 @@ describe('connections to the service', () => {
     await client.handover.get(ref);
     await client.handover.toApplication(ref);
     expect(s.requests.map((r) => r.method)).toEqual(['DELETE', 'DELETE', 'DELETE', 'DELETE', 'GET', 'DELETE']);
-    // Its parameters did go in the body.
+    // Its parameters did go (in the query).
     expect(s.requests[0]?.params.get('version')).not.toBeNull();
     // One each call closed, before; the pool may open a second while undici waits a turn to reuse the first.
     expect(s.connections).toBeLessThanOrEqual(2);

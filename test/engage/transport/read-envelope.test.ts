@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelopeSchema } from '../../../src/engage/schemas/envelope.js';
-import { isEnvelope, readEnvelope } from '../../../src/engage/transport/read-envelope.js';
+import { envelopeFailureStatus, isEnvelope, readEnvelope } from '../../../src/engage/transport/read-envelope.js';
 
 const bodies: unknown[] = [
   { meta: { code: 200 }, response: { id: 1 } },
@@ -45,7 +45,14 @@ describe('readEnvelope', () => {
       problem: expect.stringMatching(/not an envelope/),
       unreadable: false,
     });
-    expect(readEnvelope('{"meta":{"code":"200"},"response":1}')).toMatchObject({ ok: false, unreadable: false });
+    expect(readEnvelope('{"meta":{"code":"two hundred"},"response":1}')).toMatchObject({ ok: false, unreadable: false });
+    expect(readEnvelope('<html>')).toMatchObject({ ok: false, unreadable: true });
+  });
+
+  it('reads meta.code written as a numeric string as that number (issue 26: a looser service)', () => {
+    expect(readEnvelope('{"meta":{"code":"200"},"response":1}')).toMatchObject({ ok: true });
+    const failure = readEnvelope('{"meta":{"code":"404","error_type":"not_found"}}');
+    expect(failure.ok && envelopeFailureStatus(failure.envelope)).toBe(404);
     expect(readEnvelope('<html>')).toMatchObject({ ok: false, unreadable: true });
   });
 });

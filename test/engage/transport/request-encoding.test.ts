@@ -46,7 +46,7 @@ describe('request encoding', () => {
     expect(req.params.get('version')).toBe('20200101');
   });
 
-  it('sends DELETE parameters as a form body too', async () => {
+  it('sends DELETE parameters in the query, never in a body (issue 26: some services read only the query)', async () => {
     const { client } = testClient(server);
     server.script(ok(true));
     const deleted = await client.mentions.delete({ topicId: 2001, id: 9001 }, { options: { block_author_on_service: true } });
@@ -55,6 +55,8 @@ describe('request encoding', () => {
     expect(req.method).toBe('DELETE');
     expect(JSON.parse(req.params.get('options')!)).toEqual({ block_author_on_service: true });
     expect(req.params.get('version')).toBe('20210601');
+    expect(req.body).toBe('');
+    expect(new URL(req.url, 'http://x').searchParams.get('options')).not.toBeNull();
   });
 
   it('keeps the base URL path before every endpoint path, with one slash between them', async () => {
@@ -66,11 +68,11 @@ describe('request encoding', () => {
     }
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET /engage/1001/inbox/mentions?version=20210601',
-      'DELETE /engage/1001/inbox/mention/2001/9',
+      'DELETE /engage/1001/inbox/mention/2001/9?version=20210601',
       'GET /engage/1001/inbox/mentions?version=20210601',
-      'DELETE /engage/1001/inbox/mention/2001/9',
+      'DELETE /engage/1001/inbox/mention/2001/9?version=20210601',
       'GET /1001/inbox/mentions?version=20210601',
-      'DELETE /1001/inbox/mention/2001/9',
+      'DELETE /1001/inbox/mention/2001/9?version=20210601',
     ]);
   });
 
