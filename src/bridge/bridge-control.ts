@@ -93,6 +93,7 @@ export class BridgeControlService {
       botPausedForAll: ctx.health.pausedForAll,
       ...(newest !== undefined ? { newestMentionAtMs: newest } : {}),
       ...(ctx.health.pollCalls ? { pollCallsLastHour: ctx.health.pollCalls.lastHour(ctx.now()) } : {}),
+      ...(ctx.health.shadow ? { shadow: ctx.health.shadow.tally() } : {}),
     };
   }
 

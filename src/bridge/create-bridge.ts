@@ -28,6 +28,8 @@ import type { PerformerDeps } from './performer.js';
 import { RestartGap } from './restart-gap.js';
 import { EffectLines } from './effect-lines.js';
 import { serviceNowMs } from './service-time.js';
+import { ShadowLog } from './shadow-log.js';
+import { shadowEngage } from './shadow-engage.js';
 
 export interface BridgeOptions {
   readonly store: Store;
@@ -55,10 +57,18 @@ export async function createBridge(o: BridgeOptions) {
   const notifier: BridgeNotifier = { ...silentNotifier };
   if (o.notifier) Object.assign(notifier, o.notifier);
   const mutex = new KeyedMutex();
-  const engage = withMappedHandover(o.engage, o.settings.channelServices);
+  // Shadow mode: the same bridge on a client that reads and never writes (`shadow-engage.ts`).
+  const shadow = o.settings.mode === 'shadow' ? new ShadowLog(now()) : undefined;
+  const engage = withMappedHandover(shadow ? shadowEngage(o.engage, shadow, now) : o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
   const guesses = new GuessReport({ log: o.log, counter: o.metrics.guessesNotHeld });
-  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog(), guesses };
+  const health: BridgeHealthState = {
+    pausedForAll: false,
+    revoked: false,
+    pollCalls: new PollCallLog(),
+    guesses,
+    ...(shadow ? { shadow } : {}),
+  };
   const ownership = new Ownership({
     store: o.store,
     engage,
@@ -77,6 +87,7 @@ export async function createBridge(o: BridgeOptions) {
     metrics: o.metrics,
     log: o.log,
     now,
+    ...(shadow ? { shadow } : {}),
   };
   // Built in dependency order, each part from parts already built. The one cycle (the dispatcher runs the worker,
   // whose context wakes contacts through the dispatcher) is cut in one place: the dispatcher exists first, and

@@ -3,7 +3,7 @@ import { SETTINGS } from '../settings/settings-table.js';
 /** Usage of each command: the one source for `--help` and for the usage printed after a mistake. */
 export const COMMAND_USAGE = {
   start: {
-    synopsis: 'engage-bridge start [--config FILE]',
+    synopsis: 'engage-bridge start [--shadow] [--config FILE]',
     summary: 'Run the bridge (without ENGAGE_ACCESS_TOKEN: the demo on the embedded simulator).',
   },
   simulator: {
