@@ -1,4 +1,4 @@
-import { readOwnership, type HandoverItem, type HandoverOwner } from '../engage/index.js';
+import { NotFoundError, readOwnership, type HandoverItem, type HandoverOwner } from '../engage/index.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { ShadowLog } from './shadow-log.js';
 
@@ -28,7 +28,11 @@ export function shadowEngage(engage: BridgeEngage, log: ShadowLog, now: () => nu
     return { ...item, owner: mine.owner, date: { ...(item.date ?? {}), updated: mine.updated } };
   };
   const set = async (ref: HandoverRef, owner: HandoverOwner): Promise<HandoverItem> => {
-    const before = await read(ref);
+    // A service that has no item for a contact never handed over (issue 26) still takes the write: so would it here.
+    const before = await read(ref).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return { owner: 'agents' as const, date: { updated: null } };
+      throw err;
+    });
     if (owner === 'application') {
       const o = readOwnership(before);
       log.claimed(o.owner === 'agents' && !o.neverHandedOver);
