@@ -43,6 +43,24 @@ describe('shadow mode (BRIDGE_MODE=shadow)', () => {
     expect(metrics).toContain('engage_bridge_mode{mode="shadow"} 1');
   });
 
+  it.each([{ handover_date_hidden: true }, { echo_author_anonymous: true }, { handover_404_new_contacts: true }, { thread_id_root: true }])(
+    'under the guess option %o it still writes nothing and claims nothing from people',
+    async (realism) => {
+      h = await startHarness({ env: { BRIDGE_MODE: 'shadow' }, realism });
+      await h.say('32470000111', 'hello');
+      await h.settle();
+      await h.control('/_sim/handover', { channel: 'whatsapp', service_id: '32470000112', owner: 'agents' });
+      await h.say('32470000112', 'hello');
+      await h.settle();
+      await h.say('32470000111', 'I want to talk to a human');
+      await h.settle();
+      expect(writes(h)).toEqual([]);
+      const shadow = (await h.running.bridge.control.health()).shadow;
+      expect(shadow?.wouldClaimFromPeople).toBe(0);
+      expect(shadow?.sample.some((r) => r.contactKey === 'whatsapp:32470000112')).toBe(false);
+    },
+  );
+
   it('a live bridge says so when asked for the shadow tally, and its metrics carry the mode', async () => {
     h = await startHarness();
     const answer = await runCliCommand('shadow', h.running.commandDeps);
