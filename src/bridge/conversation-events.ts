@@ -92,6 +92,28 @@ export class ConversationEvents implements EscalationFailures {
     });
   }
 
+  /**
+   * Called from inside the contact's worker (lock already held): a reply was given up because, after a crash or an
+   * unanswered call, nobody could tell whether it had gone out. Rather than risk sending it twice, people take the
+   * contact, with a note on the customer's message saying why.
+   */
+  async replyInDoubt(key: string, why: string): Promise<void> {
+    const { ctx } = this;
+    const conv = await ctx.store.getConversation(key);
+    await ctx.ownership.apply(key, { type: 'escalate' }, 'bridge', `a reply may or may not have reached the customer: ${why}`);
+    if (!conv?.lastMentionId || !conv.lastMentionTopicId) return;
+    const extra =
+      'engage-bridge: the bot could not tell whether its last reply reached the customer (a restart or an unanswered call); rather than risk sending it twice, the conversation is handed to people.';
+    try {
+      await ctx.engage.mentions.update(
+        { topicId: conv.lastMentionTopicId, id: conv.lastMentionId },
+        { actions: [{ type: 'note', extra }] },
+      );
+    } catch (err) {
+      ctx.log.warn({ contact: key, err: (err as Error)?.message }, 'could not leave people a note on the mention');
+    }
+  }
+
   /** Called from inside the contact's worker (lock already held): the handover failed for good. */
   async escalationFailed(key: string, why: string): Promise<void> {
     const { ctx } = this;

@@ -8,7 +8,7 @@ import { runBrain, commitDecision, decidedKey } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
-import { botUserSettled, recogniseOwnEcho } from './own-echo.js';
+import { botUserSettled, knownBotUser, recogniseOwnEcho } from './own-echo.js';
 import { isPermanentFailure, parkDeadMention } from './mention-dead.js';
 import { isLate } from './service-time.js';
 import type { RestartGap } from './restart-gap.js';
@@ -179,7 +179,7 @@ export class ConversationWorker {
     if (confirming) {
       // So is the list of services to reply from, when none is cached yet (the first contact of a topic).
       ctx.performerDeps.replyServices.prefetch(splitKey(key).channel, { topicId: item.topicId, mentionId: item.id });
-      await ctx.ownership.confirm(key, 'bridge', 'a customer wrote');
+      await ctx.ownership.confirm(key, 'bridge', 'a customer wrote', () => noteNoHandover(ctx, item));
       batch.ownerConfirmed = true;
       conv = (await ctx.store.getConversation(key)) ?? conv;
     }
@@ -264,6 +264,17 @@ export class ConversationWorker {
       }
       return;
     }
+    if (!(await positivelyAPerson(ctx, p.authorName))) {
+      // Not the bot's by its name or text, but not surely a person's either (the service may name the stream, not
+      // the user, on every message the account publishes: issue 26): the described signal decides, never a POST.
+      ctx.health.guesses?.notHeld(
+        'own-echo-author',
+        "a message of the account names no person (the stream's name, or none): the handover item decides who holds the contact",
+        { contact: item.key },
+      );
+      await ctx.ownership.confirm(item.key, 'bridge', 'the account wrote; who holds the contact is read, not assumed');
+      return;
+    }
     await ctx.store.updateConversation(item.key, (c) =>
       c
         ? { ...c, transcript: [...c.transcript, { at, from: 'agent', text: p.text, mentionId: item.id, topicId: item.topicId }] }
@@ -296,5 +307,27 @@ export class ConversationWorker {
       // Named by contact too: another contact's takeover in the same second is another decision.
       await commitDecision(ctx, key, `takeover:${key}:${atMs}`, decision, undefined, (c) => c, {}, 'applied');
     }
+  }
+}
+
+/**
+ * An account-written message not recognised as the bot's is a person's only when its author is named, and named
+ * neither as the bot's user nor as one of the account's streams (services GET publisher/add listed).
+ */
+async function positivelyAPerson(ctx: BridgeContext, authorName: string | undefined): Promise<boolean> {
+  if (authorName === undefined || authorName.trim() === '') return false;
+  if (ctx.performerDeps.replyServices.isStreamName(authorName)) return false;
+  const bot = await knownBotUser(ctx);
+  return bot?.name === undefined || bot.name !== authorName;
+}
+
+/** People see why the bot left this message to them: the service has no handover item for the contact. */
+async function noteNoHandover(ctx: BridgeContext, item: InboundMention): Promise<void> {
+  const extra =
+    'engage-bridge: the service answers 404 for this contact’s handover, so the bot did not take the conversation; it is left with people.';
+  try {
+    await ctx.engage.mentions.update({ topicId: item.topicId, id: item.id }, { actions: [{ type: 'note', extra }] });
+  } catch (err) {
+    ctx.log.warn({ contact: item.key, err: (err as Error)?.message }, 'could not leave people a note on the mention');
   }
 }

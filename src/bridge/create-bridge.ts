@@ -218,6 +218,7 @@ export async function createBridge(o: BridgeOptions) {
         store: o.store,
         metrics: ctx.metrics,
         channelBySource,
+        isOwnService: (type, id) => performerDeps.replyServices.isOwnService(type, id),
         topicIds,
         schedule: (k) => dispatcher.schedule(k),
         fetchMention: (m) => o.engage.mentions.get({ topicId: m.topic_id, id: m.id }),

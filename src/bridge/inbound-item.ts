@@ -36,6 +36,8 @@ export interface ClassifyOptions {
   readonly keyOfMention?: (topicId: string, id: string) => string | undefined;
   /** An account-written mention whose conversation cannot be found (no thread, no known reply target). */
   readonly onUnplaced?: (m: Mention) => void;
+  /** Whether an author is one of the account's own services: its message is the account's, never a customer's. */
+  readonly isOwnService?: (sourceService: string | undefined, authorId: string | undefined) => boolean;
 }
 
 const present = (v: unknown): v is string | number => (typeof v === 'string' && v !== '') || typeof v === 'number';
@@ -84,7 +86,8 @@ export function classifyMention(m: Mention, o: ClassifyOptions): InboundItem[] {
   if (!channel) return [];
   const addedAt = m.date?.added ?? 0;
   const text = m.message?.content ?? '';
-  if (m.author?.managed === true) {
+  // Written by the account: flagged so, or (the flag missing: issue 26) by one of the account's own services.
+  if (m.author?.managed === true || o.isOwnService?.(m.source?.service, m.author?.id) === true) {
     const key = replyTargetKey(m, channel, o) ?? threadKey(m, channel, o);
     if (key === undefined) {
       // A person may have answered someone: the reply actions on recent customer mentions will tell whom.

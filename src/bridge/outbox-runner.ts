@@ -2,7 +2,7 @@ import type { Effect } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { tokenRefused } from './token-health.js';
 import { performEffect } from './perform-effect.js';
-import { isServiceFault, judgeEffectError } from './effect-errors.js';
+import { isServiceFault, judgeEffectError, RecheckIncompleteError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
 import type { EffectPayload } from './effect-payload.js';
@@ -20,6 +20,8 @@ export type EffectRunnerDeps = Pick<
 /** Who hears that a handover failed for good: the brain tells the customer and keeps the conversation. */
 export interface EscalationFailures {
   escalationFailed(key: string, why: string): Promise<void>;
+  /** A reply was given up while nobody could tell whether it went out: people take the contact, with a note. */
+  replyInDoubt?(key: string, why: string): Promise<void>;
 }
 
 /**
@@ -114,5 +116,8 @@ async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, es
   settled(ctx, effect.key);
   await parkDead(ctx, effect, verdict.message);
   if ((effect.payload as EffectPayload).kind === 'escalate') await escalations.escalationFailed(effect.contactKey, verdict.message);
+  // In doubt after a crash, a note to people rather than a second reply (issue 26).
+  if (effect.kind === 'reply' && err instanceof RecheckIncompleteError)
+    await escalations.replyInDoubt?.(effect.contactKey, verdict.message);
   return true;
 }

@@ -1,7 +1,7 @@
 import type { Store, ConversationRecord } from '../storage/index.js';
 import { ownerTransition, type OwnerState, type OwnershipEvent, type OwnerTransition } from './ownership-rules.js';
 import type { BridgeEngage } from './bridge-engage.js';
-import { readOwnership } from '../engage/index.js';
+import { NotFoundError, readOwnership } from '../engage/index.js';
 import { splitKey } from './contact-key.js';
 import type { GuessReport } from './guess-report.js';
 
@@ -83,10 +83,26 @@ export class Ownership {
     return change;
   }
 
-  /** Asks the service who owns the contact and brings the local state in line. */
-  async confirm(key: string, actor = 'bridge', reason = 'confirm owner'): Promise<OwnerState> {
+  /**
+   * Asks the service who owns the contact and brings the local state in line. A contact the service has no handover
+   * item for (404: issue 26) is left with people, never claimed; `onMissing` is told (to leave people a note).
+   */
+  async confirm(key: string, actor = 'bridge', reason = 'confirm owner', onMissing?: () => Promise<void>): Promise<OwnerState> {
     const { service, serviceId } = splitKey(key);
-    const item = await this.deps.engage.handover.get({ service, serviceId });
+    let item: Awaited<ReturnType<OwnershipDeps['engage']['handover']['get']>>;
+    try {
+      item = await this.deps.engage.handover.get({ service, serviceId });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      this.deps.guesses?.notHeld(
+        'handover-item-exists',
+        'the service has no handover item for a contact (404): its messages are left with people, with a note',
+        { contact: key },
+      );
+      await this.apply(key, { type: 'observed', owner: 'agents', neverHandedOver: false }, actor, `${reason}; no handover item (404)`);
+      await onMissing?.();
+      return this.current(key);
+    }
     const o = readOwnership(item);
     if (!o.historyKnown) {
       // Without the "never handed over" signal an item held by agents may be people's: the contact stays theirs.

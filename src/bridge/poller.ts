@@ -74,6 +74,7 @@ export class Poller {
         );
       },
       watch: (item) => this.recheck.watch(item, ctx.now()),
+      isOwnService: (type, id) => ctx.performerDeps.replyServices.isOwnService(type, id),
     };
     this.reader = new PollPageReader(ctx, o.channelBySource, () => this.countCall('list'));
   }

@@ -68,7 +68,10 @@ async function scan(
   budget: { gets: number; deadline: number; looked: Set<string> },
   now: () => number,
 ): Promise<ReplyCheck | undefined> {
-  for (const pm of items) {
+  // The same text first (the likeliest), then the others: a text is no proof either way (a service may send a canned
+  // response's text, trim or render it), so a different text never rules a candidate out (issue 26).
+  const ordered = [...items].sort((a, b) => Number(textOf(a.message) !== reply.text) - Number(textOf(b.message) !== reply.text));
+  for (const pm of ordered) {
     const added = pm.date?.added;
     // A shared listing reaches further back than this mention: what is older cannot answer it.
     if (typeof added === 'number' && added * 1000 < fromMs) continue;
@@ -76,8 +79,6 @@ async function scan(
     if (budget.looked.has(String(pm.id))) continue;
     const target = listedTarget(pm);
     if (target !== undefined && target !== reply.mentionId) continue;
-    const text = textOf(pm.message);
-    if (target === undefined && text !== undefined && text !== reply.text) continue;
     if (budget.gets >= RECHECK_LIMITS.gets || now() > budget.deadline) {
       return { outcome: 'unknown', why: `re-check stopped after ${budget.gets} look-ups` };
     }
@@ -135,7 +136,8 @@ function absentUnlessUnsure(budget: { unsure: boolean }): ReplyCheck {
 /**
  * Was this reply already published (a crash or an unanswered call between sending and recording)? Decided by ids:
  * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention.
- * A listed `mention_id` or a different text rules a candidate out without a GET. Bounded in pages, GETs and time.
+ * A listed `mention_id` rules a candidate out without a GET; its text never does (candidates of the same text are looked
+ * at first). Bounded in pages, GETs and time.
  * With `notBeforeMs`, a listing read for another re-check may serve this one (see `shared-reply-listing.ts`); when
  * it was cut short by its bound and holds no answer, this re-check reads its own narrower window.
  */
@@ -156,7 +158,8 @@ export async function findPublishedReply(
     if (listed.complete) return absentUnlessUnsure(budget);
   }
   let pages = 0;
-  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(from), limit: PAGE_SIZE })) {
+  // Published history, as the description names it: publisher mentions filtered as 'posted'.
+  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(from), limit: PAGE_SIZE, status: 'posted' })) {
     pages++;
     const found =
       (await scan(engage, reply, page.data, from, budget, now)) ??

@@ -23,6 +23,9 @@ export class ReplyServices {
   private readonly refusals = new Map<string, number>();
   /** Topics and channels whose GET listed more than one service to reply with: asked per mention from then on. */
   private readonly several = new Set<string>();
+  /** Every service of the account GET publisher/add listed: ids by type, and the names they show. */
+  private readonly ownIds = new Set<string>();
+  private readonly ownNames = new Set<string>();
 
   constructor(
     private readonly engage: Pick<BridgeEngage, 'publisher'>,
@@ -57,6 +60,10 @@ export class ReplyServices {
     const refusalsBefore = this.refusals.get(key) ?? 0;
     const answer = await this.engage.publisher.services({ type: 'reply', topicId: target.topicId, mentionId: target.mentionId });
     const listed = answer.services.map((s) => ({ type: s.type, service_id: String(s.service_id) }));
+    for (const s of answer.services) {
+      this.ownIds.add(`${s.type}\u0000${String(s.service_id)}`);
+      if (typeof s.name === 'string' && s.name !== '') this.ownNames.add(s.name);
+    }
     // The list is for this mention already; keep the channel's own type when the service lists more than one.
     const source = sourceServiceOf(this.channelServices, channel);
     const own = listed.filter((s) => s.type === source);
@@ -74,6 +81,16 @@ export class ReplyServices {
     if (candidates.length > 1) this.several.add(cacheKey(target.topicId, channel));
     if ((this.refusals.get(key) ?? 0) === refusalsBefore) this.cache.set(key, { services, atMs: this.now() });
     return services;
+  }
+
+  /** Whether this author is one of the account's own services (a stream the account publishes from), as listed so far. */
+  isOwnService(type: string | undefined, id: string | undefined): boolean {
+    return type !== undefined && id !== undefined && this.ownIds.has(`${type}\u0000${id}`);
+  }
+
+  /** Whether this name is one a listed service of the account shows (a stream's name, not a person's). */
+  isStreamName(name: string): boolean {
+    return this.ownNames.has(name);
   }
 
   /** The service refused a reply: ask again next time (a profile may have been reconnected). */

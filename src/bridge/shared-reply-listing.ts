@@ -67,7 +67,7 @@ async function readPages(
   const items: PublisherMention[] = [];
   const invalid: InvalidListItem[] = [];
   let pages = 0;
-  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(fromMs), limit: limits.pageSize })) {
+  for await (const page of engage.publisherMentions.listPages({ dateFrom: new Date(fromMs), limit: limits.pageSize, status: 'posted' })) {
     pages++;
     items.push(...page.data);
     invalid.push(...(page.invalid ?? []));

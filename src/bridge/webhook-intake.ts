@@ -47,7 +47,11 @@ export async function takeWebhookPush(
   // Answered only once on disk (one group commit, a millisecond or so): a push acknowledged and then lost to a
   // crash or a power cut would be found again only by a later re-read, after newer messages were answered (chaos
   // saw such customers skipped while people took over in between).
-  const r = await ingestMentions(o.store, taken, { channelBySource: o.channelBySource, schedule: o.schedule });
+  const r = await ingestMentions(o.store, taken, {
+    channelBySource: o.channelBySource,
+    schedule: o.schedule,
+    ...(o.isOwnService ? { isOwnService: o.isOwnService } : {}),
+  });
   const skipped = { invalid: parsed.invalid, otherTopic, notServed: r.ignored, unconfirmed };
   if (skipped.invalid) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'invalid-mention' }, skipped.invalid);
   if (skipped.otherTopic) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'other-topic' }, skipped.otherTopic);

@@ -54,6 +54,20 @@ describe('an account-written mention whose source.thread_id is the root mention 
   });
 });
 
+describe('a message from one of the account’s own services without author.managed (issue 26)', () => {
+  it('is the account’s, never a customer’s', () => {
+    const m = accountMention({
+      author: { id: '3225550100', name: 'Demo WhatsApp' },
+      source: { service: 'whatsapp', thread_id: '+3200000035' },
+    });
+    const isOwnService = (type: string | undefined, id: string | undefined) => type === 'whatsapp' && id === '3225550100';
+    expect(classifyMention(m, { channelBySource, isOwnService }).map((i) => [i.key, i.payload.kind])).toEqual([
+      ['whatsapp:+3200000035', 'account'],
+    ]);
+    expect(classifyMention(m, { channelBySource }).map((i) => i.payload.kind)).toEqual(['customer']);
+  });
+});
+
 describe('a person taking over in the service tool', () => {
   let h: Harness | undefined;
   afterEach(async () => {

@@ -138,3 +138,27 @@ describe('a shared listing that cannot serve', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('the re-check after a crash never decides "not sent" on text alone (issue 26)', () => {
+  it('asks for published history (status=posted) and finds a reply the service shows with another text', async () => {
+    const added = Date.UTC(2026, 10, 23, 12, 0, 30);
+    const statuses: Array<string | undefined> = [];
+    const engage = {
+      publisherMentions: {
+        listPages: async function* (q: { status?: string }) {
+          statuses.push(q.status);
+          // The service rendered the reply (a canned response's text, trimmed): not the text the bot sent.
+          yield { data: [{ id: 'pm-7', message: { content: 'Hi  Ann ' }, date: { added: added / 1000 + 1 } }] };
+        },
+        get: async (id: string) => ({ id, in_reply_to: { id: '9001', topic_id: '2001' } }),
+      },
+    };
+    const check = await findPublishedReply(
+      engage as never,
+      { mentionId: '9001', topicId: '2001', text: 'Hi Ann', serviceFromMs: added },
+      () => added,
+    );
+    expect(check).toEqual({ outcome: 'published', publisherMentionId: 'pm-7' });
+    expect(statuses).toEqual(['posted']);
+  });
+});

@@ -79,6 +79,32 @@ describe('the outbox runs a contact’s effects in order; transient errors back 
     expect((await deadEffects(t.store)).latest[0]).toMatchObject({ key: '9001:1:reply', kind: 'reply', contactKey: KEY });
   });
 
+  it('a reply nobody can tell went out is given up to people with a note, never sent a second time (issue 26)', async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        get: () => ({ id: 'pm-x' }),
+        // A busy account: every page of published history leads to another, past the re-check's bound.
+        listPages: async function* () {
+          for (let i = 0; i < 50; i++) yield { data: [], paging: { next_url: `https://x/page/${i + 1}` } };
+        },
+      },
+    });
+    const doubts: string[] = [];
+    const escalations = { ...t.escalations, replyInDoubt: async (key: string) => void doubts.push(key) };
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('one') });
+    for (let round = 0; round < 20; round++) {
+      await runPendingEffects(t.ctx, KEY, escalations);
+      const effect = await t.store.getEffect('9001:1:reply');
+      if (effect?.status !== 'pending') break;
+      t.setNow(effect.retryAt as number);
+      await botOwns(t.store, KEY, t.ctx.now());
+    }
+    expect((await t.store.getEffect('9001:1:reply'))?.status).toBe('failed');
+    expect(t.calls.filter((c) => c.what === 'publisher.add')).toHaveLength(0);
+    expect(doubts).toEqual([KEY]);
+  });
+
   it('a permanent refusal parks the effect at once and the effects after it go on', async () => {
     const refused = new InvalidParameterError({ ...site, status: 400, serviceError: 'invalid_parameter' });
     const t = withFailures(refused);
