@@ -173,7 +173,10 @@ async function cannedTypesCheck(engage: LiveEngage): Promise<Check> {
   if (types.length === 0) return skip(name, 'the account has no canned response with a type');
   const odd = types.filter((t) => t !== t.toLowerCase());
   if (odd.length === 0) return pass(name, `types seen: ${types.join(', ')}`);
-  return fail(name, `types seen: ${types.join(', ')}: the bridge reads them case-tolerantly (issue 26 item 6), so menus keep their buttons`);
+  return fail(
+    name,
+    `types seen: ${types.join(', ')}: the bridge reads them case-tolerantly (issue 26 item 6), so menus keep their buttons`,
+  );
 }
 
 const DAY = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -182,8 +185,7 @@ async function weekdayCheck(engage: LiveEngage, schedule: string | undefined): P
   const name = 'live: schedule weekdays count from Sunday = 0';
   const read = await attempt(() => readList(engage, '/{account_id}/settings/businesshoursschedules', { limit: 200 }));
   if (!read.ok) return fail(name, `could not read the business hours schedules: ${why(read.error)}`);
-  const chosen =
-    schedule === undefined ? read.value[0] : read.value.find((s) => String(s.id) === schedule || String(s.name) === schedule);
+  const chosen = schedule === undefined ? read.value[0] : read.value.find((s) => String(s.id) === schedule || String(s.name) === schedule);
   if (!chosen) return skip(name, schedule === undefined ? 'the account has no schedule' : `no schedule "${schedule}"`);
   const periods = Array.isArray(chosen.periods) ? chosen.periods.map(asRecord) : [];
   const days = [...new Set(periods.map((p) => Number(p?.dayofweek)).filter((d) => Number.isInteger(d)))].sort((a, b) => a - b);
@@ -208,16 +210,23 @@ async function topicPagingCheck(engage: LiveEngage): Promise<Check> {
   const name = 'live: topics fit on one page';
   const first = await attempt(() => readList(engage, '/{account_id}/settings/topics'));
   const all = await attempt(() => engage.topics.all());
-  if (!first.ok || !all.ok) return fail(name, `could not read the topics: ${why(first.ok ? (all as { error: unknown }).error : first.error)}`);
+  if (!first.ok || !all.ok)
+    return fail(name, `could not read the topics: ${why(first.ok ? (all as { error: unknown }).error : first.error)}`);
   if (first.value.length >= all.value.length) return pass(name, `${all.value.length} topic(s) on the first page`);
-  return fail(name, `the first page lists ${first.value.length} of ${all.value.length} topics: the bridge reads every page (issue 26 item 6)`);
+  return fail(
+    name,
+    `the first page lists ${first.value.length} of ${all.value.length} topics: the bridge reads every page (issue 26 item 6)`,
+  );
 }
 
 /** Every reading check of `doctor --live`, one line each. */
 export async function liveChecks(engage: LiveEngage, o: LiveOptions): Promise<Check[]> {
-  const topics = o.topicIds ?? (await attempt(() => engage.topics.all())).valueOr;
-  void topics;
-  const topicIds = o.topicIds ?? (await engage.topics.all()).map((t) => String(t.id));
+  let topicIds = o.topicIds;
+  if (topicIds === undefined) {
+    const topics = await attempt(() => engage.topics.all());
+    if (!topics.ok) return [fail('live: read the topics', why(topics.error))];
+    topicIds = topics.value.map((t) => String(t.id));
+  }
   const mentions = await attempt(() => recentMentions(engage, topicIds));
   const recent = mentions.ok ? mentions.value : [];
   return [
