@@ -55,7 +55,7 @@ export type Bridge = Awaited<ReturnType<typeof createBridge>>;
 export async function createBridge(o: BridgeOptions) {
   const now = o.now ?? Date.now;
   const notifier: BridgeNotifier = { ...silentNotifier };
-  if (o.notifier) Object.assign(notifier, o.notifier);
+  if (o.notifier) Object.assign(notifier, forMode(o.settings.mode, o.notifier));
   const mutex = new KeyedMutex();
   // Shadow mode: the same bridge on a client that reads and never writes (`shadow-engage.ts`).
   const shadow = o.settings.mode === 'shadow' ? new ShadowLog(now()) : undefined;
@@ -201,7 +201,7 @@ export async function createBridge(o: BridgeOptions) {
     prepare,
     /** Slack's notifier arrives after the bridge exists (its buttons need the bridge): plug it in. */
     setNotifier(n: Partial<BridgeNotifier>): void {
-      Object.assign(notifier, n);
+      Object.assign(notifier, forMode(o.settings.mode, n));
     },
     async start(options: { poll?: boolean; schedule?: boolean } = {}): Promise<void> {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
@@ -250,6 +250,18 @@ export async function createBridge(o: BridgeOptions) {
       await dispatcher.stop();
       await o.store.flush();
     },
+  };
+}
+
+/**
+ * In shadow mode nothing was handed to people, so no escalation notice may ask them to act (or offer "Return to bot"):
+ * only the notices about the bridge itself (a refused token, a pause) reach Slack. The `shadow` command has the rest.
+ */
+function forMode(mode: BridgeSettings['mode'], n: Partial<BridgeNotifier>): Partial<BridgeNotifier> {
+  if (mode !== 'shadow') return n;
+  return {
+    ...(n.tokenRevoked ? { tokenRevoked: n.tokenRevoked } : {}),
+    ...(n.bridgePaused ? { bridgePaused: n.bridgePaused } : {}),
   };
 }
 

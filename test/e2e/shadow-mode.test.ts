@@ -13,6 +13,9 @@ const writes = (x: Harness) => x.requests().filter((r) => r.method !== 'GET' && 
 describe('shadow mode (BRIDGE_MODE=shadow)', () => {
   it('reads and decides but no write call reaches the service, and the tally says what it would have done', async () => {
     h = await startHarness({ env: { BRIDGE_MODE: 'shadow' } });
+    // Slack's notices: none may ask people to take a contact nobody handed them.
+    const notices: string[] = [];
+    h.running.bridge.setNotifier({ escalated: (n) => notices.push(n.contactKey), bridgePaused: () => notices.push('paused') });
     // A new customer (the bot would claim and greet), then one who asks for a person (it would escalate).
     await h.say('32470000101', 'hello');
     await h.settle();
@@ -25,6 +28,7 @@ describe('shadow mode (BRIDGE_MODE=shadow)', () => {
 
     expect(writes(h)).toEqual([]);
     expect(h.outbound()).toEqual([]);
+    expect(notices).toEqual([]);
     const shadow = (await h.running.bridge.control.health()).shadow;
     expect(shadow?.wouldAnswer).toBeGreaterThanOrEqual(2);
     expect(shadow?.wouldEscalate).toEqual({ explicit_request: 1 });
