@@ -128,6 +128,9 @@ describe('engage-bridge doctor --live against the simulator', () => {
     const { code, out } = await doctorLive();
     expect(code).toBe(1);
     expect(line(out, 'live: canned-response types are lower case')).toMatch(/^✘ .*BUTTONS.*case-tolerantly/);
+    // …and the menu and survey checks read them as the bridge does: BUTTONS is a buttons menu.
+    expect(line(out, 'canned response "Main menu"')).toMatch(/^✔ .*3 buttons/);
+    expect(line(out, 'CSAT canned response (survey)')).toMatch(/^✔ /);
   });
 
   it.each([
