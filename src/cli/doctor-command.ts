@@ -11,6 +11,7 @@ import { offlineChecks } from './doctor-offline.js';
 import { slackChecks } from './doctor-slack-checks.js';
 import { nluCheck } from './doctor-nlu-check.js';
 import { liveChecks } from './doctor-live-checks.js';
+import { testContactRoundTrip } from './doctor-test-contact.js';
 
 export { renderChecklist, type Check } from './doctor-checklist.js';
 export { offlineChecks } from './doctor-offline.js';
@@ -20,7 +21,7 @@ const PROBE_RETRY = { maxAttempts: 2, maxRateLimitWaitMs: 5_000 };
 const PROBE_TIMEOUT_MS = 15_000;
 
 /** Token, account, scopes, handover per channel, the canned responses the flows name, the schedule. */
-async function engageChecks(config: Config, flows: Flows | undefined, live: boolean): Promise<Check[]> {
+async function engageChecks(config: Config, flows: Flows | undefined, live: boolean, testContact: string | undefined): Promise<Check[]> {
   let engage: ReturnType<typeof createEngageClient>;
   try {
     engage = createEngageClient({
@@ -56,6 +57,17 @@ async function engageChecks(config: Config, flows: Flows | undefined, live: bool
           schedule: config.bridge.businessHoursSchedule,
         })),
       );
+      if (testContact !== undefined) {
+        const topics = config.engage.topicIds ?? (await engage.topics.all()).map((t) => String(t.id));
+        checks.push(
+          ...(await testContactRoundTrip(engage, {
+            contact: testContact,
+            channels: config.engage.channels,
+            channelServices: config.engage.channelServices,
+            topicIds: topics,
+          })),
+        );
+      }
     } else if (live) {
       checks.push(skip('live checks', 'skipped: the account could not be reached (see above)'));
     }
@@ -79,6 +91,10 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
     io.stderr('engage-bridge doctor: the settings are not valid (see above)\n');
     return 1;
   }
+  if (args.values['test-contact'] !== undefined && args.values.live !== true) {
+    io.stderr('engage-bridge doctor: --test-contact goes with --live (doctor --live --test-contact <service>/<id>)\n');
+    return 2;
+  }
   if (args.values.offline === true && args.values.live === true) {
     io.stderr('engage-bridge doctor: --live reads the account, so it cannot go with --offline\n');
     return 2;
@@ -96,7 +112,8 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
       ),
     );
   } else {
-    checks.push(...(await engageChecks(config, offline.flows, args.values.live === true)));
+    const testContact = args.values['test-contact'] as string | undefined;
+    checks.push(...(await engageChecks(config, offline.flows, args.values.live === true, testContact)));
     checks.push(...(await slackChecks(config.slack)));
   }
   if (args.values.offline !== true) {

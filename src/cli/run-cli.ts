@@ -9,7 +9,7 @@ const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
   simulator: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, realism: { type: 'string' } },
   chat: { channel: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, config: { type: 'string' } },
   cmd: { config: { type: 'string' } },
-  doctor: { offline: { type: 'boolean' }, live: { type: 'boolean' }, config: { type: 'string' } },
+  doctor: { offline: { type: 'boolean' }, live: { type: 'boolean' }, 'test-contact': { type: 'string' }, config: { type: 'string' } },
   init: {},
   release: { since: { type: 'string' }, 'dry-run': { type: 'boolean' }, config: { type: 'string' } },
 };

@@ -27,9 +27,9 @@ export const COMMAND_USAGE = {
     summary: 'Write an editable config/flows.yaml and a .env template in DIR (default: here); never overwrites.',
   },
   doctor: {
-    synopsis: 'engage-bridge doctor [--offline] [--live] [--config FILE]',
+    synopsis: 'engage-bridge doctor [--offline] [--live [--test-contact SERVICE/ID]] [--config FILE]',
     summary:
-      'Check the configuration and, unless --offline, probe the API; --live also checks each guess about the service a read can show. Exit 1 on any failure.',
+      'Check the configuration and, unless --offline, probe the API; --live also checks each guess about the service a read can show; --test-contact also makes one round trip (claim, reply, hand over, hand back) on that contact only. Exit 1 on any failure.',
   },
 } as const;
 
