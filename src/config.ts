@@ -39,6 +39,8 @@ export interface Config {
     readonly ownerConfirmAgeMs: number;
     readonly agentsReconfirmAgeMs: number;
     readonly onStop: 'keep' | 'agents';
+    /** BRIDGE_MODE: `shadow` reads and decides but writes nothing to the service (a tally instead). */
+    readonly mode: 'live' | 'shadow';
     readonly idleReturnMinutes: number;
     readonly maxReplyAgeMinutes: number;
     readonly stuckEscalationMinutes: number;
@@ -189,6 +191,7 @@ function toConfig(s: RawSettings): Config {
       ownerConfirmAgeMs: s.BRIDGE_OWNER_CONFIRM_AGE_MS,
       agentsReconfirmAgeMs: s.BRIDGE_AGENTS_RECONFIRM_AGE_MS,
       onStop: s.BRIDGE_ON_STOP,
+      mode: s.BRIDGE_MODE,
       idleReturnMinutes: s.BRIDGE_IDLE_RETURN_MINUTES,
       maxReplyAgeMinutes: s.BRIDGE_MAX_REPLY_AGE_MINUTES,
       stuckEscalationMinutes: s.BRIDGE_STUCK_ESCALATION_MINUTES,

@@ -213,6 +213,10 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
       throw new Error('ENGAGE_ACCOUNT_ID is required when ENGAGE_ACCESS_TOKEN is set');
     }
     const metrics = createBridgeMetrics();
+    metrics.mode.set({ mode: config.bridge.mode }, 1);
+    if (config.bridge.mode === 'shadow') {
+      log.warn('shadow mode (BRIDGE_MODE=shadow): the bridge reads and decides but sends, claims and updates nothing');
+    }
     const dataDir = resolve(deps.cwd, config.bridge.dataDir);
     const shared = config.bridge.databaseUrl !== undefined;
     const roles: RoleSupervisor<ActivePart> = new RoleSupervisor<ActivePart>({

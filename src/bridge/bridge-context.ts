@@ -13,6 +13,7 @@ import type { Ownership } from './ownership.js';
 import type { BridgeNotifier } from './notifier.js';
 import type { BusinessHoursCache } from './business-hours-cache.js';
 import type { PerformerDeps } from './performer.js';
+import type { ShadowLog } from './shadow-log.js';
 
 export interface BridgeSettings {
   readonly channels: readonly string[];
@@ -34,6 +35,8 @@ export interface BridgeSettings {
   readonly maxConcurrentContacts: number;
   readonly transcriptLines: number;
   readonly businessHoursSchedule: string | undefined;
+  /** `shadow` (BRIDGE_MODE): read and decide as usual, write nothing to the service, tally what it would have done. */
+  readonly mode?: 'live' | 'shadow';
 }
 
 /** What the bridge knows of itself at run time, for readiness, `status` and the notices. */
@@ -53,6 +56,8 @@ export interface BridgeHealthState {
   customerSeenElsewhereAt?: number;
   /** Guesses about the service seen not to hold, and what the start-up probes found (`status`, `doctor`). */
   guesses?: GuessReport;
+  /** In shadow mode: what the bridge would have done (`status`, `shadow`). */
+  shadow?: ShadowLog;
 }
 
 /** Everything the bridge's parts share; built once by `createBridge`. */

@@ -94,6 +94,7 @@ export class BridgeControlService {
       ...(newest !== undefined ? { newestMentionAtMs: newest } : {}),
       ...(ctx.health.pollCalls ? { pollCallsLastHour: ctx.health.pollCalls.lastHour(ctx.now()) } : {}),
       ...(ctx.health.guesses ? { guesses: ctx.health.guesses.snapshot() } : {}),
+      ...(ctx.health.shadow ? { shadow: ctx.health.shadow.tally() } : {}),
     };
   }
 

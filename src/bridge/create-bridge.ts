@@ -28,6 +28,8 @@ import type { PerformerDeps } from './performer.js';
 import { RestartGap } from './restart-gap.js';
 import { EffectLines } from './effect-lines.js';
 import { serviceNowMs } from './service-time.js';
+import { ShadowLog } from './shadow-log.js';
+import { shadowEngage } from './shadow-engage.js';
 
 export interface BridgeOptions {
   readonly store: Store;
@@ -53,12 +55,20 @@ export type Bridge = Awaited<ReturnType<typeof createBridge>>;
 export async function createBridge(o: BridgeOptions) {
   const now = o.now ?? Date.now;
   const notifier: BridgeNotifier = { ...silentNotifier };
-  if (o.notifier) Object.assign(notifier, o.notifier);
+  if (o.notifier) Object.assign(notifier, forMode(o.settings.mode, o.notifier));
   const mutex = new KeyedMutex();
-  const engage = withMappedHandover(o.engage, o.settings.channelServices);
+  // Shadow mode: the same bridge on a client that reads and never writes (`shadow-engage.ts`).
+  const shadow = o.settings.mode === 'shadow' ? new ShadowLog(now()) : undefined;
+  const engage = withMappedHandover(shadow ? shadowEngage(o.engage, shadow, now) : o.engage, o.settings.channelServices);
   const hours = new BusinessHoursCache(o.engage, o.settings.businessHoursSchedule, now, o.log);
   const guesses = new GuessReport({ log: o.log, counter: o.metrics.guessesNotHeld });
-  const health: BridgeHealthState = { pausedForAll: false, revoked: false, pollCalls: new PollCallLog(), guesses };
+  const health: BridgeHealthState = {
+    pausedForAll: false,
+    revoked: false,
+    pollCalls: new PollCallLog(),
+    guesses,
+    ...(shadow ? { shadow } : {}),
+  };
   const ownership = new Ownership({
     store: o.store,
     engage,
@@ -77,6 +87,7 @@ export async function createBridge(o: BridgeOptions) {
     metrics: o.metrics,
     log: o.log,
     now,
+    ...(shadow ? { shadow } : {}),
   };
   // Built in dependency order, each part from parts already built. The one cycle (the dispatcher runs the worker,
   // whose context wakes contacts through the dispatcher) is cut in one place: the dispatcher exists first, and
@@ -191,7 +202,7 @@ export async function createBridge(o: BridgeOptions) {
     prepare,
     /** Slack's notifier arrives after the bridge exists (its buttons need the bridge): plug it in. */
     setNotifier(n: Partial<BridgeNotifier>): void {
-      Object.assign(notifier, n);
+      Object.assign(notifier, forMode(o.settings.mode, n));
     },
     async start(options: { poll?: boolean; schedule?: boolean } = {}): Promise<void> {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
@@ -240,6 +251,18 @@ export async function createBridge(o: BridgeOptions) {
       await dispatcher.stop();
       await o.store.flush();
     },
+  };
+}
+
+/**
+ * In shadow mode nothing was handed to people, so no escalation notice may ask them to act (or offer "Return to bot"):
+ * only the notices about the bridge itself (a refused token, a pause) reach Slack. The `shadow` command has the rest.
+ */
+function forMode(mode: BridgeSettings['mode'], n: Partial<BridgeNotifier>): Partial<BridgeNotifier> {
+  if (mode !== 'shadow') return n;
+  return {
+    ...(n.tokenRevoked ? { tokenRevoked: n.tokenRevoked } : {}),
+    ...(n.bridgePaused ? { bridgePaused: n.bridgePaused } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ export async function performHandover(deps: PerformerDeps, effect: Effect, p: Pa
   });
   const outcome = await annotateEscalation(deps, key, { target: p.target, tags: a.tags, note: a.note }, suspect);
   deps.metrics.escalations.inc({ reason: a.reason });
+  deps.shadow?.escalated(a.reason);
   deps.notifier.escalated(
     noticeOf(
       escalation.id,

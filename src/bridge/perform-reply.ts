@@ -121,6 +121,7 @@ export async function performReply(
   }
   await deps.store.flush();
   deps.metrics.replies.inc({ channel });
+  deps.shadow?.reply({ atMs: deps.now(), contactKey: key, text: p.text });
   // Not awaited (it never rejects): the contact's next reply need not wait for it; the run waits at its end.
   void learnBotUser(deps, result.publisher_mention);
   return recorded;

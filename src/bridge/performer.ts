@@ -7,6 +7,7 @@ import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeNotifier } from './notifier.js';
 import type { Ownership } from './ownership.js';
 import type { ReplyServices } from './reply-services.js';
+import type { ShadowLog } from './shadow-log.js';
 
 /**
  * What a performer may use, and nothing else: handed over explicitly, built once per bridge (`createBridge`), so a
@@ -22,6 +23,8 @@ export interface PerformerDeps {
   readonly metrics: BridgeMetrics;
   readonly log: Logger;
   readonly now: () => number;
+  /** In shadow mode: replies and escalations are tallied here (the client sends nothing). */
+  readonly shadow?: ShadowLog;
 }
 
 export type EffectKind = EffectPayload['kind'];

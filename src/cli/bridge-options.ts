@@ -49,6 +49,7 @@ export function bridgeSettingsOf(config: Config): BridgeSettings {
     maxConcurrentContacts: b.maxConcurrentContacts,
     transcriptLines: b.transcriptLines,
     businessHoursSchedule: b.businessHoursSchedule,
+    mode: b.mode,
   };
 }
 

@@ -10,6 +10,8 @@ import { accountContentChecks } from './doctor-flow-probes.js';
 import { offlineChecks } from './doctor-offline.js';
 import { slackChecks } from './doctor-slack-checks.js';
 import { nluCheck } from './doctor-nlu-check.js';
+import { liveChecks } from './doctor-live-checks.js';
+import { testContactRoundTrip } from './doctor-test-contact.js';
 
 export { renderChecklist, type Check } from './doctor-checklist.js';
 export { offlineChecks } from './doctor-offline.js';
@@ -19,7 +21,7 @@ const PROBE_RETRY = { maxAttempts: 2, maxRateLimitWaitMs: 5_000 };
 const PROBE_TIMEOUT_MS = 15_000;
 
 /** Token, account, scopes, handover per channel, the canned responses the flows name, the schedule. */
-async function engageChecks(config: Config, flows: Flows | undefined): Promise<Check[]> {
+async function engageChecks(config: Config, flows: Flows | undefined, live: boolean, testContact: string | undefined): Promise<Check[]> {
   let engage: ReturnType<typeof createEngageClient>;
   try {
     engage = createEngageClient({
@@ -45,13 +47,40 @@ async function engageChecks(config: Config, flows: Flows | undefined): Promise<C
       topicIds: config.engage.topicIds,
     });
     if (ready) checks.push(...(await accountContentChecks(engage, flows, config.bridge.businessHoursSchedule)));
+    if (live && ready) {
+      checks.push(
+        ...(await liveChecks(engage, {
+          nowMs: Date.now(),
+          channels: config.engage.channels,
+          channelServices: config.engage.channelServices,
+          topicIds: config.engage.topicIds,
+          schedule: config.bridge.businessHoursSchedule,
+        })),
+      );
+      if (testContact !== undefined) {
+        const topics = config.engage.topicIds ?? (await engage.topics.all()).map((t) => String(t.id));
+        checks.push(
+          ...(await testContactRoundTrip(engage, {
+            contact: testContact,
+            channels: config.engage.channels,
+            channelServices: config.engage.channelServices,
+            topicIds: topics,
+          })),
+        );
+      }
+    } else if (live) {
+      checks.push(skip('live checks', 'skipped: the account could not be reached (see above)'));
+    }
     return checks;
   } finally {
     await engage.close();
   }
 }
 
-/** `engage-bridge doctor [--offline]`: a checklist of what the bridge needs; exit 1 when anything fails. */
+/**
+ * `engage-bridge doctor [--offline] [--live]`: a checklist of what the bridge needs; exit 1 when anything fails.
+ * `--live` adds the go-live checks (`doctor-live-checks.ts`): each guess about the service a read can check.
+ */
 export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   let config: Config;
   try {
@@ -61,6 +90,14 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
     io.stdout(renderChecklist([fail('settings are valid', err.problems.join('; '))]));
     io.stderr('engage-bridge doctor: the settings are not valid (see above)\n');
     return 1;
+  }
+  if (args.values['test-contact'] !== undefined && args.values.live !== true) {
+    io.stderr('engage-bridge doctor: --test-contact goes with --live (doctor --live --test-contact <service>/<id>)\n');
+    return 2;
+  }
+  if (args.values.offline === true && args.values.live === true) {
+    io.stderr('engage-bridge doctor: --live reads the account, so it cannot go with --offline\n');
+    return 2;
   }
   const checks: Check[] = [pass('settings are valid', config.demo ? 'demo mode (no ENGAGE_ACCESS_TOKEN)' : '')];
   const offline = await offlineChecks(config, io.cwd);
@@ -75,7 +112,8 @@ export async function doctorCommand(args: ParsedArgs, io: CliIo): Promise<number
       ),
     );
   } else {
-    checks.push(...(await engageChecks(config, offline.flows)));
+    const testContact = args.values['test-contact'] as string | undefined;
+    checks.push(...(await engageChecks(config, offline.flows, args.values.live === true, testContact)));
     checks.push(...(await slackChecks(config.slack)));
   }
   if (args.values.offline !== true) {

@@ -15,11 +15,14 @@ export function namedCannedResponses(flows: Flows): Map<string, string[]> {
   return named;
 }
 
+// Read case-tolerantly, as the bridge does (business-hours-cache.ts, issue 26): BUTTONS is buttons.
+const typeOf = (c: CannedResponse): string | undefined => c.type?.toLowerCase();
+
 // The brain's own rule (quick-replies.ts): a buttons response whose id equals the reference, else whose name folds equal.
 function findCanned(all: readonly CannedResponse[], ref: string): CannedResponse | undefined {
   return (
-    all.find((c) => String(c.id) === ref && c.type === 'buttons') ??
-    all.find((c) => c.name !== undefined && foldText(c.name) === foldText(ref) && c.type === 'buttons') ??
+    all.find((c) => String(c.id) === ref && typeOf(c) === 'buttons') ??
+    all.find((c) => c.name !== undefined && foldText(c.name) === foldText(ref) && typeOf(c) === 'buttons') ??
     all.find((c) => String(c.id) === ref || (c.name !== undefined && foldText(c.name) === foldText(ref)))
   );
 }
@@ -34,7 +37,7 @@ function cannedCheck(ref: string, menus: readonly string[], all: readonly Canned
       `Engage has no canned response named or with id "${ref}": create one of type buttons, or fix canned_response (${fallback})`,
     );
   const label = `#${found.id}${found.name ? ` "${found.name}"` : ''}`;
-  if (found.type !== 'buttons')
+  if (typeOf(found) !== 'buttons')
     return fail(name, `${label} is of type ${found.type ?? 'unknown'}, not buttons: quick replies need a buttons canned response`);
   const buttons = (found.data?.buttons ?? []).filter((b) => b.id && b.title);
   if (buttons.length === 0) return fail(name, `${label} has no buttons: add its quick replies in Engage (${fallback})`);
@@ -47,7 +50,7 @@ function surveyCheck(survey: Flows['survey'], all: readonly CannedResponse[]): C
   const kind = survey.type;
   const ref = survey.canned_response;
   const name = `${kind.toUpperCase()} canned response${ref !== undefined ? ` "${ref}"` : ''} (survey)`;
-  const ofKind = all.filter((c) => c.type === kind);
+  const ofKind = all.filter((c) => typeOf(c) === kind);
   const found =
     ref === undefined
       ? ofKind[0]

@@ -5,11 +5,11 @@ import { COMMAND_USAGE, commandHelp, mainHelp, type CommandName } from './usage.
 import { COMMAND_HANDLERS } from './command-handlers.js';
 
 const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
-  start: { config: { type: 'string' } },
+  start: { config: { type: 'string' }, shadow: { type: 'boolean' } },
   simulator: { port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, realism: { type: 'string' } },
   chat: { channel: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, config: { type: 'string' } },
   cmd: { config: { type: 'string' } },
-  doctor: { offline: { type: 'boolean' }, config: { type: 'string' } },
+  doctor: { offline: { type: 'boolean' }, live: { type: 'boolean' }, 'test-contact': { type: 'string' }, config: { type: 'string' } },
   init: {},
   release: { since: { type: 'string' }, 'dry-run': { type: 'boolean' }, config: { type: 'string' } },
 };

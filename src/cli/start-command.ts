@@ -8,7 +8,9 @@ import type { ParsedArgs } from './run-cli.js';
 
 /** `engage-bridge start`: runs until SIGINT/SIGTERM, then stops cleanly with nothing lost. */
 export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const config = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
+  // `--shadow` is BRIDGE_MODE=shadow for this run (it wins over the settings, reloads included).
+  const env = args.values.shadow === true ? { ...io.env, BRIDGE_MODE: 'shadow' } : io.env;
+  const config = loadConfig({ cwd: io.cwd, env, configFile: args.values.config as string | undefined });
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
   const exit = io.exit;
   const stopCrashWatch = exit ? io.onCrash?.(crashReporter(log, exit)) : undefined;
@@ -24,7 +26,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
       io.stdout(`engage-bridge is a standby: another instance is active. Health: ${httpUrl}  (/healthz /readyz /metrics)\n`),
   });
   const lines = [
-    `engage-bridge is running${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
+    `engage-bridge is running${config.bridge.mode === 'shadow' ? ' in SHADOW mode (it sends, claims and updates nothing; `cmd "shadow"` shows what it would have done)' : ''}${config.demo ? ' (demo: no ENGAGE_ACCESS_TOKEN, so an embedded simulator plays the Engage API)' : ''}.`,
     `  health, metrics${config.bridge.webhookSecret ? ', webhook' : ''}: ${running.http.url}  (/healthz /readyz /metrics)`,
     `  Engage API: ${running.engage.baseUrl} (account ${running.engage.accountId})`,
     `  manager commands: engage-bridge cmd "..." as this user (socket ${running.commandSocketPath})`,
@@ -53,7 +55,7 @@ export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number>
       .then(async () => {
         let next: ReturnType<typeof loadConfig>;
         try {
-          next = loadConfig({ cwd: io.cwd, env: io.env, configFile: args.values.config as string | undefined });
+          next = loadConfig({ cwd: io.cwd, env, configFile: args.values.config as string | undefined });
         } catch (err) {
           log.error({ err: (err as Error).message }, 'reload refused: the settings are invalid; the bridge keeps running as it was');
           return;

@@ -3,7 +3,7 @@ import { SETTINGS } from '../settings/settings-table.js';
 /** Usage of each command: the one source for `--help` and for the usage printed after a mistake. */
 export const COMMAND_USAGE = {
   start: {
-    synopsis: 'engage-bridge start [--config FILE]',
+    synopsis: 'engage-bridge start [--shadow] [--config FILE]',
     summary: 'Run the bridge (without ENGAGE_ACCESS_TOKEN: the demo on the embedded simulator).',
   },
   simulator: {
@@ -27,8 +27,9 @@ export const COMMAND_USAGE = {
     summary: 'Write an editable config/flows.yaml and a .env template in DIR (default: here); never overwrites.',
   },
   doctor: {
-    synopsis: 'engage-bridge doctor [--offline] [--config FILE]',
-    summary: 'Check the configuration and, unless --offline, probe the API. Exit 1 on any failure.',
+    synopsis: 'engage-bridge doctor [--offline] [--live [--test-contact SERVICE/ID]] [--config FILE]',
+    summary:
+      'Check the configuration and, unless --offline, probe the API; --live also checks each guess about the service a read can show; --test-contact also makes one round trip (claim, reply, hand over, hand back) on that contact only. Exit 1 on any failure.',
   },
 } as const;
 

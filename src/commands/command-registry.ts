@@ -7,6 +7,7 @@ import { releaseCommand } from './release-command.js';
 import { handoverCommand } from './handover-command.js';
 import { hoursCommand } from './hours-command.js';
 import { renderCommandHelp, renderOverview } from './render-help.js';
+import { shadowCommand } from './shadow-command.js';
 import { statusCommand } from './status-command.js';
 import { tagCommand } from './tag-command.js';
 
@@ -42,6 +43,7 @@ export const COMMANDS: CommandTable = {
   csat: csatCommand,
   release: releaseCommand,
   status: statusCommand,
+  shadow: shadowCommand,
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];

@@ -26,7 +26,8 @@ export type ParsedCommand =
   | { readonly name: 'escalations' }
   | { readonly name: 'csat'; readonly days: number }
   | { readonly name: 'release'; readonly sinceMinutes: number; readonly dryRun: boolean }
-  | { readonly name: 'status' };
+  | { readonly name: 'status' }
+  | { readonly name: 'shadow' };
 
 export type CommandName = ParsedCommand['name'];
 export type CommandOf<N extends CommandName> = Extract<ParsedCommand, { name: N }>;

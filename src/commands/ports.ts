@@ -102,6 +102,20 @@ export interface SurveyAnswerView {
   readonly reason: string;
 }
 
+/** Shadow mode's tally (BRIDGE_MODE=shadow): what the bridge would have done; it sent and changed nothing. */
+export interface ShadowView {
+  readonly sinceMs: number;
+  readonly wouldAnswer: number;
+  /** Hand-overs to people it would have made, by reason. */
+  readonly wouldEscalate: Readonly<Record<string, number>>;
+  readonly wouldClaim: number;
+  /** Claims of contacts people held by a hand-over: must be 0. */
+  readonly wouldClaimFromPeople: number;
+  readonly writesWithheld: Readonly<Record<string, number>>;
+  /** The newest replies it would have sent, newest last. */
+  readonly sample: ReadonlyArray<{ readonly atMs: number; readonly contactKey: string; readonly text: string }>;
+}
+
 export interface BridgeHealth {
   /** How far ingestion is behind the newest mention, ms; null when unknown. */
   readonly ingestionLagMs: number | null;
@@ -123,6 +137,8 @@ export interface BridgeHealth {
     readonly count: number;
     readonly latest: ReadonlyArray<{ readonly kind: string; readonly contactKey: string; readonly reason: string; readonly atMs: number }>;
   };
+  /** Present in shadow mode only. */
+  readonly shadow?: ShadowView;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CommandSpec } from './command-types.js';
 import { describeFailure } from './describe-failure.js';
 import { formatDuration, formatSince } from './format-since.js';
 import type { BridgeHealth } from './ports.js';
+import { shadowTallyLine } from './shadow-command.js';
 
 /** Bridge health in a few lines; `nowMs` dates the last error. */
 export function describeHealth(h: BridgeHealth, nowMs: number): string {
@@ -19,6 +20,7 @@ export function describeHealth(h: BridgeHealth, nowMs: number): string {
   const dead = h.deadEffects && h.deadEffects.count > 0 ? h.deadEffects : undefined;
   return [
     `Bot: ${h.botPausedForAll ? 'PAUSED for every contact' : 'running'}`,
+    ...(h.shadow ? [`Mode: shadow — sends, claims and updates nothing; ${shadowTallyLine(h.shadow)} (\`shadow\` for more)`] : []),
     `Ingestion lag: ${lag}`,
     `Conversations: ${owners || 'none'}`,
     `API budget: ${budget}`,

@@ -27,6 +27,8 @@ export interface BridgeMetrics {
   readonly guessesNotHeld: Counter<'guess'>;
   /** With PostgreSQL: 1 while this instance is active (holds the lease), 0 while it is a standby. */
   readonly activeRole: Gauge;
+  /** 1 on the label of the mode the bridge runs in (BRIDGE_MODE: live or shadow). */
+  readonly mode: Gauge;
   /** Lease renewals that went through. */
   readonly leaseRenewals: Counter;
   /** Times this instance took the lease over after waiting as a standby. */
@@ -130,6 +132,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
     activeRole: new Gauge({
       name: 'engage_bridge_active',
       help: 'Role of this instance: 1 active (holds the store), 0 standby (waits for the PostgreSQL lease)',
+      registers,
+    }),
+    mode: new Gauge({
+      name: 'engage_bridge_mode',
+      help: 'The mode the bridge runs in: 1 on mode="live" or mode="shadow" (shadow: reads and decides, writes nothing)',
+      labelNames: ['mode'],
       registers,
     }),
     leaseRenewals: new Counter({

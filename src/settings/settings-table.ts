@@ -147,6 +147,12 @@ export const SETTINGS = [
     '`agents`: on a graceful stop, contacts the bot holds whose customer wrote in the last hour are handed to people with a note saying why (`engage-bridge release` does the same by hand)',
   ),
   setting(
+    'BRIDGE_MODE',
+    z.enum(['live', 'shadow']).default('live'),
+    '`live`',
+    '`shadow`: the bridge reads and decides as usual but sends, claims and updates nothing; `status` and the `shadow` command show what it would have done (also `start --shadow`)',
+  ),
+  setting(
     'BRIDGE_AGENTS_RECONFIRM_AGE_MS',
     int(0, 86_400_000).default(0),
     '`0`',
