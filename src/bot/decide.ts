@@ -68,7 +68,10 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
       text,
       guess: input.languageGuesser,
     });
-  const sentiment = readSentiment(event.sentiment);
+  // The service's sentiment field, and the tone of the customer's own words as the NLU reads them: either one's anger counts.
+  const service = readSentiment(event.sentiment);
+  const own = event.nlu?.sentiment;
+  const sentiment = own === 'negative' || service === undefined ? (own ?? service) : service;
   if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
   state.lastActivityAt = nowMs;
   if (state.mode === 'agents') {
