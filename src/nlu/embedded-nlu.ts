@@ -9,6 +9,7 @@ import { LangFr } from '@nlpjs/lang-fr';
 import { LangNl } from '@nlpjs/lang-nl';
 import { Nlp } from '@nlpjs/nlp';
 import { withoutNegated } from '../shared/negation.js';
+import { correctTypos, wordsOf } from './spelling.js';
 import type { Understander, Understanding } from './understanding.js';
 
 /** Example utterances by intent, then by language. */
@@ -113,6 +114,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     await nlp.train();
   }
   const stemmers = new Map(languages.map((l) => [l, container.get(`stemmer-${l}`) as Stemmer]));
+  const spelling = new Map(languages.map((l) => [l, wordsOf((byLanguage.get(l) ?? []).map(([text]) => text))]));
 
   /** The share of the text's words each language's examples know. */
   const languageScores = (text: string): Record<string, number> => {
@@ -126,7 +128,8 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   };
 
   const classify = async (lang: string, text: string): Promise<{ ranked: Classification[]; sentiment?: string }> => {
-    const r = await nlp.process(lang, text);
+    const words = spelling.get(lang);
+    const r = await nlp.process(lang, words ? correctTypos(text, words) : text);
     const ranked = (r.classifications ?? []).filter((c) => c.intent !== NONE && c.score > 0).sort((a, b) => b.score - a.score);
     return { ranked, ...(r.sentiment?.vote ? { sentiment: r.sentiment.vote } : {}) };
   };
