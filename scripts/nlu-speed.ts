@@ -6,6 +6,7 @@ import { trainEmbeddedNlu } from '../src/nlu/index.js';
 
 const flows = parseFlows(readFileSync(process.argv[2] ?? 'config/flows.yaml', 'utf8'), 'flows.yaml');
 const set = trainingSetOf(flows);
+const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
 const nlu = await trainEmbeddedNlu(set);
 const trainingMs = performance.now() - started;
@@ -32,5 +33,6 @@ console.log(
     messages: times.length,
     nlu_ms_p50: at(0.5),
     nlu_ms_p99: at(0.99),
+    rss_growth_mb: Math.round((process.memoryUsage().rss - rssBefore) / 1e6),
   }),
 );
