@@ -4,7 +4,7 @@ import type { Button, Sentiment } from './types.js';
 import { foldText, containsPhrase } from './fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
-import { CANCEL_INTENT, PERSON_INTENT } from './training-set.js';
+import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
 import { clarify, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
 import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
@@ -144,12 +144,14 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
   if (textTriggered(turn, said)) return 'handled';
   if (state.question && handleAnswer(turn, said) === 'handled') return 'handled';
   // A pattern is an exact override; then the NLU, which reads typed text only (a click's title is ours, the keywords
-  // know it); then the keywords and phrases, outside the clauses the customer negated ("not a refund, my parcel").
+  // know it); then the keywords and phrases, outside the clauses the customer negated ("not a refund, my parcel"),
+  // unless the NLU is sure the flows do not cover the message ("how do I open an account?" is not about the hours).
   const exact = matchIntent(turn.flows, said);
+  const outOfScope = !click && nluSays(turn, NONE_INTENT);
   const intent =
     (exact?.exact ? exact : undefined) ??
     (click ? undefined : nluIntent(turn.flows, turn.nlu, said)) ??
-    matchIntent(turn.flows, withoutNegated(said)) ??
+    (outOfScope ? undefined : matchIntent(turn.flows, withoutNegated(said))) ??
     (click ? undefined : intentForEntity(turn, said));
   if (intent && runIntent(turn, intent.name, intent.words)) {
     state.fallbacks = 0;

@@ -54,12 +54,26 @@ export function correctTypos(text: string, vocabulary: Vocabulary): string {
   });
 }
 
+/** Whether two words differ by two neighbouring letters swapped ("wnat", "want"). */
+function isSwap(a: string, b: string): boolean {
+  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return diff.length === 2 && diff[1] === (diff[0] ?? -2) + 1 && a[diff[0] ?? 0] === b[diff[1] ?? 0] && a[diff[1] ?? 0] === b[diff[0] ?? 0];
+}
+
+/** Replacing one letter by another turns short words into other words ("card" → "care"): only long words may. */
+const SUBSTITUTE_FROM = 6;
+
 function nearest(word: string, byLength: ReadonlyMap<number, readonly string[]>): string | undefined {
   const max = word.length >= 7 ? 2 : 1;
   let best: string | undefined;
   let bestSlips = max + 1;
   for (let len = word.length - max; len <= word.length + max; len++) {
+    const swapsOnly = len === word.length && word.length < SUBSTITUTE_FROM;
     for (const known of byLength.get(len) ?? []) {
+      if (swapsOnly) {
+        if (isSwap(word, known)) return known;
+        continue;
+      }
       const d = slips(word, known, Math.min(max, bestSlips - 1));
       if (d < bestSlips) {
         best = known;
