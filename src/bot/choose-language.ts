@@ -74,9 +74,9 @@ export interface LanguageClues {
   guess?: LanguageGuesser | undefined;
 }
 
-// The NLU's scores name a language when it knows at least half of the words and clearly more than any other.
+// The NLU's scores (0 to 1) name a language when it is at least half sure, and clearly more than of any other.
 const NLU_MIN = 0.5;
-const NLU_LEAD = 0.3;
+const NLU_LEAD = 0.1;
 
 /** The language whose examples clearly know the message best ("bonjour", "medewerker?"), if one does. */
 function fromNlu(scores: Readonly<Record<string, number>> | undefined, declared: readonly string[]): string | undefined {

@@ -34,7 +34,8 @@ export function isCancel(turn: Turn, text: string): boolean {
   if (!cancel.enabled) return false;
   const folded = foldText(text);
   const words = folded.split(' ').length;
-  if (words <= 6 && nluSays(turn, CANCEL_INTENT)) return true;
+  // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
+  if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
   return cancel.phrases.some((p) => {
     const phrase = foldText(p);
     return containsPhrase(folded, phrase) && words <= phrase.split(' ').length + 1;

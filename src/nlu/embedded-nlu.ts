@@ -7,9 +7,11 @@ import { containerBootstrap, type Container } from '@nlpjs/core';
 import { LangEn } from '@nlpjs/lang-en';
 import { LangFr } from '@nlpjs/lang-fr';
 import { LangNl } from '@nlpjs/lang-nl';
+import { Language } from '@nlpjs/language-min';
 import { Nlp } from '@nlpjs/nlp';
 import { withoutNegated } from '../shared/negation.js';
 import { correctTypos, wordsOf } from './spelling.js';
+import { emojiAsWords } from './emoji.js';
 import type { Understander, Understanding } from './understanding.js';
 
 /** Example utterances by intent, then by language. */
@@ -47,6 +49,10 @@ interface NlpInstance {
 
 interface Stemmer {
   tokenizeAndStem(text: string, keepStops?: boolean): string[];
+}
+
+interface Guesser {
+  guess(text: string, allowList: readonly string[]): Array<{ alpha2: string; score: number }>;
 }
 
 const MAX_TEXT = 2000;
@@ -113,23 +119,34 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     }
     await nlp.train();
   }
+  const guesser = new Language() as Guesser;
   const stemmers = new Map(languages.map((l) => [l, container.get(`stemmer-${l}`) as Stemmer]));
   const spelling = new Map(languages.map((l) => [l, wordsOf((byLanguage.get(l) ?? []).map(([text]) => text))]));
 
   /** The share of the text's words each language's examples know. */
-  const languageScores = (text: string): Record<string, number> => {
+  const coverage = (text: string): Record<string, number> => {
     const scores: Record<string, number> = {};
     for (const lang of languages) {
-      const words = stemmers.get(lang)?.tokenizeAndStem(text, true) ?? [];
+      const words = (stemmers.get(lang)?.tokenizeAndStem(text, true) ?? []).filter((w) => /\p{L}/u.test(w));
       const known = vocabulary.get(lang);
       scores[lang] = words.length === 0 ? 0 : words.filter((w) => known?.has(w)).length / words.length;
     }
     return scores;
   };
 
+  /** Per language: the mean of the words known (coverage) and NLP.js's letter-trigram guess (the best one is 1). */
+  const languageScores = (text: string): { coverage: Record<string, number>; combined: Record<string, number> } => {
+    const known = coverage(text);
+    const guessed = new Map<string, number>();
+    for (const g of guesser.guess(text, languages)) guessed.set(g.alpha2, g.score);
+    const combined = Object.fromEntries(languages.map((l) => [l, ((known[l] ?? 0) + (guessed.get(l) ?? 0)) / 2]));
+    return { coverage: known, combined };
+  };
+
   const classify = async (lang: string, text: string): Promise<{ ranked: Classification[]; sentiment?: string }> => {
     const words = spelling.get(lang);
-    const r = await nlp.process(lang, words ? correctTypos(text, words) : text);
+    const plain = emojiAsWords(text, lang);
+    const r = await nlp.process(lang, words ? correctTypos(plain, words) : plain);
     const ranked = (r.classifications ?? []).filter((c) => c.intent !== NONE && c.score > 0).sort((a, b) => b.score - a.score);
     return { ranked, ...(r.sentiment?.vote ? { sentiment: r.sentiment.vote } : {}) };
   };
@@ -137,7 +154,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   const read = async (input: string): Promise<Understanding | undefined> => {
     const text = input.trim().slice(0, MAX_TEXT);
     if (!text || languages.length === 0) return undefined;
-    const scores = languageScores(text);
+    const { coverage: scores, combined } = languageScores(text);
     // The language knowing most of the words reads it; on a tie, the one most sure of an intent.
     let best: { lang: string; ranked: Classification[]; sentiment?: string } | undefined;
     const most = Math.max(...languages.map((l) => scores[l] ?? 0));
@@ -165,7 +182,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
       confidence: top?.score ?? 0,
       ...(next ? { runnerUp: { intent: next.intent, confidence: next.score } } : {}),
       entities: [],
-      languages: scores,
+      languages: combined,
       ...(sentiment ? { sentiment } : {}),
     };
   };

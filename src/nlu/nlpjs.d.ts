@@ -20,3 +20,8 @@ declare module '@nlpjs/lang-nl' {
 declare module '@nlpjs/lang-fr' {
   export const LangFr: unknown;
 }
+declare module '@nlpjs/language-min' {
+  export class Language {
+    guess(text: string, allowList?: readonly string[]): Array<{ alpha2: string; language: string; score: number }>;
+  }
+}
