@@ -75,11 +75,16 @@ function fallback(turn: Turn, text: string): void {
   turn.reply(flows.fallback.text, flows.fallback.menu);
 }
 
-/** The customer asks for a person: the flows' words (unless refused: "no agent needed"), or the NLU's reading. */
+/**
+ * The customer asks for a person: the flows' words (unless refused: "no agent needed"), or the NLU's reading when no
+ * keyword of an intent says otherwise ("ik wil graag een refund" is about a refund, however much it sounds like "ik wil
+ * graag een medewerker").
+ */
 function personAsked(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
-  return findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined || nluSays(turn, PERSON_INTENT);
+  if (findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined) return true;
+  return nluSays(turn, PERSON_INTENT) && matchIntent(turn.flows, withoutNegated(text)) === undefined;
 }
 
 /** A contact tagged for personal service (e.g. vip) goes to people once, on the first message the bot sees. */

@@ -56,6 +56,8 @@ interface Guesser {
 }
 
 const MAX_TEXT = 2000;
+/** The intent whose reading is checked on content words: a request for a person (the brain's `_person`). */
+export const CHECKED_INTENT = '_person';
 const NONE = 'None';
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, log() {}, trace() {} };
 
@@ -143,6 +145,14 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     return { coverage: known, combined };
   };
 
+  /** The text without the language's stop words (empty when nothing else is left). */
+  const contentWords = (lang: string, text: string): string => {
+    const tokenizer = container.get(`tokenizer-${lang}`) as { tokenize(t: string, normalize?: boolean): string[] } | undefined;
+    const stopwords = container.get(`stopwords-${lang}`) as { removeStopwords(tokens: string[]): string[] } | undefined;
+    if (!tokenizer || !stopwords) return text;
+    return stopwords.removeStopwords(tokenizer.tokenize(emojiAsWords(text, lang), true)).join(' ');
+  };
+
   const classify = async (lang: string, text: string): Promise<{ ranked: Classification[]; sentiment?: string }> => {
     const words = spelling.get(lang);
     const plain = emojiAsWords(text, lang);
@@ -172,6 +182,15 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     if (kept !== text) {
       const c = await classify(best.lang, kept);
       if ((c.ranked[0]?.score ?? 0) >= 0.5) best = { ...best, ranked: c.ranked };
+    }
+    if (best.ranked[0]?.intent === CHECKED_INTENT) {
+      // Asking for a person must rest on words that say so, not on "can I", "ik wil graag een", "je voudrais":
+      // read without the function words, the request must still be there.
+      const content = contentWords(best.lang, text);
+      const c = content ? await classify(best.lang, content) : undefined;
+      if (c?.ranked[0]?.intent !== CHECKED_INTENT) {
+        best = { ...best, ranked: [...(c?.ranked ?? []).filter((r) => r.intent !== CHECKED_INTENT)] };
+      }
     }
     const [top, next] = best.ranked;
     const sentiment =
