@@ -68,7 +68,8 @@ export function scoreFlowTests(turns: readonly CheckedTurn[], thresholds: FlowTe
     for (const t of of) {
       const k = key(t);
       if (k === undefined) continue;
-      const g = (out[k] ??= { right: 0, of: 0 });
+      const g = out[k] ?? { right: 0, of: 0 };
+      out[k] = g;
       g.of += 1;
       if (turnProblems(t).length === 0) g.right += 1;
     }
