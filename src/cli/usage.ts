@@ -30,6 +30,11 @@ export const COMMAND_USAGE = {
     synopsis: 'engage-bridge doctor [--offline] [--config FILE]',
     summary: 'Check the configuration and, unless --offline, probe the API. Exit 1 on any failure.',
   },
+  'test-flows': {
+    synopsis: 'engage-bridge test-flows [FILE] [--flows FILE] [--json] [--keywords-only] [--config FILE]',
+    summary:
+      'Run conversation tests (default: flows.test.yaml beside the flows) through the bot; scores, failures; exit 1 below a threshold.',
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMAND_USAGE;
@@ -41,7 +46,7 @@ export function commandHelp(name: CommandName): string {
 
 export function mainHelp(): string {
   const commands = Object.entries(COMMAND_USAGE)
-    .map(([name, u]) => `  ${name.padEnd(10)} ${u.summary}`)
+    .map(([name, u]) => `  ${name.padEnd(11)} ${u.summary}`)
     .join('\n');
   const settings = SETTINGS.map((s) => `  ${s.name}`).join('\n');
   return [
