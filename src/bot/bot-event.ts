@@ -15,7 +15,7 @@ export type BotEvent =
       sentiment?: string | number | null;
       /** The mention's own language field, when the service sends one. */
       language?: string | null | undefined;
-      /** The NLU server's reading of the text, when one is configured and answered in time. */
+      /** The NLU's reading of the text (the embedded model's, or a configured server's that answered in time). */
       nlu?: NluReading | undefined;
       /** The message waited longer than the maximum reply age (measured on the service's clock) before this turn. */
       late?: boolean | undefined;
@@ -29,10 +29,19 @@ export type BotEvent =
   /** The bridge could not hand over (the handover call failed): the bot owns the conversation again. */
   | { kind: 'escalation-failed'; error?: string };
 
+/** The NLU's reading of a message: read outside the brain (the embedded model, or a server) and passed in. */
 export interface NluReading {
   intent: string;
   confidence: number;
   entities: Array<{ entity: string; value: string }>;
+  /** `embedded`: the model trained from these flows (its names are the flows' own); else a server (mapped by `nlu.intents`). */
+  source?: 'embedded' | 'server' | undefined;
+  /** The second likeliest intent. */
+  runnerUp?: { intent: string; confidence: number } | undefined;
+  /** How much of the text each language's examples know, 0 to 1. */
+  languages?: Readonly<Record<string, number>> | undefined;
+  /** The tone of the customer's own words. */
+  sentiment?: 'negative' | 'neutral' | 'positive' | undefined;
 }
 
 export interface HoursInput {

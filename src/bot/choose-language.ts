@@ -62,15 +62,36 @@ export function detectLanguage(
 
 export interface LanguageClues {
   contact: ContactInfo;
-  /** The mention's language field. */
+  /** The mention's language field: a hint, never decisive against a long text. */
   mentionLanguage?: unknown;
   /** The customer's message, for the detector. */
   text?: string;
+  /** What the customer wrote before in this conversation (oldest first), for a short message. */
+  earlier?: readonly string[] | undefined;
+  /** The NLU's language scores for the message: how much of it each language's examples know (0 to 1). */
+  nluLanguages?: Readonly<Record<string, number>> | undefined;
   /** The detector; without it nothing is guessed from the text. */
   guess?: LanguageGuesser | undefined;
 }
 
-/** Sets the state's language for this turn; keeps one already chosen by anything but the default. */
+// The NLU's scores (0 to 1) name a language when it is at least half sure, and clearly more than of any other.
+const NLU_MIN = 0.5;
+const NLU_LEAD = 0.1;
+
+/** The language whose examples clearly know the message best ("bonjour", "medewerker?"), if one does. */
+function fromNlu(scores: Readonly<Record<string, number>> | undefined, declared: readonly string[]): string | undefined {
+  if (!scores) return undefined;
+  const ranked = declared.map((l) => [l, scores[l] ?? scores[l.split('-')[0] ?? l] ?? 0] as const).sort((a, b) => b[1] - a[1]);
+  const [best, next] = ranked;
+  return best && best[1] >= NLU_MIN && best[1] - (next?.[1] ?? 0) >= NLU_LEAD ? best[0] : undefined;
+}
+
+/**
+ * Sets the state's language for this turn. The customer's own choice wins; a long, clear message decides (over the
+ * contact's remembered language and the service's field, and over a language chosen before); a short one never flips
+ * a chosen language, and where none is chosen yet it is judged with the customer's text so far, the NLU's language
+ * scores, the contact's remembered language and the service's field, in that order; else the default.
+ */
 export function chooseLanguage(flows: Flows, state: DialogState, clues: LanguageClues): string {
   const declared = flowLanguages(flows);
   const set = (language: string, source: LanguageSource): string => {
@@ -80,15 +101,20 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
   };
   const chosen = normalizeLanguage(state.chosenLanguage, declared);
   if (chosen) return set(chosen, 'choice');
+  const detect = (text: string): string | undefined =>
+    flows.languages.detect ? detectLanguage(text, declared, flows.languages.detect_min_chars, clues.guess) : undefined;
+  const fromText = clues.text ? detect(clues.text) : undefined;
+  if (fromText) return set(fromText, 'detected');
   const kept = normalizeLanguage(state.language, declared);
   if (kept && state.languageSource !== undefined && state.languageSource !== 'default') return kept;
+  const soFar = clues.earlier?.length && clues.text ? detect([...clues.earlier, clues.text].join('. ')) : undefined;
+  if (soFar) return set(soFar, 'detected');
+  const known = flows.languages.detect ? fromNlu(clues.nluLanguages, declared) : undefined;
+  if (known) return set(known, 'detected');
   const attribute = flows.languages.contact_attribute;
   const fromContact = attribute !== undefined ? normalizeLanguage(clues.contact.attributes?.[attribute], declared) : undefined;
   if (fromContact) return set(fromContact, 'contact');
   const fromMention = normalizeLanguage(clues.mentionLanguage, declared);
   if (fromMention) return set(fromMention, 'mention');
-  const detected =
-    flows.languages.detect && clues.text ? detectLanguage(clues.text, declared, flows.languages.detect_min_chars, clues.guess) : undefined;
-  if (detected) return set(detected, 'detected');
   return set(kept ?? flows.languages.default, 'default');
 }

@@ -36,6 +36,13 @@ function handoverInFlight(turn: Turn): boolean {
   return turn.state.mode === 'escalated' && p?.status === 'handed-over' && turn.nowMs - p.since < graceMs;
 }
 
+/** What the customer wrote earlier in this stretch (the transcript may already hold this message, as its last line). */
+function customerLinesBefore(transcript: DecideInput['transcript'], since: number, text: string): string[] {
+  const lines = (transcript ?? []).filter((l) => l.from === 'customer' && l.at >= since).map((l) => l.text);
+  if (lines[lines.length - 1] === text) lines.pop();
+  return lines.slice(-5);
+}
+
 function takenByAgents(state: DialogState): void {
   state.mode = 'agents';
   delete state.pendingEscalation;
@@ -66,9 +73,14 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
       contact: input.contact,
       mentionLanguage: event.language,
       text,
+      earlier: customerLinesBefore(input.transcript, state.stretchStartedAt, text),
+      nluLanguages: event.nlu?.languages,
       guess: input.languageGuesser,
     });
-  const sentiment = readSentiment(event.sentiment);
+  // The service's sentiment field, and the tone of the customer's own words as the NLU reads them: either one's anger counts.
+  const service = readSentiment(event.sentiment);
+  const own = event.nlu?.sentiment;
+  const sentiment = own === 'negative' || service === undefined ? (own ?? service) : service;
   if (sentiment) state.sentiments = [...state.sentiments, sentiment].slice(-SENTIMENTS_KEPT);
   state.lastActivityAt = nowMs;
   if (state.mode === 'agents') {

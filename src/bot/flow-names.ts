@@ -8,3 +8,7 @@ export const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name is lett
 export const idText = z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String);
 
 export const languageCode = z.string().regex(LANGUAGE_CODE, 'a language code is like en, nl, fr or pt-BR');
+
+/** Example utterances per language, for the embedded NLU: `{ en: [...], nl: [...], fr: [...] }`. */
+export const examplesSchema = z.record(languageCode, z.array(z.string().min(1))).default({});
+export type Examples = z.infer<typeof examplesSchema>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { outcomeTextsSchema } from './outcome-texts.js';
 import { stripAccents } from './fold-text.js';
 import type { Translations } from './localized-texts.js';
-import { idText, languageCode, name } from './flow-names.js';
+import { type Examples, examplesSchema, idText, languageCode, name } from './flow-names.js';
 import { languagesSchema as languages, nluSchema as nlu, surveySchema as survey } from './reach-schemas.js';
 
 export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -80,17 +80,23 @@ const menu = z
   .strict();
 export type MenuSpec = z.infer<typeof menu>;
 
+const exampleCount = (e: Examples): number => Object.values(e).reduce((n, xs) => n + xs.length, 0);
+
 const intent = z
   .object({
     keywords: z.array(z.string().min(1)).default([]),
     phrases: z.array(z.string().min(1)).default([]),
     patterns: z.array(regex).default([]),
+    examples: examplesSchema,
     always_human: z.boolean().default(false),
     // biome-ignore lint/suspicious/noThenProperty: `then` is the flow file's own key (what a button or intent leads to)
     then: stepSchema.optional(),
   })
   .strict()
-  .refine((i) => i.keywords.length + i.phrases.length + i.patterns.length > 0, 'an intent needs keywords, phrases or patterns')
+  .refine(
+    (i) => i.keywords.length + i.phrases.length + i.patterns.length + exampleCount(i.examples) > 0,
+    'an intent needs examples, keywords, phrases or patterns',
+  )
   .refine((i) => i.then !== undefined || i.always_human, 'an intent needs `then` unless it is always_human');
 export type IntentSpec = z.infer<typeof intent>;
 
@@ -119,6 +125,7 @@ const triggers = z
         ...toggle,
         keywords: z.array(z.string().min(1)).default(['agent', 'human', 'person', 'operator', 'representative']),
         phrases: z.array(z.string().min(1)).default(['someone real', 'real person', 'talk to someone', 'speak to someone']),
+        examples: examplesSchema,
       })
       .strict()
       .prefault({}),
@@ -151,6 +158,7 @@ const escalation = z
       .object({
         enabled: z.boolean().default(true),
         phrases: z.array(z.string().min(1)).default(['never mind', 'nevermind', 'cancel', 'forget it']),
+        examples: examplesSchema,
       })
       .strict()
       .prefault({}),

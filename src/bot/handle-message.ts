@@ -2,7 +2,10 @@
 import type { Turn } from './turn.js';
 import type { Button, Sentiment } from './types.js';
 import { foldText, containsPhrase } from './fold-text.js';
-import { findWords, matchIntent, nluIntent } from './match-intent.js';
+import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
+import { blankRefused, withoutNegated } from '../shared/negation.js';
+import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
+import { clarify, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
 import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
 import { handleClick } from './handle-click.js';
@@ -19,12 +22,20 @@ export function readSentiment(value: unknown): Sentiment | undefined {
   return v === 'negative' || v === 'positive' || v === 'neutral' ? v : undefined;
 }
 
+/** Whether the NLU reads the message as `intent` (one of the reserved ones) with confidence. */
+function nluSays(turn: Turn, intent: string): boolean {
+  const r = turn.nlu;
+  return r !== undefined && r.intent === intent && r.confidence >= nluThreshold(turn.flows, r);
+}
+
 /** A short message that says "never mind" (and not "cancel my order"). */
 export function isCancel(turn: Turn, text: string): boolean {
   const cancel = turn.flows.escalation.cancel;
   if (!cancel.enabled) return false;
   const folded = foldText(text);
   const words = folded.split(' ').length;
+  // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
+  if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
   return cancel.phrases.some((p) => {
     const phrase = foldText(p);
     return containsPhrase(folded, phrase) && words <= phrase.split(' ').length + 1;
@@ -51,6 +62,7 @@ export function handleCancel(turn: Turn): void {
   }
 }
 
+/** Not understood: the two likeliest intents when the NLU hesitates between them, else the menu; escalates when repeated. */
 function fallback(turn: Turn, text: string): void {
   const { state, flows } = turn;
   state.fallbacks += 1;
@@ -59,7 +71,20 @@ function fallback(turn: Turn, text: string): void {
     requestEscalation(turn, escalationRequest(turn, 'repeated_fallback', text, { priority: trigger.priority }));
     return;
   }
+  if (clarify(turn)) return;
   turn.reply(flows.fallback.text, flows.fallback.menu);
+}
+
+/**
+ * The customer asks for a person: the flows' words (unless refused: "no agent needed"), or the NLU's reading when no
+ * keyword of an intent says otherwise ("ik wil graag een refund" is about a refund, however much it sounds like "ik wil
+ * graag een medewerker").
+ */
+function personAsked(turn: Turn, text: string): boolean {
+  const t = turn.flows.escalation.triggers.explicit_request;
+  if (!t.enabled) return false;
+  if (findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined) return true;
+  return nluSays(turn, PERSON_INTENT) && matchIntent(turn.flows, withoutNegated(text)) === undefined;
 }
 
 /** A contact tagged for personal service (e.g. vip) goes to people once, on the first message the bot sees. */
@@ -84,8 +109,7 @@ function contactTagTriggered(turn: Turn): boolean {
 function textTriggered(turn: Turn, text: string): boolean {
   const { state, flows } = turn;
   const t = flows.escalation.triggers;
-  const asked = t.explicit_request.enabled ? findWords(text, [...t.explicit_request.phrases, ...t.explicit_request.keywords]) : undefined;
-  if (asked !== undefined) {
+  if (personAsked(turn, text)) {
     requestEscalation(turn, escalationRequest(turn, 'explicit_request', text, { priority: t.explicit_request.priority }));
     return true;
   }
@@ -125,13 +149,21 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
   }
   if (textTriggered(turn, said)) return 'handled';
   if (state.question && handleAnswer(turn, said) === 'handled') return 'handled';
-  // The NLU server reads typed text only (a click's title is ours, the keywords know it).
-  const intent = (click ? undefined : nluIntent(turn.flows, turn.nlu, said)) ?? matchIntent(turn.flows, said);
+  // A pattern is an exact override; then the NLU, which reads typed text only (a click's title is ours, the keywords
+  // know it); then the keywords and phrases, outside the clauses the customer negated ("not a refund, my parcel"),
+  // unless the NLU is sure the flows do not cover the message ("how do I open an account?" is not about the hours).
+  const exact = matchIntent(turn.flows, said);
+  const outOfScope = !click && nluSays(turn, NONE_INTENT);
+  const intent =
+    (exact?.exact ? exact : undefined) ??
+    (click ? undefined : nluIntent(turn.flows, turn.nlu, said)) ??
+    (outOfScope ? undefined : matchIntent(turn.flows, withoutNegated(said))) ??
+    (click ? undefined : intentForEntity(turn, said));
   if (intent && runIntent(turn, intent.name, intent.words)) {
     state.fallbacks = 0;
     return 'handled';
   }
-  if (isNew) return 'unmatched';
+  if (isNew) return clarify(turn) ? 'handled' : 'unmatched';
   fallback(turn, said);
   return 'handled';
 }

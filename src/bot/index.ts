@@ -27,6 +27,8 @@
 export { decide } from './decide.js';
 export { loadLanguageGuesser } from './language-guesser.js';
 export { mayGuessLanguage } from './choose-language.js';
+export { CANCEL_INTENT, PERSON_INTENT, missingExamples, trainingSetOf } from './training-set.js';
+export type { TrainingSet } from './training-set.js';
 export type { LanguageGuesser } from './language-guesser.js';
 export type { BotEvent, DecideInput, HoursInput, NluReading } from './bot-event.js';
 export { decisionSchema, actionSchema, contextPacketSchema } from './decision.js';

@@ -45,6 +45,9 @@ function languageMap(v: unknown): 'text' | 'list' | undefined {
   return undefined;
 }
 
+/** Lists of example utterances, kept per language (not merged like keywords). */
+const EXAMPLE_KEYS = new Set(['examples', 'out_of_scope']);
+
 export function extractTranslations(raw: unknown): Extracted {
   const { defaultLanguage, languages } = declaredLanguages(raw);
   const translations: Record<string, Translation[]> = Object.fromEntries(languages.slice(1).map((l) => [l, []]));
@@ -52,6 +55,15 @@ export function extractTranslations(raw: unknown): Extracted {
 
   const walk = (v: unknown, path: FlowPath): unknown => {
     const kind = languageMap(v);
+    // Examples stay per language (the NLU trains one model per language); a language without any is allowed.
+    if (EXAMPLE_KEYS.has(String(path[path.length - 1])) && kind === 'list' && isRecord(v)) {
+      for (const k of Object.keys(v)) {
+        if (!languages.includes(k)) {
+          problems.push({ path: [...path, k], message: `language "${k}" is not declared (languages: ${languages.join(', ')})` });
+        }
+      }
+      return v;
+    }
     if (kind && isRecord(v)) {
       for (const k of Object.keys(v)) {
         if (!languages.includes(k)) {

@@ -6,6 +6,8 @@ export interface IntentMatch {
   name: string;
   /** The words of the customer's text that matched. */
   words: string;
+  /** Matched by a pattern: an exact override, it wins over the NLU. */
+  exact?: boolean;
 }
 
 const compiled = new WeakMap<IntentSpec, RegExp[]>();
@@ -60,16 +62,21 @@ export function matchIntent(flows: Flows, text: string): IntentMatch | undefined
     const m = matchOne(read, intent);
     if (m && (!best || m.score > best.score)) best = { name, ...m };
   }
-  return best && { name: best.name, words: best.words };
+  return best && { name: best.name, words: best.words, ...(best.score >= 3000 ? { exact: true } : {}) };
+}
+
+/** The confidence at which a reading counts: the embedded model's threshold, or the server's. */
+export function nluThreshold(flows: Flows, reading: { source?: string | undefined }): number {
+  return reading.source === 'embedded' ? flows.nlu.embedded.threshold : flows.nlu.threshold;
 }
 
 /** The intent the NLU reading names (mapped by the flows, or by the same name), when confident enough. */
 export function nluIntent(
   flows: Flows,
-  reading: { intent: string; confidence: number } | undefined,
+  reading: { intent: string; confidence: number; source?: string | undefined } | undefined,
   text: string,
 ): IntentMatch | undefined {
-  if (!reading || !(reading.confidence >= flows.nlu.threshold)) return undefined;
+  if (!reading || !(reading.confidence >= nluThreshold(flows, reading))) return undefined;
   const name = flows.nlu.intents[reading.intent] ?? (Object.hasOwn(flows.intents, reading.intent) ? reading.intent : undefined);
   return name !== undefined && flows.intents[name] ? { name, words: text } : undefined;
 }

@@ -16,9 +16,10 @@ export class FlowFileError extends Error {
   constructor(
     readonly fileName: string,
     readonly problems: FlowProblem[],
+    what = 'flow file',
   ) {
     const lines = problems.map((p) => `  - ${p.path || '(file)'}${p.line !== undefined ? ` (line ${p.line})` : ''}: ${p.message}`);
-    super(`${fileName}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the flow file\n${lines.join('\n')}`);
+    super(`${fileName}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the ${what}\n${lines.join('\n')}`);
     this.name = 'FlowFileError';
   }
 }
@@ -34,7 +35,7 @@ function nodeAt(doc: Document, path: FlowPath): unknown {
   return path.length === 0 ? doc.contents : doc.getIn(path, true);
 }
 
-function lineOf(doc: Document, counter: LineCounter, path: FlowPath): number | undefined {
+export function lineOf(doc: Document, counter: LineCounter, path: FlowPath): number | undefined {
   // Walk back to the deepest part of the path that exists (a missing key has no node of its own).
   for (let n = path.length; n >= 0; n--) {
     const node = nodeAt(doc, path.slice(0, n));
@@ -43,7 +44,7 @@ function lineOf(doc: Document, counter: LineCounter, path: FlowPath): number | u
   return undefined;
 }
 
-const dotted = (path: FlowPath): string => path.map(String).join('.');
+export const dotted = (path: FlowPath): string => path.map(String).join('.');
 
 export function parseFlows(text: string, fileName: string): Flows {
   const counter = new LineCounter();

@@ -1,6 +1,6 @@
 // The flow file's sections for reaching every customer: languages, the satisfaction survey, the NLU mapping.
 import { z } from 'zod';
-import { idText, languageCode, name } from './flow-names.js';
+import { examplesSchema, idText, languageCode, name } from './flow-names.js';
 import { CHANNELS } from './types.js';
 
 export const languagesSchema = z
@@ -49,6 +49,21 @@ export const nluSchema = z
     threshold: z.number().min(0).max(1).default(0.7),
     /** NLU intent name → intent of this file (an NLU intent named like one of ours needs no entry). */
     intents: z.record(z.string().min(1), name).default({}),
+    /** The NLU trained at start from the flows' examples (used when no server is configured or it gives no answer). */
+    embedded: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Its intent counts at or above this confidence; below, the bot asks rather than guesses. */
+        threshold: z.number().min(0).max(1).default(0.5),
+        /** Below the threshold, the two likeliest intents are offered when both are at least this likely. */
+        clarify_min: z.number().min(0).max(1).default(0.25),
+      })
+      .strict()
+      .prefault({}),
+    /** What the flows do not cover (greetings, other topics), so the model learns to say so rather than guess. */
+    out_of_scope: examplesSchema,
+    /** Asked with the two likeliest intents as quick replies when the NLU hesitates between them. */
+    clarify: z.string().min(1).default("I'm not sure I understood. Did you mean one of these?"),
   })
   .strict()
   .prefault({});

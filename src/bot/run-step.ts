@@ -26,8 +26,15 @@ const MAX_DEPTH = 8;
 export function askQuestion(turn: Turn, name: string, depth = 0): void {
   const q = turn.flows.questions[name];
   if (!q) return;
-  // The NLU already found the answer in the message ("where is order AB-12345"): no need to ask.
-  const found = q.entity !== undefined ? turn.nlu?.entities.find((e) => e.entity === q.entity)?.value : undefined;
+  // The message already holds the answer ("where is order AB-12345"): an NLU entity, or, for a question that declares
+  // its entity, the pattern found anywhere in the customer's message. No need to ask.
+  const event = turn.input.event;
+  const said = event.kind === 'message' && !event.clicked?.length ? event.text : undefined;
+  const found =
+    q.entity !== undefined
+      ? (turn.nlu?.entities.find((e) => e.entity === q.entity)?.value ??
+        (said !== undefined && extractAnswer(q.pattern, said) !== undefined ? said : undefined))
+      : undefined;
   const value = found !== undefined ? extractAnswer(q.pattern, found) : undefined;
   if (value !== undefined) {
     turn.state.collected[q.save_as ?? name] = q.uppercase ? value.toUpperCase() : value;

@@ -24,7 +24,8 @@ export function offerSurvey(turn: Turn, stretchStartedAt: number): void {
   const cfg = turn.flows.survey;
   if (cfg.type === 'off' || !cfg.channels.includes(turn.input.channel) || state.surveyedStretch === stretchStartedAt) return;
   const kind = cfg.type;
-  const cr = surveyCannedResponse(kind, cfg.canned_response, turn.input.cannedResponses ?? []);
+  // A canned response speaks one language: in another one, the flows must name one for it, else the text is asked.
+  const cr = surveyInLanguage(turn) ? surveyCannedResponse(kind, cfg.canned_response, turn.input.cannedResponses ?? []) : undefined;
   const sendAt = cfg.delay_minutes > 0 ? turn.nowMs + cfg.delay_minutes * 60_000 : undefined;
   const timing = sendAt !== undefined ? { sendAt } : {};
   if (cr && nativeButtons(turn.input.channel)) {
@@ -35,6 +36,13 @@ export function offerSurvey(turn: Turn, stretchStartedAt: number): void {
   }
   state.surveyedStretch = stretchStartedAt;
   state.survey = { kind, askedAt: sendAt ?? turn.nowMs, reason: state.lastEscalationReason ?? 'none', stretchStartedAt };
+}
+
+/** Whether the conversation's language may get the canned response: the default's, or one the flows name for it. */
+function surveyInLanguage(turn: Turn): boolean {
+  const flows = turn.input.flows;
+  if (turn.language === flows.languages.default) return true;
+  return (flows.translations?.[turn.language] ?? []).some((t) => t.path.join('.') === 'survey.canned_response');
 }
 
 function fillScale(turn: Turn, kind: Kind): string {

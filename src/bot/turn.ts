@@ -5,7 +5,7 @@ import type { Action } from './decision.js';
 import type { HoursView } from './hours-view.js';
 import { hoursView } from './hours-view.js';
 import { fillTemplate } from './fill-template.js';
-import { menuOffer, replyWithOffer } from './quick-replies.js';
+import { menuOffer, replyWithOffer, type MenuOffer } from './quick-replies.js';
 import { localizeFlows } from './localized-texts.js';
 
 export class Turn {
@@ -54,8 +54,13 @@ export class Turn {
 
   /** Sends a text, with a menu's quick replies when given, and remembers what was offered. */
   reply(text: string, menuName?: string): void {
-    const filled = this.fill(text);
     const offer = menuName !== undefined ? menuOffer(this.flows, menuName, this.input.cannedResponses ?? []) : undefined;
+    this.replyOffering(text, offer);
+  }
+
+  /** Sends a text with these quick replies (some of a menu's buttons), and remembers what was offered. */
+  replyOffering(text: string, offer: MenuOffer | undefined): void {
+    const filled = this.fill(text);
     const action = replyWithOffer(filled || '…', offer, this.input.channel, this.flows.conversation.sms_hint);
     this.actions.push(action);
     if (offer) {

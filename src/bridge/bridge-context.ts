@@ -3,7 +3,7 @@ import type { PollCallLog } from './poller-calls.js';
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { GuessReport } from './guess-report.js';
 import type { ChannelServices } from '../engage/index.js';
-import type { NluParser } from '../nlu/index.js';
+import type { Understander } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
 import type { EffectLines } from './effect-lines.js';
 import type { Flows, LanguageGuesser } from '../bot/index.js';
@@ -72,8 +72,11 @@ export interface BridgeContext {
   readonly notifier: BridgeNotifier;
   readonly hours: BusinessHoursCache;
   readonly settings: BridgeSettings;
-  /** Reads customers' texts when an NLU server is configured; never throws, answers within its time budget. */
-  readonly nlu?: NluParser;
+  /**
+   * Reads customers' texts: the NLU server when configured (within its time budget), then the embedded model trained
+   * from the flows; loaded once (as the bridge starts, or at its first use); never throws.
+   */
+  readonly understanding: () => Promise<Understander | undefined>;
   /** The language detector, loaded once (as the bridge starts, or at its first use); undefined if it cannot be loaded. */
   readonly languageGuesser: () => Promise<LanguageGuesser | undefined>;
   readonly health: BridgeHealthState;

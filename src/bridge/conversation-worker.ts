@@ -211,7 +211,8 @@ export class ConversationWorker {
     const facts =
       conv.owner === 'bot' && conv.dialog === undefined ? await (earlyFacts ?? this.tags.facts(key, item.topicId)) : { tags: [] };
     // Only while the bot speaks: a person's conversation needs no reading.
-    const nlu = ctx.nlu && conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.nlu.parse(p.text) : undefined;
+    const reader = conv.owner === 'bot' && p.text.trim() && p.clicked.length === 0 ? await ctx.understanding() : undefined;
+    const nlu = reader ? await reader.parse(p.text) : undefined;
     // Loaded as the bridge starts (create-bridge.ts); a command-only bridge loads it here, at the first message.
     const languageGuesser = mayGuessLanguage(ctx.flows) ? await ctx.languageGuesser() : undefined;
     const decision = runBrain(

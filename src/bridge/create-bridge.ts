@@ -1,6 +1,7 @@
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { NluParser } from '../nlu/index.js';
+import { loadUnderstanding } from './understanding-loader.js';
 import type { Store } from '../storage/index.js';
 import { type Flows, type LanguageGuesser, loadLanguageGuesser, mayGuessLanguage } from '../bot/index.js';
 import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf } from '../engage/index.js';
@@ -40,7 +41,7 @@ export interface BridgeOptions {
   readonly metrics: BridgeMetrics;
   readonly notifier?: BridgeNotifier;
   readonly now?: () => number;
-  /** The NLU server's client, when BRIDGE_NLU_URL is set. */
+  /** The NLU server's client, when BRIDGE_NLU_URL is set (asked first; the embedded model, trained here, after it). */
   readonly nlu?: NluParser;
   /**
    * Loads the language detector (default: tinyld, `loadLanguageGuesser`), once: as the bridge starts (a command-only
@@ -111,7 +112,7 @@ export async function createBridge(o: BridgeOptions) {
     notifier,
     hours,
     settings: o.settings,
-    ...(o.nlu ? { nlu: o.nlu } : {}),
+    understanding: loadUnderstanding(o.flows, o.nlu, o.log),
     languageGuesser: loadOnce(o.languageGuesser ?? loadLanguageGuesser, o.log),
     health,
     performerDeps,
@@ -208,8 +209,10 @@ export async function createBridge(o: BridgeOptions) {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
       // the start's own waits, rather than in the first customer's answer (it stalled a burst's first answers).
       const detector = mayGuessLanguage(ctx.flows) ? ctx.languageGuesser() : undefined;
+      const understanding = ctx.understanding();
       await prepare();
       await detector;
+      await understanding;
       if (options.poll ?? true) poller.start();
       if (options.schedule ?? true) scheduler.start();
     },

@@ -12,6 +12,12 @@ const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
   doctor: { offline: { type: 'boolean' }, live: { type: 'boolean' }, 'test-contact': { type: 'string' }, config: { type: 'string' } },
   init: {},
   release: { since: { type: 'string' }, 'dry-run': { type: 'boolean' }, config: { type: 'string' } },
+  'test-flows': {
+    flows: { type: 'string' },
+    json: { type: 'boolean' },
+    'keywords-only': { type: 'boolean' },
+    config: { type: 'string' },
+  },
 };
 const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   start: { min: 0, max: 0 },
@@ -21,6 +27,7 @@ const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   doctor: { min: 0, max: 0 },
   init: { min: 0, max: 1 },
   release: { min: 0, max: 0 },
+  'test-flows': { min: 0, max: 1 },
 };
 
 export type ParsedArgs = { values: Record<string, string | boolean | undefined>; positionals: string[] };

@@ -31,6 +31,11 @@ export const COMMAND_USAGE = {
     summary:
       'Check the configuration and, unless --offline, probe the API; --live also checks each guess about the service a read can show; --test-contact also makes one round trip (claim, reply, hand over, hand back) on that contact only. Exit 1 on any failure.',
   },
+  'test-flows': {
+    synopsis: 'engage-bridge test-flows [FILE] [--flows FILE] [--json] [--keywords-only] [--config FILE]',
+    summary:
+      'Run conversation tests (default: flows.test.yaml beside the flows) through the bot; scores, failures; exit 1 below a threshold.',
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMAND_USAGE;
@@ -42,7 +47,7 @@ export function commandHelp(name: CommandName): string {
 
 export function mainHelp(): string {
   const commands = Object.entries(COMMAND_USAGE)
-    .map(([name, u]) => `  ${name.padEnd(10)} ${u.summary}`)
+    .map(([name, u]) => `  ${name.padEnd(11)} ${u.summary}`)
     .join('\n');
   const settings = SETTINGS.map((s) => `  ${s.name}`).join('\n');
   return [

@@ -201,8 +201,8 @@ export const SETTINGS = [
   setting(
     'BRIDGE_NLU_URL',
     z.url({ protocol: /^https?$/ }).optional(),
-    'none (keywords only)',
-    'NLU server with the Rasa HTTP API (`POST /model/parse`); the flows map its intents',
+    'none (the embedded NLU only)',
+    'NLU server with the Rasa HTTP API (`POST /model/parse`), asked before the embedded NLU; the flows map its intents',
     // It may carry credentials (user:password@ or Rasa's ?token=).
     true,
   ),

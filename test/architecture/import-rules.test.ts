@@ -29,7 +29,10 @@ const RULES: Record<string, Rule> = {
   slack: { areas: ['commands', 'bridge'], packages: ['@slack/bolt'] },
   http: { areas: [], packages: [] },
   metrics: { areas: [], packages: ['prom-client'] },
-  nlu: { areas: [], packages: ['zod'] },
+  nlu: {
+    areas: [],
+    packages: ['zod', '@nlpjs/core', '@nlpjs/nlp', '@nlpjs/lang-en', '@nlpjs/lang-nl', '@nlpjs/lang-fr', '@nlpjs/language-min'],
+  },
   shared: { areas: [], packages: [], pure: true },
 };
 /** The project's words (src/shared/): every folder may use them. */

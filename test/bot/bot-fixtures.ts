@@ -13,6 +13,7 @@ import type {
   DecideInput,
   DialogState,
   Flows,
+  NluReading,
   TranscriptLine,
 } from '../../src/bot/index.js';
 
@@ -51,6 +52,7 @@ export interface ChatOptions {
   start?: number;
   hours?: DecideInput['hours'];
   canned?: CannedResponse[];
+  languageGuesser?: DecideInput['languageGuesser'];
 }
 
 /** Drives one conversation through decide(), a minute per turn, checking every decision against the schema. */
@@ -81,6 +83,7 @@ export class Chat {
       hours: this.opts.hours ?? { schedule: supportDesk },
       transcript: this.transcript,
       cannedResponses: this.opts.canned ?? [mainMenu],
+      ...(this.opts.languageGuesser ? { languageGuesser: this.opts.languageGuesser } : {}),
       ...extra,
     });
     expect(decisionSchema.safeParse(d).success).toBe(true);
@@ -90,7 +93,10 @@ export class Chat {
     return d.actions;
   }
 
-  say(text: string, extra: { sentiment?: string; clicked?: Button[]; owner?: 'bot' | 'agents' } = {}): Action[] {
+  say(
+    text: string,
+    extra: { sentiment?: string; clicked?: Button[]; owner?: 'bot' | 'agents'; nlu?: NluReading | undefined } = {},
+  ): Action[] {
     this.transcript.push({ at: this.now, from: 'customer', text });
     const { owner, ...rest } = extra;
     return this.event({ kind: 'message', mentionId: `m${++this.seq}`, text, ...rest }, owner ? { owner } : {});

@@ -25,7 +25,14 @@ class Talk {
   private seq = 0;
   constructor(public extra: Partial<DecideInput> = {}) {}
 
-  say(text: string, more: { language?: string; clicked?: { id: string; title: string }[] } = {}): Action[] {
+  say(
+    text: string,
+    more: {
+      language?: string;
+      clicked?: { id: string; title: string }[];
+      nlu?: Extract<DecideInput['event'], { kind: 'message' }>['nlu'];
+    } = {},
+  ): Action[] {
     const d = decide({
       flows: defaultFlows,
       event: { kind: 'message', mentionId: `m${++this.seq}`, text, ...more },
@@ -117,14 +124,16 @@ describe('choosing the conversation language', () => {
     expect(replies(new Talk().say('hi'))[0]).toBe("Hi Ann! I'm the Support desk assistant.");
   });
 
-  it('decides a defaulted language again from the first long enough message, then keeps it', () => {
+  it('decides a defaulted language again from the first long enough message; short ones do not flip it, long ones do', () => {
     const talk = new Talk();
     talk.say('hoi');
     expect(talk.state?.languageSource).toBe('default');
     talk.say('Wanneer zijn jullie open vandaag?');
     expect(talk.state?.language).toBe('nl');
-    talk.say('Hello, I would like to know where my order is');
+    talk.say('ok thanks');
     expect(talk.state?.language).toBe('nl');
+    talk.say('Hello, I would like to know where my order is');
+    expect(talk.state?.language).toBe('en');
   });
 
   it('guesses nothing without the detector: the default language, until a message comes with it', () => {
@@ -136,16 +145,29 @@ describe('choosing the conversation language', () => {
     expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
   });
 
-  it('prefers the contact attribute over the mention language and the detector', () => {
+  it("prefers a long message's own language over the contact attribute and the mention language", () => {
     const talk = new Talk({ contact: { name: 'Ann', tags: [], attributes: { language: 'FR' } } });
-    talk.say('Goedemiddag, waar is mijn pakket?', { language: 'nl' });
-    expect(talk.state).toMatchObject({ language: 'fr', languageSource: 'contact' });
+    talk.say('Goedemiddag, waar is mijn pakket?', { language: 'fr' });
+    expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
+    const hinted = new Talk();
+    hinted.say('Hello, I would like to know where my order is', { language: 'nl-BE' });
+    expect(hinted.state).toMatchObject({ language: 'en', languageSource: 'detected' });
   });
 
-  it('prefers the mention language over the detector', () => {
+  it('judges a short unclear message by the contact attribute, then the mention language', () => {
+    const talk = new Talk({ contact: { name: 'Ann', tags: [], attributes: { language: 'FR' } } });
+    talk.say('ok', { language: 'nl' });
+    expect(talk.state).toMatchObject({ language: 'fr', languageSource: 'contact' });
+    const hinted = new Talk();
+    hinted.say('ok', { language: 'nl-BE' });
+    expect(hinted.state).toMatchObject({ language: 'nl', languageSource: 'mention' });
+  });
+
+  it("judges a short first message by the NLU's language scores", () => {
     const talk = new Talk();
-    talk.say('Hello, I would like to know where my order is', { language: 'nl-BE' });
-    expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'mention' });
+    const nlu = { intent: '_person', confidence: 1, entities: [], source: 'embedded' as const, languages: { en: 0, nl: 1, fr: 0 } };
+    talk.say('medewerker?', { nlu });
+    expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
   });
 
   it("keeps the customer's choice from the language menu over every clue, and for the next conversation", () => {

@@ -30,7 +30,7 @@ describe('intent matching', () => {
     ['ma commande n° 42 est où', 'order_code', 'commande n° 42'],
     ['Commandé hier', 'order_word', 'commande'],
   ])('matches "%s" to %s, case- and accent-insensitive', (text, name, words) => {
-    expect(matchIntent(flows, text)).toEqual({ name, words });
+    expect(matchIntent(flows, text)).toMatchObject({ name, words });
   });
 
   it.each(['cafeteria', 'commander', '', '   '])('does not match "%s" (whole words only)', (text) => {

@@ -152,7 +152,14 @@ describe('clicks on older messages', () => {
     const flows = structuredClone(defaultFlows);
     const callMe = { id: 'x1', title: 'Call me back' };
     flows.menus.callback = { text: 'Want a call?', buttons: [{ ...callMe, then: { escalate: { reason: 'callback' } } }] };
-    flows.intents.callback = { keywords: ['call'], phrases: [], patterns: [], always_human: false, then: { menu: 'callback' } };
+    flows.intents.callback = {
+      keywords: ['call'],
+      phrases: [],
+      patterns: [],
+      examples: {},
+      always_human: false,
+      then: { menu: 'callback' },
+    };
     const chat = new Chat({ flows });
     chat.say('hello');
     chat.say('can you call me');

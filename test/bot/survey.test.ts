@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import type { Action, CannedResponse } from '../../src/bot/index.js';
 import { readScore } from '../../src/bot/survey.js';
-import { B3, Chat, defaultFlows, mainMenu, replies } from './bot-fixtures.js';
+import { detectAll } from 'tinyld';
+import { parseFlows, type LanguageGuesser } from '../../src/bot/index.js';
+import { B3, Chat, defaultFlows, flowText, mainMenu, replies } from './bot-fixtures.js';
 
 const csat: CannedResponse = { id: '503', name: 'Satisfaction', type: 'csat', message: 'How did we do?' };
 const nps: CannedResponse = { id: '504', name: 'Recommend', type: 'nps', message: 'Would you recommend us?' };
@@ -24,6 +26,30 @@ describe('the customer verdict after a stretch with people', () => {
     expect(surveyReplies(back)).toEqual([{ type: 'reply', text: 'How did we do?', cannedResponseId: '503' }]);
     expect(chat.state?.survey).toMatchObject({ kind: 'csat', reason: 'explicit_request' });
     expect(surveyReplies(chat.event({ kind: 'returned-to-bot', reason: 'resolved' }))).toEqual([]);
+  });
+
+  it('asks a Dutch or French customer in their language: the text, unless the flows name a canned response for it', () => {
+    const languageGuesser: LanguageGuesser = (text, only) => detectAll(text, { only: [...only] });
+    const chat = new Chat({ canned: [mainMenu, csat], languageGuesser });
+    chat.say('Goedemiddag, ik wil graag met een medewerker praten');
+    chat.event({ kind: 'agent-took-over' });
+    const back = chat.event({ kind: 'returned-to-bot', reason: 'resolved' });
+    expect(surveyReplies(back)).toEqual([]);
+    expect(replies(back)).toContain('Hoe hebben we het gedaan? Antwoord met een cijfer van 1 (slecht) tot 5 (uitstekend).');
+    const fr: CannedResponse = { id: '505', name: 'Satisfaction FR', type: 'csat', message: 'Comment avons-nous fait ?' };
+    const flows = parseFlows(
+      flowText.replace(
+        '  type: csat                    # off',
+        '  canned_response: { en: Satisfaction, nl: Satisfaction, fr: Satisfaction FR }\n  type: csat  # off',
+      ),
+      'flows.yaml',
+    );
+    const french = new Chat({ flows, canned: [mainMenu, csat, fr], languageGuesser });
+    french.say("Bonjour, je voudrais parler à un conseiller s'il vous plaît");
+    french.event({ kind: 'agent-took-over' });
+    expect(surveyReplies(french.event({ kind: 'returned-to-bot', reason: 'resolved' }))).toEqual([
+      { type: 'reply', text: 'Comment avons-nous fait ?', cannedResponseId: '505' },
+    ]);
   });
 
   it('records a score, tags it, and thanks the customer', () => {

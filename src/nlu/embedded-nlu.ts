@@ -1,0 +1,221 @@
+// The embedded NLU: an intent classifier per language (NLP.js: stemming, case and accent folding, a small neural
+// network), trained at start from the flows' example utterances. Nothing is downloaded and no model is written to
+// disk; the same examples train the same model. Each message is read in every trained language: the language that
+// knows most of its words gives the intent; negated clauses are left out when another clause says what is wanted.
+// Boundary: the one place that knows NLP.js.
+import { containerBootstrap, type Container } from '@nlpjs/core';
+import { LangEn } from '@nlpjs/lang-en';
+import { LangFr } from '@nlpjs/lang-fr';
+import { LangNl } from '@nlpjs/lang-nl';
+import { Language } from '@nlpjs/language-min';
+import { Nlp } from '@nlpjs/nlp';
+import { withoutNegated } from '../shared/negation.js';
+import { correctTypos, wordsOf } from './spelling.js';
+import { emojiAsWords } from './emoji.js';
+import type { Understander, Understanding } from './understanding.js';
+
+/** Example utterances by intent, then by language. */
+export interface TrainingSet {
+  readonly intents: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+}
+
+export interface EmbeddedNlu extends Understander {
+  /** The languages a model was trained for (those with examples and a stemmer here). */
+  readonly languages: readonly string[];
+  readonly examples: number;
+  readonly trainingMs: number;
+}
+
+/** The languages NLP.js reads here; examples in others are left out (the keywords still count). */
+export const NLU_LANGUAGES: Readonly<Record<string, unknown>> = { en: LangEn, nl: LangNl, fr: LangFr };
+
+interface Classification {
+  intent: string;
+  score: number;
+}
+
+interface NlpResult {
+  classifications?: Classification[];
+  sentiment?: { vote?: string };
+}
+
+interface NlpInstance {
+  settings: Record<string, unknown>;
+  addLanguage(locales: string[]): void;
+  addDocument(locale: string, utterance: string, intent: string): void;
+  train(): Promise<unknown>;
+  process(locale: string, text: string): Promise<NlpResult>;
+}
+
+interface Stemmer {
+  tokenizeAndStem(text: string, keepStops?: boolean): string[];
+}
+
+interface Guesser {
+  guess(text: string, allowList: readonly string[]): Array<{ alpha2: string; score: number }>;
+}
+
+const MAX_TEXT = 2000;
+/** The intent whose reading is checked on content words: a request for a person (the brain's `_person`). */
+export const CHECKED_INTENT = '_person';
+const NONE = 'None';
+const quiet = { info() {}, warn() {}, error() {}, debug() {}, log() {}, trace() {} };
+
+function bootstrap(languages: readonly string[]): { nlp: NlpInstance; container: Container } {
+  const container = containerBootstrap();
+  container.register('logger', quiet, true);
+  container.use(Nlp);
+  for (const l of languages) container.use(NLU_LANGUAGES[l]);
+  // NLP.js's own defaults for every language, with its training log off.
+  container.registerConfiguration(
+    'nlu-??',
+    {
+      keepStopwords: true,
+      nonefeatureValue: 1,
+      nonedeltaMultiplier: 1.2,
+      spellCheck: false,
+      spellCheckDistance: 1,
+      filterZeros: true,
+      log: false,
+    },
+    true,
+  );
+  const nlp = container.get('nlp') as NlpInstance;
+  nlp.settings.autoSave = false;
+  nlp.settings.autoLoad = false;
+  nlp.settings.log = false;
+  return { nlp, container };
+}
+
+/** Trains one model per language that has examples. Deterministic: the same set trains the same model. */
+export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = () => performance.now()): Promise<EmbeddedNlu> {
+  const started = clock();
+  const byLanguage = new Map<string, Array<[string, string]>>();
+  for (const intent of Object.keys(set.intents).sort()) {
+    const perLanguage = set.intents[intent] ?? {};
+    for (const lang of Object.keys(perLanguage).sort()) {
+      if (NLU_LANGUAGES[lang] === undefined) continue;
+      for (const text of perLanguage[lang] ?? []) {
+        if (!text.trim()) continue;
+        const list = byLanguage.get(lang) ?? [];
+        list.push([text, intent]);
+        byLanguage.set(lang, list);
+      }
+    }
+  }
+  const languages = [...byLanguage.keys()].sort();
+  const { nlp, container } = bootstrap(languages);
+  const vocabulary = new Map<string, Set<string>>();
+  let examples = 0;
+  if (languages.length > 0) {
+    nlp.addLanguage(languages);
+    for (const lang of languages) {
+      const stemmer = container.get(`stemmer-${lang}`) as Stemmer;
+      const words = new Set<string>();
+      for (const [text, intent] of byLanguage.get(lang) ?? []) {
+        nlp.addDocument(lang, text, intent);
+        for (const w of stemmer.tokenizeAndStem(text, true)) words.add(w);
+        examples += 1;
+      }
+      vocabulary.set(lang, words);
+    }
+    await nlp.train();
+  }
+  const guesser = new Language() as Guesser;
+  const stemmers = new Map(languages.map((l) => [l, container.get(`stemmer-${l}`) as Stemmer]));
+  const spelling = new Map(languages.map((l) => [l, wordsOf((byLanguage.get(l) ?? []).map(([text]) => text))]));
+
+  /** The share of the text's words each language's examples know. */
+  const coverage = (text: string): Record<string, number> => {
+    const scores: Record<string, number> = {};
+    for (const lang of languages) {
+      const words = (stemmers.get(lang)?.tokenizeAndStem(text, true) ?? []).filter((w) => /\p{L}/u.test(w));
+      const known = vocabulary.get(lang);
+      scores[lang] = words.length === 0 ? 0 : words.filter((w) => known?.has(w)).length / words.length;
+    }
+    return scores;
+  };
+
+  /** Per language: the mean of the words known (coverage) and NLP.js's letter-trigram guess (the best one is 1). */
+  const languageScores = (text: string): { coverage: Record<string, number>; combined: Record<string, number> } => {
+    const known = coverage(text);
+    const guessed = new Map<string, number>();
+    for (const g of guesser.guess(text, languages)) guessed.set(g.alpha2, g.score);
+    const combined = Object.fromEntries(languages.map((l) => [l, ((known[l] ?? 0) + (guessed.get(l) ?? 0)) / 2]));
+    return { coverage: known, combined };
+  };
+
+  /** The text without the language's stop words (empty when nothing else is left). */
+  const contentWords = (lang: string, text: string): string => {
+    const tokenizer = container.get(`tokenizer-${lang}`) as { tokenize(t: string, normalize?: boolean): string[] } | undefined;
+    const stopwords = container.get(`stopwords-${lang}`) as { removeStopwords(tokens: string[]): string[] } | undefined;
+    if (!tokenizer || !stopwords) return text;
+    return stopwords.removeStopwords(tokenizer.tokenize(emojiAsWords(text, lang), true)).join(' ');
+  };
+
+  const classify = async (lang: string, text: string): Promise<{ ranked: Classification[]; sentiment?: string }> => {
+    const words = spelling.get(lang);
+    const plain = emojiAsWords(text, lang);
+    const r = await nlp.process(lang, words ? correctTypos(plain, words) : plain);
+    const ranked = (r.classifications ?? []).filter((c) => c.intent !== NONE && c.score > 0).sort((a, b) => b.score - a.score);
+    return { ranked, ...(r.sentiment?.vote ? { sentiment: r.sentiment.vote } : {}) };
+  };
+
+  const read = async (input: string): Promise<Understanding | undefined> => {
+    const text = input.trim().slice(0, MAX_TEXT);
+    if (!text || languages.length === 0) return undefined;
+    const { coverage: scores, combined } = languageScores(text);
+    // The language knowing most of the words reads it; on a tie, the one most sure of an intent.
+    let best: { lang: string; ranked: Classification[]; sentiment?: string } | undefined;
+    const most = Math.max(...languages.map((l) => scores[l] ?? 0));
+    // Only the languages that know most of the words are asked (one, mostly: a third of the time).
+    for (const lang of languages.filter((l) => (scores[l] ?? 0) === most)) {
+      const c = await classify(lang, text);
+      const better =
+        !best ||
+        (scores[lang] ?? 0) > (scores[best.lang] ?? 0) ||
+        ((scores[lang] ?? 0) === (scores[best.lang] ?? 0) && (c.ranked[0]?.score ?? 0) > (best.ranked[0]?.score ?? 0));
+      if (better) best = { lang, ...c };
+    }
+    if (!best) return undefined;
+    const kept = withoutNegated(text);
+    if (kept !== text) {
+      const c = await classify(best.lang, kept);
+      if ((c.ranked[0]?.score ?? 0) >= 0.5) best = { ...best, ranked: c.ranked };
+    }
+    if (best.ranked[0]?.intent === CHECKED_INTENT) {
+      // Asking for a person must rest on words that say so, not on "can I", "ik wil graag een", "je voudrais":
+      // read without the function words, the request must still be there.
+      const content = contentWords(best.lang, text);
+      const c = content ? await classify(best.lang, content) : undefined;
+      if (c?.ranked[0]?.intent !== CHECKED_INTENT) {
+        best = { ...best, ranked: [...(c?.ranked ?? []).filter((r) => r.intent !== CHECKED_INTENT)] };
+      }
+    }
+    const [top, next] = best.ranked;
+    const sentiment =
+      best.sentiment === 'negative' || best.sentiment === 'positive' || best.sentiment === 'neutral' ? best.sentiment : undefined;
+    return {
+      source: 'embedded',
+      intent: top?.intent ?? NONE,
+      confidence: top?.score ?? 0,
+      ...(next ? { runnerUp: { intent: next.intent, confidence: next.score } } : {}),
+      entities: [],
+      languages: combined,
+      ...(sentiment ? { sentiment } : {}),
+    };
+  };
+
+  return {
+    languages,
+    examples,
+    trainingMs: clock() - started,
+    async parse(text) {
+      try {
+        return await read(text);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

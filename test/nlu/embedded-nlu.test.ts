@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { trainEmbeddedNlu } from '../../src/nlu/index.js';
+
+const set = {
+  intents: {
+    hours: { en: ['when are you open', 'what are your opening hours'], nl: ['wanneer zijn jullie open'], fr: ['quels sont vos horaires'] },
+    order: { en: ['where is my order', 'my parcel did not arrive'], nl: ['waar is mijn bestelling'], fr: ['où est ma commande'] },
+    refund: { en: ['i want a refund', 'money back please'], nl: ['ik wil mijn geld terug'], fr: ['je veux être remboursé'] },
+    greet: { en: ['hello'], xx: ['not a language here'] },
+  },
+};
+
+describe('the embedded NLU', () => {
+  it('reads intent, runner-up and language scores, the same way every time it is trained on the same examples', async () => {
+    const a = await trainEmbeddedNlu(set);
+    const b = await trainEmbeddedNlu(set);
+    const texts = ['When do you open?', 'waar blijft mijn bestelling', 'Où est mon colis ?', 'hello there'];
+    const first = await Promise.all(texts.map((t) => a.parse(t)));
+    expect(await Promise.all(texts.map((t) => b.parse(t)))).toEqual(first);
+    expect(first[0]).toMatchObject({ source: 'embedded', intent: 'hours' });
+    expect(first[1]).toMatchObject({ intent: 'order' });
+    expect(first[2]?.languages?.fr).toBeGreaterThan(first[2]?.languages?.en ?? 1);
+    expect(a.languages).toEqual(['en', 'fr', 'nl']);
+    expect(a.examples).toBe(13);
+  });
+
+  it('leaves out a negated clause when another says what is wanted, and writes no model file', async () => {
+    const nlu = await trainEmbeddedNlu(set);
+    expect(await nlu.parse("I don't want a refund, where is my order")).toMatchObject({ intent: 'order' });
+    expect(await nlu.parse('my parcel did not arrive')).toMatchObject({ intent: 'order' });
+    expect(existsSync('model.nlp')).toBe(false);
+  });
+
+  it('has no reading for an empty message or without examples', async () => {
+    expect(await (await trainEmbeddedNlu(set)).parse('   ')).toBeUndefined();
+    expect(await (await trainEmbeddedNlu({ intents: {} })).parse('hello')).toBeUndefined();
+  });
+});
