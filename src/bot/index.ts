@@ -26,7 +26,7 @@
 
 export { decide } from './decide.js';
 export { loadLanguageGuesser } from './language-guesser.js';
-export { mayGuessLanguage } from './choose-language.js';
+export { flowLanguages, mayGuessLanguage } from './choose-language.js';
 export { CANCEL_INTENT, PERSON_INTENT, missingExamples, trainingSetOf } from './training-set.js';
 export type { TrainingSet } from './training-set.js';
 export type { LanguageGuesser } from './language-guesser.js';

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { FlowFileError, type Flows } from '../bot/index.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from '../settings/flow-file.js';
 import { checkNow, fail, pass, type Check } from './doctor-checklist.js';
+import { examplesCheck } from './doctor-examples-check.js';
 
 export interface OfflineResult {
   readonly checks: Check[];
@@ -50,6 +51,8 @@ export async function offlineChecks(config: Config, cwd: string): Promise<Offlin
   ];
   const { check, flows } = await flowFileCheck(config, cwd);
   checks.push(check);
+  const examples = flows && examplesCheck(flows);
+  if (examples) checks.push(examples);
   checks.push(
     checkNow('Slack settings are complete', () => {
       const s = config.slack;

@@ -58,7 +58,7 @@ describe('the installed package, run from an empty directory', () => {
     const env = demoEnv(join(dir, 'doctor-data'));
     const { stdout } = await run(process.execPath, [cli, 'doctor', '--offline'], { cwd: dir, env });
     expect(stdout).toMatch(/flow file is valid .*node_modules\/engage-bridge\/config\/flows\.yaml \(from the package\)/);
-    expect(stdout).toContain('All 4 checks passed.');
+    expect(stdout).toContain('All 5 checks passed.');
   });
 
   it('prints a banner whose commands work where the package is installed, and ships the document it names', async () => {
