@@ -2,7 +2,9 @@
 // simulator's control API and prints one JSON object (also written to bench/results/latest.json).
 // Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE] [--budget-per-hour N]
 // (--built: run dist/cli.js; npm run bench builds it)
+import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, REPO_ROOT, useBuiltCli } from './lib/child-process.js';
@@ -10,6 +12,7 @@ import { machineInfo } from './lib/machine-info.js';
 import { runScenario } from './lib/run-scenario.js';
 import { FULL_SIZE, SMOKE_SIZE, scenarios } from './lib/scenarios.js';
 import type { ScenarioResult, ScenarioSpec } from './lib/scenario-types.js';
+import type { NluFigures } from './lib/nlu-measure.js';
 
 export interface BenchOptions {
   readonly smoke?: boolean;
@@ -31,17 +34,31 @@ export function specsFor(o: Pick<BenchOptions, 'smoke' | 'only' | 'budgetPerHour
     .map((s) => (o.budgetPerHour !== undefined && s.rateLimitPerHour === 0 ? { ...s, rateLimitPerHour: o.budgetPerHour } : s));
 }
 
-/** Runs the scenarios one after another and returns (and writes) the results. */
-export async function runBench(
-  o: BenchOptions = {},
-): Promise<{ machine: ReturnType<typeof machineInfo>; budget_per_hour: number | null; scenarios: ScenarioResult[] }> {
+/** The understanding's figures (bench/nlu.ts), measured in a process of its own so its memory is its alone. */
+async function measureNluApart(): Promise<NluFigures> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/nlu.ts'], { cwd: REPO_ROOT, timeout: 120_000 });
+  return JSON.parse(stdout) as NluFigures;
+}
+
+/** Runs the scenarios one after another, then the understanding's measure (`--only nlu` for it alone), and returns (and writes) the results. */
+export async function runBench(o: BenchOptions = {}): Promise<{
+  machine: ReturnType<typeof machineInfo>;
+  budget_per_hour: number | null;
+  scenarios: ScenarioResult[];
+  nlu: NluFigures | null;
+}> {
   const specs = specsFor(o);
   const results: ScenarioResult[] = [];
   for (const [i, spec] of specs.entries()) {
     o.log?.(`scenario ${spec.name}…`);
     results.push(await runScenario(spec, i));
   }
-  const report = { machine: machineInfo(), budget_per_hour: o.budgetPerHour ?? null, scenarios: results };
+  let nlu: NluFigures | null = null;
+  if (!o.only || o.only.includes('nlu')) {
+    o.log?.('nlu…');
+    nlu = await measureNluApart();
+  }
+  const report = { machine: machineInfo(), budget_per_hour: o.budgetPerHour ?? null, scenarios: results, nlu };
   const out = o.out === undefined ? join(REPO_ROOT, 'bench/results/latest.json') : o.out;
   if (out) {
     await mkdir(dirname(out), { recursive: true });
