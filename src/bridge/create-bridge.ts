@@ -209,10 +209,11 @@ export async function createBridge(o: BridgeOptions) {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
       // the start's own waits, rather than in the first customer's answer (it stalled a burst's first answers).
       const detector = mayGuessLanguage(ctx.flows) ? ctx.languageGuesser() : undefined;
-      const understanding = ctx.understanding();
+      // Training the NLU starts now too; the first customer message waits for it (it never fails: no NLU, keywords).
+      // Not awaited here, so the start (and a standby's take-over) is not held up by it.
+      void ctx.understanding();
       await prepare();
       await detector;
-      await understanding;
       if (options.poll ?? true) poller.start();
       if (options.schedule ?? true) scheduler.start();
     },
