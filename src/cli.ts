@@ -1,14 +1,11 @@
 #!/usr/bin/env node
-// The executable: a thin shell around runCli, so that everything it does is testable without a process.
-import { runCli } from './cli/run-cli.js';
-import { processIo } from './cli/cli-io.js';
-import { limitYoungGeneration } from './cli/young-generation.js';
+// The executable. It checks the Node version before anything else loads (node-version.ts imports nothing): the
+// store needs `node:sqlite`, and an older Node would otherwise fail with an obscure import error.
+import { nodeVersionProblem } from './cli/node-version.js';
 
-const io = processIo();
-// Before the service's modules load: their loading already grows the young generation.
-if (process.argv[2] === 'start') limitYoungGeneration(process.execArgv, io.env.NODE_OPTIONS);
-const code = await runCli(process.argv.slice(2), io);
-process.exitCode = code;
-// A handle left open (stdin, a keep-alive socket) must not keep a finished command alive; the grace
-// period lets piped output drain first.
-setTimeout(() => process.exit(code), 1000).unref();
+const problem = nodeVersionProblem(process.versions.node);
+if (problem !== undefined) {
+  process.stderr.write(problem);
+  process.exit(1);
+}
+await import('./cli-main.js');

@@ -18,8 +18,9 @@ export default function setup(): () => void {
     delete process.env.ENGAGE_BRIDGE_TEST_TMPDIR;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
-    // tsx keeps its compile cache there for the child processes some tests start: a tool's, not a test's.
-    const left = readdirSync(root).filter((name) => !name.startsWith('tsx-'));
+    // tsx keeps its compile cache there for the child processes some tests start, and on Node 22+ it turns on
+    // Node's own (`node-compile-cache`): a tool's, not a test's.
+    const left = readdirSync(root).filter((name) => !name.startsWith('tsx-') && name !== 'node-compile-cache');
     rmSync(root, { recursive: true, force: true });
     if (left.length > 0) {
       // A throw here is only printed; the exit code is what makes the run fail.
