@@ -10,6 +10,7 @@ import { StoreError, describeCause } from '../store-error.js';
 import { resolveStoreOptions } from '../store-options.js';
 import type { StoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
+import { importJournalDir } from './import-journal-dir.js';
 import { SqlitePersistence } from './sqlite-persistence.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -35,13 +36,14 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   await ensurePrivateDir(dir).catch((error: unknown) => {
     throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
   });
+  // A directory the journal store (up to 0.1) wrote is imported once, before this store takes the lock: the import
+  // takes it itself, through the old store's own reader.
+  if (await importJournalDir(dir, resolved)) resolved.logger.info({ dataDir: dir }, 'imported the journal store into bridge.db');
   const lock = await acquireLock(join(dir, LOCK_FILE), dir, resolved.logger);
   const file = join(dir, SQLITE_FILE);
   let db: DatabaseSync | undefined;
   try {
-    db = new DatabaseSync(file);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
-    migrate(db);
+    db = openDatabase(file);
     // Customer data: the database and its WAL and shared-memory files are the bridge user's only.
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await makePrivate(file + suffix);
     const opened = db;
@@ -65,6 +67,19 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     await lock.release();
     if (error instanceof StoreError) throw error;
     throw new StoreError('io', `Cannot open ${file}: ${describeCause(error)}.`, { cause: error });
+  }
+}
+
+/** Opens (or creates) the database file with the store's settings and the shared schema applied. */
+export function openDatabase(file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
   }
 }
 
