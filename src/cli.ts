@@ -8,4 +8,4 @@ if (problem !== undefined) {
   process.stderr.write(problem);
   process.exit(1);
 }
-await import('./cli-main.js');
+await import('./cli/entry.js');

@@ -1,8 +1,8 @@
 // The executable's body, loaded by src/cli.ts once the Node version is known to be enough: a thin shell around
 // runCli, so that everything it does is testable without a process.
-import { runCli } from './cli/run-cli.js';
-import { processIo } from './cli/cli-io.js';
-import { limitYoungGeneration } from './cli/young-generation.js';
+import { runCli } from './run-cli.js';
+import { processIo } from './cli-io.js';
+import { limitYoungGeneration } from './young-generation.js';
 
 const io = processIo();
 // Before the service's modules load: their loading already grows the young generation.
