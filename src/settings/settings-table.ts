@@ -193,6 +193,12 @@ export const SETTINGS = [
   setting('BRIDGE_AUDIT_RETENTION_DAYS', int(1, 3650).default(90), '`90`', 'how long audit entries are kept'),
   setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),
   setting(
+    'BRIDGE_STORE_ENGINE',
+    z.enum(['file', 'sqlite']).default('file'),
+    '`file`',
+    'the embedded store (without `BRIDGE_DATABASE_URL`): `file`, the journal store; `sqlite`, one SQLite file `bridge.db` in `BRIDGE_DATA_DIR` (built-in `node:sqlite`, WAL, `synchronous=FULL`; a directory the file store wrote is imported once, its files kept in `journal-store-backup/`). `sqlite` is on trial: it still loads every conversation at start (slower than `file` with tens of thousands stored)',
+  ),
+  setting(
     'BRIDGE_DEBUG_SYNC_RECORD',
     z.enum(['off', 'on']).default('off'),
     '`off`',

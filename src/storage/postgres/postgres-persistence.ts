@@ -1,17 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
-import { decodeCoreFile } from '../decode-core-file.js';
-import { CURRENT_SCHEMA_VERSION, coreFileText, emptyHotState, shardedTables } from '../hot-state.js';
-import { keySeenByTopic } from '../key-seen-by-topic.js';
-import { mentionRef } from '../records.js';
-import { hasSeenIn } from '../state/inbox.js';
 import type { HotState } from '../hot-state.js';
-import { decodeConversationLine, decodeEffectLine, decodeSeenLine } from '../load-shards.js';
-import type { LineDecoder } from '../load-shards.js';
 import type { Persistence, PersistenceCounters } from '../persistence.js';
-import { auditEntrySchema, conversationSchema } from '../records.js';
+import { conversationSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import type { ShardedMap } from '../sharded-map.js';
-import { indexPendingEffects } from '../state/outbox.js';
+import { parseAuditRow, stateFromRows, takeSqlWrite } from '../sql-state.js';
+import type { ShardRow } from '../sql-state.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 
@@ -41,68 +34,31 @@ export class PostgresPersistence implements Persistence {
 
   async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
     const core = await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1');
-    const decoded = core[0] === undefined ? undefined : decodeCoreFile(core[0].body, `${WHERE} (bridge_core)`, now);
-    const state = decoded?.state ?? emptyHotState(now);
-    const shards = await this.query<{ tbl: string; idx: number; body: string }>(
-      'SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx',
-    );
-    const decoders: Record<string, LineDecoder<unknown>> = {
-      conversations: decodeConversationLine as LineDecoder<unknown>,
-      seen: decodeSeenLine as LineDecoder<unknown>,
-      outbox: decodeEffectLine as LineDecoder<unknown>,
-    };
-    const tables = new Map(shardedTables(state));
-    for (const row of shards) {
-      const table = tables.get(row.tbl);
-      const decode = decoders[row.tbl];
-      if (!table || !decode) continue;
-      loadShardText(row.body, table, decode, `${WHERE} (bridge_shards ${row.tbl} ${row.idx})`);
-    }
-    for (const [, table] of tables) table.takeDirty();
-    const migrated = decoded !== undefined && decoded.fromVersion < CURRENT_SCHEMA_VERSION;
-    // Re-keyed after takeDirty: the changed shards are written with the first commit, in one transaction with the core.
-    if (decoded && decoded.fromVersion < 2) keySeenByTopic(state);
-    for (const mention of state.inbox)
-      if (!hasSeenIn(state, mention.topicId, mention.id)) state.seen.set(mentionRef(mention.topicId, mention.id), now);
-    indexPendingEffects(state);
-    return { state, migrated };
+    const shards = await this.query<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
+    return stateFromRows(core[0]?.body, shards, WHERE, now);
   }
 
   async writeHot(state: HotState): Promise<number> {
-    const taken: Array<[ShardedMap<unknown>, number[]]> = [];
-    const rows: Array<[string, number, string]> = [];
-    for (const [name, table] of shardedTables(state)) {
-      const dirty = table.takeDirty();
-      taken.push([table, dirty]);
-      for (const index of dirty) rows.push([name, index, table.shardText(index)]);
-    }
-    // The journal's change sets are the file store's; here each commit writes whole rows, so they are dropped.
-    for (const [, table] of shardedTables(state)) table.takeChanged();
-    state.cursors.takeChanged();
-    state.escalations.takeChanged();
-    state.inboxChanges.clear();
-    const coreText = coreFileText(state, 0);
-    let bytes = Buffer.byteLength(coreText);
+    const write = takeSqlWrite(state);
     try {
       await this.transaction(async (client) => {
         await client.query('INSERT INTO bridge_core (id, body) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body', [
-          coreText,
+          write.coreText,
         ]);
-        for (const [name, index, text] of rows) {
-          bytes += Buffer.byteLength(text);
+        for (const row of write.rows) {
           await client.query(
             'INSERT INTO bridge_shards (tbl, idx, body) VALUES ($1, $2, $3) ON CONFLICT (tbl, idx) DO UPDATE SET body = EXCLUDED.body',
-            [name, index, text],
+            [row.tbl, row.idx, row.body],
           );
         }
       });
     } catch (error) {
-      for (const [table, dirty] of taken) table.markDirty(dirty);
+      write.undo();
       throw error;
     }
     this.counters.fsyncs++;
-    this.counters.bytes += bytes;
-    return bytes;
+    this.counters.bytes += write.bytes;
+    return write.bytes;
   }
 
   /** Every commit already holds the whole changed rows: a snapshot is one more commit of what is dirty. */
@@ -132,7 +88,7 @@ export class PostgresPersistence implements Persistence {
     const rows = await this.query<{ seq: string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq');
     let bad = 0;
     for (const row of rows) {
-      const entry = parseAudit(row.body);
+      const entry = parseAuditRow(row.body);
       if (entry) visit(entry);
       else bad += 1;
     }
@@ -142,7 +98,7 @@ export class PostgresPersistence implements Persistence {
   async rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number> {
     const rows = await this.query<{ seq: string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq');
     const drop = rows.filter((row) => {
-      const entry = parseAudit(row.body);
+      const entry = parseAuditRow(row.body);
       return entry === undefined || !keep(entry);
     });
     if (drop.length === 0) return 0;
@@ -214,29 +170,5 @@ export class PostgresPersistence implements Persistence {
     } finally {
       client.release();
     }
-  }
-}
-
-function loadShardText<V>(text: string, map: ShardedMap<V>, decode: LineDecoder<V>, where: string): void {
-  for (const line of text.split('\n')) {
-    if (line.length === 0) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch (error) {
-      throw new StoreError('corrupt', `A row of ${where} is not valid JSON (${describeCause(error)}).`);
-    }
-    const result = decode(data, line);
-    if ('error' in result) throw new StoreError('schema', `A row of ${where} does not match the schema.`);
-    map.set(result.entry[0], result.entry[1]);
-  }
-}
-
-function parseAudit(text: string): AuditEntry | undefined {
-  try {
-    const result = auditEntrySchema.safeParse(JSON.parse(text));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
   }
 }

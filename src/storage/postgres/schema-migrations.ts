@@ -1,28 +1,8 @@
 import type { PoolClient } from 'pg';
+import { SCHEMA_TABLE_SQL, newerSchemaMessage, schemaSteps } from '../sql-schema.js';
 
-/**
- * Versioned schema steps, applied in order, each once. They run in one transaction under an advisory
- * lock, so two instances starting together never apply a step twice.
- */
-export const SCHEMA_STEPS: ReadonlyArray<{ version: number; sql: string }> = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE bridge_core (id int PRIMARY KEY CHECK (id = 1), body text NOT NULL);
-      CREATE TABLE bridge_shards (tbl text NOT NULL, idx int NOT NULL, body text NOT NULL, PRIMARY KEY (tbl, idx));
-      CREATE TABLE bridge_audit (seq bigserial PRIMARY KEY, body text NOT NULL);
-      CREATE TABLE bridge_archive (seq bigserial PRIMARY KEY, key text NOT NULL, body text NOT NULL);
-      CREATE INDEX bridge_archive_key ON bridge_archive (key, seq);
-      CREATE TABLE bridge_lease (
-        id int PRIMARY KEY CHECK (id = 1),
-        holder text NOT NULL,
-        token bigint NOT NULL,
-        expires_at timestamptz NOT NULL
-      );
-      INSERT INTO bridge_lease (id, holder, token, expires_at) VALUES (1, '', 0, 'epoch');
-    `,
-  },
-];
+/** The shared schema's steps in PostgreSQL's words (`../sql-schema.ts`). */
+export const SCHEMA_STEPS: ReadonlyArray<{ version: number; sql: string }> = schemaSteps('postgres');
 
 // Any constant works: it only has to be the same for every instance.
 const MIGRATION_LOCK_KEY = 0x0b41d6e;
@@ -43,13 +23,13 @@ export async function migrateSchema(
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query('CREATE TABLE IF NOT EXISTS bridge_schema (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(SCHEMA_TABLE_SQL);
     const { rows } = await client.query<{ version: number }>('SELECT version FROM bridge_schema');
     const have = new Set(rows.map((row) => row.version));
     const newest = Math.max(0, ...have);
     const known = Math.max(...steps.map((step) => step.version));
     if (newest > known) {
-      throw new Error(`the database schema is version ${newest}; this engage-bridge knows up to ${known}: upgrade engage-bridge`);
+      throw new Error(newerSchemaMessage(newest, known));
     }
     const applied: number[] = [];
     for (const step of steps) {

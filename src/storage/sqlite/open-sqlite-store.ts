@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { CURRENT_SCHEMA_VERSION } from '../hot-state.js';
+import { acquireLock } from '../lock-file.js';
+import { ensurePrivateDir, makePrivate } from '../private-files.js';
+import { SCHEMA_TABLE_SQL, newerSchemaMessage, schemaSteps } from '../sql-schema.js';
+import { StoreCore } from '../store-core.js';
+import { StoreError, describeCause } from '../store-error.js';
+import { resolveStoreOptions } from '../store-options.js';
+import type { StoreOptions } from '../store-options.js';
+import type { Store } from '../store.js';
+import { importJournalDir } from './import-journal-dir.js';
+import { SqlitePersistence } from './sqlite-persistence.js';
+
+export interface SqliteStoreOptions extends StoreOptions {
+  /** `BRIDGE_DATA_DIR`: created if missing (0700); one process at a time. */
+  dataDir: string;
+}
+
+/** The database file in the data directory. */
+export const SQLITE_FILE = 'bridge.db';
+/** The same lock file as the journal store's: an old and a new release never share a directory. */
+const LOCK_FILE = 'store.lock';
+// Group commit needs no spacing: callers arriving during a commit share the next one.
+const DEFAULT_WRITE_INTERVAL_MS = 0;
+
+/**
+ * Opens the store in `dataDir/bridge.db`: WAL, `synchronous=FULL`, foreign keys on, one connection owned by the
+ * store, the directory locked to this process. Rejects with a `StoreError`: `locked` when another live process
+ * holds the directory, `schema` when the database is newer than this release, `corrupt` or `io`.
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
+  const dir = options.dataDir;
+  await ensurePrivateDir(dir).catch((error: unknown) => {
+    throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
+  });
+  // A directory the journal store (up to 0.1) wrote is imported once, before this store takes the lock: the import
+  // takes it itself, through the old store's own reader.
+  if (await importJournalDir(dir, resolved)) resolved.logger.info({ dataDir: dir }, 'imported the journal store into bridge.db');
+  const lock = await acquireLock(join(dir, LOCK_FILE), dir, resolved.logger);
+  const file = join(dir, SQLITE_FILE);
+  let db: DatabaseSync | undefined;
+  try {
+    db = openDatabase(file);
+    // Customer data: the database and its WAL and shared-memory files are the bridge user's only.
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await makePrivate(file + suffix);
+    const opened = db;
+    const persistence = new SqlitePersistence(opened, resolved.logger, async () => {
+      opened.close();
+      await lock.release();
+    });
+    const { state, migrated } = persistence.load(resolved.clock());
+    const store = new StoreCore(state, persistence, resolved);
+    if (migrated) {
+      await store.persistAll();
+      resolved.logger.info({ toVersion: CURRENT_SCHEMA_VERSION }, 'SQLite store state migrated');
+    }
+    return store;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // Closing after a failed open: the open's error is the one to report.
+    }
+    await lock.release();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError('io', `Cannot open ${file}: ${describeCause(error)}.`, { cause: error });
+  }
+}
+
+/** Opens (or creates) the database file with the store's settings and the shared schema applied. */
+export function openDatabase(file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Applies the shared schema's steps this database lacks, in one transaction; refuses a newer database. */
+function migrate(db: DatabaseSync): void {
+  const steps = schemaSteps('sqlite');
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(SCHEMA_TABLE_SQL);
+    const have = new Set((db.prepare('SELECT version FROM bridge_schema').all() as Array<{ version: number }>).map((r) => r.version));
+    const newest = Math.max(0, ...have);
+    const known = Math.max(...steps.map((step) => step.version));
+    if (newest > known) throw new StoreError('schema', `Cannot open the SQLite store: ${newerSchemaMessage(newest, known)}.`);
+    for (const step of steps) {
+      if (have.has(step.version)) continue;
+      db.exec(step.sql);
+      db.prepare('INSERT INTO bridge_schema (version) VALUES (?)').run(step.version);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

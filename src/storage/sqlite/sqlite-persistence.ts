@@ -1,0 +1,165 @@
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { HotState } from '../hot-state.js';
+import type { Persistence, PersistenceCounters } from '../persistence.js';
+import { conversationSchema } from '../records.js';
+import type { AuditEntry, ConversationRecord } from '../records.js';
+import { parseAuditRow, stateFromRows, takeSqlWrite } from '../sql-state.js';
+import type { ShardRow } from '../sql-state.js';
+import { StoreError, describeCause } from '../store-error.js';
+import type { StoreLogger } from '../store-options.js';
+
+const WHERE = 'the SQLite store';
+
+/**
+ * The shared SQL layout (`../sql-state.ts`) in one SQLite file, through one connection the store owns. Each write
+ * is one transaction; with `journal_mode=WAL` and `synchronous=FULL` SQLite syncs the WAL before COMMIT returns,
+ * so a committed write survives a process crash and a power cut. The API is synchronous: a write holds the event
+ * loop for its fsync, which the store's group commit shares among every caller waiting.
+ */
+export class SqlitePersistence implements Persistence {
+  private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly logger: StoreLogger,
+    private readonly onRelease: () => Promise<void>,
+  ) {}
+
+  load(now: number): { state: HotState; migrated: boolean } {
+    const core = this.all<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1');
+    const shards = this.all<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
+    return stateFromRows(core[0]?.body, shards, WHERE, now);
+  }
+
+  async writeHot(state: HotState): Promise<number> {
+    const write = takeSqlWrite(state);
+    try {
+      this.transaction(() => {
+        this.db
+          .prepare('INSERT INTO bridge_core (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body')
+          .run(write.coreText);
+        const shard = this.db.prepare(
+          'INSERT INTO bridge_shards (tbl, idx, body) VALUES (?, ?, ?) ON CONFLICT (tbl, idx) DO UPDATE SET body = excluded.body',
+        );
+        for (const row of write.rows) shard.run(row.tbl, row.idx, row.body);
+      });
+    } catch (error) {
+      write.undo();
+      throw error;
+    }
+    this.counters.fsyncs++;
+    this.counters.bytes += write.bytes;
+    return write.bytes;
+  }
+
+  /** Every commit already holds the whole changed rows: a snapshot is one more commit of what is dirty. */
+  async snapshot(state: HotState): Promise<void> {
+    await this.writeHot(state);
+    this.counters.snapshots++;
+  }
+
+  stats(): PersistenceCounters {
+    return { ...this.counters };
+  }
+
+  readCold(key: string): Promise<string | undefined> {
+    return Promise.reject(new Error(`conversation ${key} cannot be cold in the SQLite store`));
+  }
+
+  async appendAudit(entries: AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    this.transaction(() => {
+      const insert = this.db.prepare('INSERT INTO bridge_audit (body) VALUES (?)');
+      for (const entry of entries) insert.run(JSON.stringify(entry));
+    });
+    this.counters.fsyncs++;
+  }
+
+  async readAudit(visit: (entry: AuditEntry) => void): Promise<void> {
+    let bad = 0;
+    for (const row of this.all<{ body: string }>('SELECT body FROM bridge_audit ORDER BY seq')) {
+      const entry = parseAuditRow(row.body);
+      if (entry) visit(entry);
+      else bad += 1;
+    }
+    if (bad > 0) this.logger.warn({ table: 'bridge_audit' }, `skipped ${bad} unreadable audit row(s)`);
+  }
+
+  async rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number> {
+    const rows = this.all<{ seq: number; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq');
+    const drop = rows.filter((row) => {
+      const entry = parseAuditRow(row.body);
+      return entry === undefined || !keep(entry);
+    });
+    if (drop.length > 0)
+      this.deleteBySeq(
+        'bridge_audit',
+        drop.map((row) => row.seq),
+      );
+    return drop.length;
+  }
+
+  async appendArchive(records: Array<{ key: string; json: string }>): Promise<void> {
+    if (records.length === 0) return;
+    this.transaction(() => {
+      const insert = this.db.prepare('INSERT INTO bridge_archive (key, body) VALUES (?, ?)');
+      for (const record of records) insert.run(record.key, record.json);
+    });
+    this.counters.fsyncs++;
+  }
+
+  async readArchive(key: string): Promise<ConversationRecord | undefined> {
+    const rows = this.all<{ body: string }>('SELECT body FROM bridge_archive WHERE key = ? ORDER BY seq DESC LIMIT 1', [key]);
+    if (rows[0] === undefined) return undefined;
+    const result = conversationSchema.safeParse(JSON.parse(rows[0].body));
+    if (!result.success)
+      throw new StoreError('corrupt', `An archived conversation in ${WHERE} (bridge_archive) does not match the schema.`);
+    return result.data;
+  }
+
+  async compactArchive(isArchived: (key: string) => boolean): Promise<number> {
+    const rows = this.all<{ seq: number; key: string }>('SELECT seq, key FROM bridge_archive ORDER BY seq');
+    const latest = new Map(rows.map((row) => [row.key, row.seq]));
+    const drop = rows.filter((row) => latest.get(row.key) !== row.seq || !isArchived(row.key)).map((row) => row.seq);
+    if (drop.length > 0) this.deleteBySeq('bridge_archive', drop);
+    return drop.length;
+  }
+
+  release(): Promise<void> {
+    return this.onRelease();
+  }
+
+  private deleteBySeq(table: 'bridge_audit' | 'bridge_archive', seqs: number[]): void {
+    this.transaction(() => {
+      const remove = this.db.prepare(`DELETE FROM ${table} WHERE seq = ?`);
+      for (const seq of seqs) remove.run(seq);
+    });
+  }
+
+  private all<R>(sql: string, values: SQLInputValue[] = []): R[] {
+    try {
+      return this.db.prepare(sql).all(...values) as R[];
+    } catch (error) {
+      throw new StoreError('io', `${WHERE}: a read failed: ${describeCause(error)}.`, { cause: error });
+    }
+  }
+
+  private transaction(work: () => void): void {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      throw new StoreError('io', `${WHERE}: a write failed: ${describeCause(error)}.`, { cause: error });
+    }
+    try {
+      work();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // Already rolled back by SQLite itself (a failed COMMIT ends the transaction).
+      }
+      if (error instanceof StoreError) throw error;
+      throw new StoreError('io', `${WHERE}: a write failed: ${describeCause(error)}.`, { cause: error });
+    }
+  }
+}
