@@ -293,7 +293,6 @@ export class Poller {
    * a customer writes after it is new. Failures are logged; the topic's next poll is its baseline read then.
    */
   async readBaselines(): Promise<void> {
-    if (!this.probed) await this.probeList();
     await watchRecentConversations(this.ctx, this.recheck).catch((err: unknown) =>
       this.ctx.log.warn({ err: (err as Error)?.message }, 'could not list recent conversations to watch their mentions'),
     );
@@ -315,6 +314,8 @@ export class Poller {
         this.topicFailed(topicId, err);
       }
     }
+    // After the baselines: what the first start shows is history whichever way the list is read.
+    if (!this.probed) await this.probeList();
   }
 
   /** One topic alone: its baseline read when it has no cursor, else a read from a little before its cursor. */
