@@ -43,7 +43,28 @@ export interface LoggerOptions {
 }
 
 /**
- * Replaces every occurrence of a secret value, and any `access_token=` parameter, in a text. Every secret counts,
+ * The ways a secret may be written into a line: as is, percent-encoded (upper- and lower-case hex, `encodeURI` and
+ * `encodeURIComponent`, `+` for a space), and base64 (standard, URL-safe, with and without padding).
+ */
+export function secretForms(secret: string): string[] {
+  const component = encodeURIComponent(secret);
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  const b64url = Buffer.from(secret, 'utf8').toString('base64url');
+  const forms = [
+    secret,
+    component,
+    component.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    encodeURI(secret),
+    component.replace(/%20/g, '+'),
+    b64,
+    b64.replace(/=+$/, ''),
+    b64url,
+  ];
+  return [...new Set(forms)];
+}
+
+/**
+ * Replaces every occurrence of a secret value (in each form of `secretForms`), and any `access_token=` parameter, in a text. Every secret counts,
  * however short (a short one costs some readability, a leaked one costs the account); longer ones go first so a
  * secret inside another is not left half-shown, and each is also matched as it appears inside a JSON string.
  */
@@ -52,8 +73,10 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret.length === 0) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
+    for (const form of secretForms(secret)) {
+      forms.add(form);
+      forms.add(JSON.stringify(form).slice(1, -1));
+    }
   }
   for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('[redacted]');
   return out;
