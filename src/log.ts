@@ -1,5 +1,6 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
+import { pseudonymiser } from './shared/pseudonymise.js';
 
 export type { Logger } from 'pino';
 
@@ -38,6 +39,11 @@ export interface LoggerOptions {
   readonly secrets?: readonly string[];
   /** Human-readable output (default: when stdout is a terminal). */
   readonly pretty?: boolean;
+  /**
+   * Key of the pseudonyms of contact ids and phone numbers in log lines (see `pseudonymiser`); absent: they are
+   * written in clear (`LOG_CUSTOMER_IDS=clear`, tests).
+   */
+  readonly pseudonymKey?: string;
   /** Where lines go (default stdout). */
   readonly destination?: DestinationStream;
 }
@@ -94,9 +100,10 @@ export function refreshLogSecrets(log: Logger, secrets: readonly string[]): void
   if (list) list.values = [...new Set([...list.values, ...secrets])];
 }
 
-/** The process logger: structured JSON, pretty on a terminal, secrets redacted by path and by value. */
+/** The process logger: structured JSON, pretty on a terminal, secrets redacted by path and by value, customer ids pseudonymised. */
 export function createLogger(options: LoggerOptions): Logger {
   const list = { values: [...(options.secrets ?? [])] };
+  const pseudonymise = options.pseudonymKey === undefined ? undefined : pseudonymiser(options.pseudonymKey);
   const usePretty = options.pretty ?? Boolean(process.stdout.isTTY);
   const destination =
     options.destination ?? (usePretty ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) : undefined);
@@ -105,7 +112,7 @@ export function createLogger(options: LoggerOptions): Logger {
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     hooks: {
-      streamWrite: (line: string) => scrubSecrets(line, list.values),
+      streamWrite: (line: string) => (pseudonymise ? pseudonymise(scrubSecrets(line, list.values)) : scrubSecrets(line, list.values)),
     },
   };
   const log = destination ? pino(opts, destination) : pino(opts);
