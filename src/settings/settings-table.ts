@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../engage/transport/base-url.js';
 import { DEFAULT_CHANNEL_SERVICES_TEXT, parseChannelServices } from '../engage/channel-services.js';
 
 /**
@@ -28,6 +29,10 @@ const optionalText = z.string().trim().min(1).optional();
 /** Words of example files and tutorials: a secret containing one was copied, not generated. */
 const PLACEHOLDER =
   /change[-_ ]?me|placeholder|replace[-_ ]?(me|this|with)|your[-_ ]?(webhook[-_ ]?)?secret|example|x{8}|0{8}|12345678|abcdefgh/i;
+/** An address that carries a token or customers' words: HTTPS unless loopback (the Engage client's rule). */
+const secureUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((v) => v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), 'must use https:// for a host that is not loopback');
 const msSetting = (min: number, max: number, fallback: number) => int(min, max).default(fallback);
 
 function setting<N extends string, S extends z.ZodType>(
@@ -237,7 +242,7 @@ export const SETTINGS = [
   ),
   setting(
     'BRIDGE_NLU_URL',
-    z.url({ protocol: /^https?$/ }).optional(),
+    secureUrl.optional(),
     'none (keywords only)',
     'NLU server with the Rasa HTTP API (`POST /model/parse`); the flows map its intents',
     // It may carry credentials (user:password@ or Rasa's ?token=).
@@ -264,7 +269,7 @@ export const SETTINGS = [
     '`262144`',
     'largest Slack request body taken; a bigger one is refused (413) while it is read, before its signature is checked',
   ),
-  setting('SLACK_API_URL', z.url({ protocol: /^https?$/ }).optional(), "Slack's", 'Web API base address (tests and proxies)'),
+  setting('SLACK_API_URL', secureUrl.optional(), "Slack's", 'Web API base address (tests and proxies)'),
   setting('SLACK_ESCALATION_CHANNEL', optionalText, 'none', 'channel id for escalation notices'),
   setting('SLACK_MANAGER_IDS', idList.default([]), 'none (nobody)', 'comma list of Slack user ids allowed to run manager commands'),
   setting(
