@@ -10,12 +10,14 @@ RUN npm run build
 
 # Runtime stage: production dependencies and the compiled code only, run as the image's non-root user.
 FROM node:24-slim
-ENV NODE_ENV=production
+# Inside a container Prometheus reaches /metrics over the container network, not loopback.
+ENV NODE_ENV=production BRIDGE_METRICS_HOST=any
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-COPY config ./config
+# Only the shipped flows and the settings template: never a local .env or config/settings.* (secrets).
+COPY config/flows.yaml config/example.env ./config/
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000

@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import { describeJsonError, describeYamlError, lineOfKey } from './settings/describe-parse-error.js';
 import { parse as parseYaml } from 'yaml';
 import type { ChannelServices } from './engage/channel-services.js';
+import type { ServerLimits } from './http/server-limits.js';
 import { SETTINGS, SETTINGS_SCHEMA, SECRET_SETTINGS, type RawSettings, type Channel } from './settings/settings-table.js';
 
 export { SETTINGS, type Channel } from './settings/settings-table.js';
@@ -32,6 +33,10 @@ export interface Config {
     readonly backfillMinutes: number;
     readonly httpHost: string;
     readonly httpPort: number;
+    /** Timeouts and connection cap of both HTTP ports (bridge and Slack). */
+    readonly httpLimits: ServerLimits;
+    /** `loopback`: `/metrics` answers loopback callers only. */
+    readonly metricsHost: 'loopback' | 'any';
     readonly webhookSecret: string | undefined;
     /** BRIDGE_FLOW_FILE as set; `locateFlowFile` picks the default. */
     readonly flowFile: string | undefined;
@@ -67,13 +72,17 @@ export interface Config {
     readonly appToken: string | undefined;
     readonly botId: string | undefined;
     readonly botUserId: string | undefined;
+    readonly host: string;
     readonly port: number;
+    readonly maxBodyBytes: number;
     readonly apiUrl: string | undefined;
     readonly escalationChannel: string | undefined;
     readonly managerIds: readonly string[];
     readonly command: string;
   };
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Contact ids and phone numbers in log lines: pseudonymised (default) or in clear (debugging). */
+  readonly logCustomerIds: 'pseudonymised' | 'clear';
   /** The secret values in force, so that the logger can scrub them from any line. */
   readonly secrets: readonly string[];
 }
@@ -187,6 +196,12 @@ function toConfig(s: RawSettings): Config {
       backfillMinutes: s.BRIDGE_BACKFILL_MINUTES,
       httpHost: s.BRIDGE_HTTP_HOST,
       httpPort: s.BRIDGE_HTTP_PORT,
+      httpLimits: {
+        headersTimeoutMs: s.BRIDGE_HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: s.BRIDGE_HTTP_REQUEST_TIMEOUT_MS,
+        maxConnections: s.BRIDGE_HTTP_MAX_CONNECTIONS,
+      },
+      metricsHost: s.BRIDGE_METRICS_HOST,
       webhookSecret: s.BRIDGE_WEBHOOK_SECRET,
       flowFile: s.BRIDGE_FLOW_FILE,
       businessHoursSchedule: s.BRIDGE_BUSINESS_HOURS_SCHEDULE,
@@ -218,13 +233,16 @@ function toConfig(s: RawSettings): Config {
       appToken: s.SLACK_APP_TOKEN,
       botId: s.SLACK_BOT_ID,
       botUserId: s.SLACK_BOT_USER_ID,
+      host: s.SLACK_HTTP_HOST,
       port: s.SLACK_PORT,
+      maxBodyBytes: s.SLACK_MAX_BODY_BYTES,
       apiUrl: s.SLACK_API_URL,
       escalationChannel: s.SLACK_ESCALATION_CHANNEL,
       managerIds: s.SLACK_MANAGER_IDS,
       command: s.SLACK_COMMAND,
     },
     logLevel: s.LOG_LEVEL,
+    logCustomerIds: s.LOG_CUSTOMER_IDS,
     secrets,
   };
 }

@@ -1,5 +1,6 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
+import { pseudonymiser } from './settings/pseudonymise.js';
 
 export type { Logger } from 'pino';
 
@@ -38,12 +39,38 @@ export interface LoggerOptions {
   readonly secrets?: readonly string[];
   /** Human-readable output (default: when stdout is a terminal). */
   readonly pretty?: boolean;
+  /**
+   * Key of the pseudonyms of contact ids and phone numbers in log lines (see `pseudonymiser`); absent: they are
+   * written in clear (`LOG_CUSTOMER_IDS=clear`, tests).
+   */
+  readonly pseudonymKey?: string;
   /** Where lines go (default stdout). */
   readonly destination?: DestinationStream;
 }
 
 /**
- * Replaces every occurrence of a secret value, and any `access_token=` parameter, in a text. Every secret counts,
+ * The ways a secret may be written into a line: as is, percent-encoded (upper- and lower-case hex, `encodeURI` and
+ * `encodeURIComponent`, `+` for a space), and base64 (standard, URL-safe, with and without padding).
+ */
+export function secretForms(secret: string): string[] {
+  const component = encodeURIComponent(secret);
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  const b64url = Buffer.from(secret, 'utf8').toString('base64url');
+  const forms = [
+    secret,
+    component,
+    component.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    encodeURI(secret),
+    component.replace(/%20/g, '+'),
+    b64,
+    b64.replace(/=+$/, ''),
+    b64url,
+  ];
+  return [...new Set(forms)];
+}
+
+/**
+ * Replaces every occurrence of a secret value (in each form of `secretForms`), and any `access_token=` parameter, in a text. Every secret counts,
  * however short (a short one costs some readability, a leaked one costs the account); longer ones go first so a
  * secret inside another is not left half-shown, and each is also matched as it appears inside a JSON string.
  */
@@ -52,8 +79,10 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret.length === 0) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
+    for (const form of secretForms(secret)) {
+      forms.add(form);
+      forms.add(JSON.stringify(form).slice(1, -1));
+    }
   }
   for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('[redacted]');
   return out;
@@ -71,9 +100,10 @@ export function refreshLogSecrets(log: Logger, secrets: readonly string[]): void
   if (list) list.values = [...new Set([...list.values, ...secrets])];
 }
 
-/** The process logger: structured JSON, pretty on a terminal, secrets redacted by path and by value. */
+/** The process logger: structured JSON, pretty on a terminal, secrets redacted by path and by value, customer ids pseudonymised. */
 export function createLogger(options: LoggerOptions): Logger {
   const list = { values: [...(options.secrets ?? [])] };
+  const pseudonymise = options.pseudonymKey === undefined ? undefined : pseudonymiser(options.pseudonymKey);
   const usePretty = options.pretty ?? Boolean(process.stdout.isTTY);
   const destination =
     options.destination ?? (usePretty ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) : undefined);
@@ -82,7 +112,7 @@ export function createLogger(options: LoggerOptions): Logger {
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     hooks: {
-      streamWrite: (line: string) => scrubSecrets(line, list.values),
+      streamWrite: (line: string) => (pseudonymise ? pseudonymise(scrubSecrets(line, list.values)) : scrubSecrets(line, list.values)),
     },
   };
   const log = destination ? pino(opts, destination) : pino(opts);

@@ -249,6 +249,9 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
           return metrics.text();
         },
         metricsContentType: METRICS_CONTENT_TYPE,
+        metricsLoopbackOnly: config.bridge.metricsHost === 'loopback',
+        limits: config.bridge.httpLimits,
+        countRefused: (reason) => metrics.refusedRequests.inc({ port: 'webhook', reason }),
         ...(webhookSecret
           ? {
               webhook: {
@@ -304,7 +307,10 @@ export async function start(config: Config, deps: StartDeps): Promise<RunningBri
         });
         const { store, engage, bridge } = core;
         const commandDeps: CommandDeps = shared ? { ...core.commandDeps, instanceRole: () => roles.role } : core.commandDeps;
-        const slack = await startSlack(config, { log, now, engageTarget, commandDeps, bridge, store }, parts, () => remainingMs());
+        const countRefused = (reason: string) => metrics.refusedRequests.inc({ port: 'slack', reason });
+        const slack = await startSlack(config, { log, now, engageTarget, commandDeps, bridge, store, countRefused }, parts, () =>
+          remainingMs(),
+        );
         if (!commandSocket) await openCommandSocket();
         const loops = deps.loops ?? true;
         await bridge.start({ poll: loops, schedule: loops });

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../shared/terminal-safe.js';
 import { resolve } from 'node:path';
 import { loadConfig, type Config } from '../config.js';
 import { silentLogger } from '../log.js';
@@ -41,6 +42,7 @@ export async function cmdCommand(args: ParsedArgs, io: CliIo): Promise<number> {
       } else throw err;
     }
   }
-  (result.exitCode === 0 ? io.stdout : io.stderr)(`${result.output}\n`);
+  // What a customer or agent wrote may be in it: no escape sequence reaches the terminal.
+  (result.exitCode === 0 ? io.stdout : io.stderr)(`${terminalSafe(result.output)}\n`);
   return result.exitCode;
 }

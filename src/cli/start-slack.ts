@@ -21,6 +21,8 @@ export async function startSlack(
     commandDeps: CommandDeps;
     bridge: Bridge;
     store: Store;
+    /** Counts a refused Slack request by reason (the metric). */
+    countRefused?: (reason: string) => void;
   },
   cleanups: Array<() => Promise<void>>,
   remainingMs: () => number,
@@ -39,6 +41,10 @@ export async function startSlack(
     ...(config.slack.escalationChannel ? { escalationChannel: config.slack.escalationChannel } : {}),
     permalinkOrigins: [originOf(deps.engageTarget.baseUrl)].filter((o): o is string => o !== undefined),
     port: config.slack.port,
+    host: config.slack.host,
+    limits: config.bridge.httpLimits,
+    maxBodyBytes: config.slack.maxBodyBytes,
+    ...(deps.countRefused ? { countRefused: deps.countRefused } : {}),
     managerIds: config.slack.managerIds,
     command: config.slack.command,
     commands: createCommandRunner(deps.commandDeps),

@@ -1,3 +1,4 @@
+import { oneLineField } from '../shared/terminal-safe.js';
 import type { CommandSpec } from './command-types.js';
 import { describeFailure } from './describe-failure.js';
 import { formatSince } from './format-since.js';
@@ -22,7 +23,8 @@ export const escalationsCommand: CommandSpec<'escalations'> = {
       const lines = open
         .slice(0, MAX_LISTED)
         .map(
-          (e) => `• ${e.name ? `${e.name} ` : ''}(${e.contactKey}) on ${e.channel}: ${e.reason}, since ${formatSince(e.sinceMs, nowMs)}`,
+          (e) =>
+            `• ${e.name ? `${oneLineField(e.name)} ` : ''}(${oneLineField(e.contactKey)}) on ${e.channel}: ${oneLineField(e.reason)}, since ${formatSince(e.sinceMs, nowMs)}`,
         );
       if (open.length > MAX_LISTED) lines.push(`… and ${open.length - MAX_LISTED} more`);
       return { ok: true, text: [`${open.length} open escalation${open.length === 1 ? '' : 's'}:`, ...lines].join('\n') };

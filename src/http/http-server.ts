@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { readinessAnswer, type Readiness } from './readiness-answer.js';
+import { capConnections, DEFAULT_SERVER_LIMITS, serverOptions, type ServerLimits } from './server-limits.js';
+import { refusalReporter } from './refusal-reporter.js';
 
 /** Where the HTTP server reports what it does not tell its callers. */
 export interface HttpServerLog {
@@ -25,6 +27,33 @@ export interface HttpServerDeps {
     accept(body: unknown): Promise<{ accepted: number; skipped?: Record<string, number> } | { error: string } | { unavailable: string }>;
   };
   readonly maxBodyBytes?: number;
+  /** `/metrics` answers only callers on the loopback interface (others get 404); default: everyone. */
+  readonly metricsLoopbackOnly?: boolean;
+  /** Timeouts and connection cap of the port (default DEFAULT_SERVER_LIMITS). */
+  readonly limits?: ServerLimits;
+  /** Counts a refused webhook request by reason (the metric); warnings about them are sampled. */
+  readonly countRefused?: (reason: string) => void;
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+}
+
+const WEBHOOK_PREFIX = '/webhooks/engage/';
+
+/** A path as it may be logged: the secret a caller put in a webhook path is never shown, in any encoding. */
+export function loggablePath(url: string | undefined): string {
+  const path = (url ?? '').split('?')[0] ?? '';
+  return (path.startsWith(WEBHOOK_PREFIX) ? `${WEBHOOK_PREFIX}[redacted]` : path).slice(0, 100);
+}
+
+/** The secret in a webhook path, or undefined when the path is not valid percent-encoding. */
+function pathSecret(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path.slice(WEBHOOK_PREFIX.length));
+  } catch {
+    return undefined;
+  }
 }
 
 export interface RunningHttpServer {
@@ -88,7 +117,13 @@ function logNotReady(deps: HttpServerDeps, code: string, detail: string | undefi
   deps.log?.warn({ code, ...(detail ? { detail } : {}) }, 'not ready');
 }
 
-async function handle(deps: HttpServerDeps, failedAttempts: FailedAttempts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  deps: HttpServerDeps,
+  failedAttempts: FailedAttempts,
+  refused: (reason: string) => void,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
   if (req.method === 'GET' && path === '/readyz') {
@@ -97,19 +132,26 @@ async function handle(deps: HttpServerDeps, failedAttempts: FailedAttempts, req:
     if (answer.status !== 'ready') logNotReady(deps, answer.code, r.detail);
     return send(res, r.ready ? 200 : 503, answer);
   }
-  if (req.method === 'GET' && path === '/metrics') return send(res, 200, await deps.metricsText(), deps.metricsContentType);
-  if (path === '/webhooks/engage' || path.startsWith('/webhooks/engage/')) {
+  if (req.method === 'GET' && path === '/metrics') {
+    if (deps.metricsLoopbackOnly && !isLoopback(req.socket.remoteAddress)) return send(res, 404, { error: 'not found' });
+    return send(res, 200, await deps.metricsText(), deps.metricsContentType);
+  }
+  if (path === '/webhooks/engage' || path.startsWith(WEBHOOK_PREFIX)) {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     // The header keeps the secret out of proxy logs; the path form stays for services that cannot set headers.
-    const given = path === '/webhooks/engage' ? headerSecret(req) : decodeURIComponent(path.slice('/webhooks/engage/'.length));
+    const given = path === '/webhooks/engage' ? headerSecret(req) : pathSecret(path);
     const caller = req.socket.remoteAddress ?? '';
-    const waitMs = failedAttempts.blockedForMs(caller);
-    if (waitMs > 0) {
-      res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
-      return send(res, 429, { error: 'too many failed attempts; try again later' });
-    }
-    if (!deps.webhook || !sameSecret(given, deps.webhook.secret)) {
+    // The right secret always passes: failed attempts from an address (behind a proxy, everyone's) never lock out
+    // the service's pushes. Only the wrong ones wait.
+    if (!deps.webhook || given === undefined || !sameSecret(given, deps.webhook.secret)) {
+      const waitMs = failedAttempts.blockedForMs(caller);
+      if (waitMs > 0) {
+        refused('blocked');
+        res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
+        return send(res, 429, { error: 'too many failed attempts; try again later' });
+      }
       failedAttempts.fail(caller);
+      refused(given === undefined ? 'malformed' : 'secret');
       return send(res, 401, { error: 'wrong secret' });
     }
     const text = await readBody(req, deps.maxBodyBytes ?? 5_000_000);
@@ -131,15 +173,21 @@ async function handle(deps: HttpServerDeps, failedAttempts: FailedAttempts, req:
 /** Health, readiness, metrics and the webhook, on node:http. Manager commands are never taken here (see command-socket). */
 export async function startHttpServer(deps: HttpServerDeps, options: { host: string; port: number }): Promise<RunningHttpServer> {
   const failedAttempts = new FailedAttempts();
-  const server: Server = createServer((req, res) => {
-    handle(deps, failedAttempts, req, res).catch((err: unknown) => {
+  const limits = deps.limits ?? DEFAULT_SERVER_LIMITS;
+  const refused = refusalReporter('webhook requests', {
+    ...(deps.countRefused ? { count: deps.countRefused } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
+  const server: Server = createServer(serverOptions(limits), (req, res) => {
+    handle(deps, failedAttempts, refused, req, res).catch((err: unknown) => {
       // The error's text may quote an API answer or a customer's data: it goes to the log, the caller gets none.
-      deps.log?.warn({ path: (req.url ?? '').split('?')[0]?.slice(0, 100), err: (err as Error)?.message }, 'request failed');
+      deps.log?.warn({ path: loggablePath(req.url), err: (err as Error)?.message }, 'request failed');
       if (!res.headersSent) send(res, 500, { error: 'internal error (details in the log)' });
       else res.destroy();
     });
   });
   server.keepAliveTimeout = 5000;
+  capConnections(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

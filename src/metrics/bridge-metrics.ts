@@ -33,6 +33,8 @@ export interface BridgeMetrics {
   readonly leaseRenewals: Counter;
   /** Times this instance took the lease over after waiting as a standby. */
   readonly leaseTakeovers: Counter;
+  /** Requests refused at a port before any work (`port`: webhook or slack; `reason`: secret, blocked, malformed, signature, origin...). */
+  readonly refusedRequests: Counter<'port' | 'reason'>;
   text(): Promise<string>;
 }
 
@@ -148,6 +150,12 @@ export function createBridgeMetrics(options: { defaultMetrics?: boolean } = {}):
     leaseTakeovers: new Counter({
       name: 'engage_bridge_lease_takeovers_total',
       help: 'Times this instance took the PostgreSQL lease over after waiting as a standby',
+      registers,
+    }),
+    refusedRequests: new Counter({
+      name: 'engage_bridge_refused_requests_total',
+      help: 'Requests refused before any work (wrong secret, bad signature, malformed, blocked caller)',
+      labelNames: ['port', 'reason'],
       registers,
     }),
     text: () => registry.metrics(),

@@ -70,6 +70,32 @@ export function shownAddress(url: string): string {
 /** Longest text sent: NLU servers are for messages, not documents. */
 const MAX_TEXT = 2000;
 
+/** Largest answer read: a Rasa parse result is a few KiB. */
+export const MAX_ANSWER_BYTES = 256 * 1024;
+
+/** The body as text, or undefined once it passes `limit` bytes (the rest is not read). */
+async function readCapped(res: Response, limit: number): Promise<string | undefined> {
+  if (Number(res.headers.get('content-length') ?? 0) > limit) {
+    await res.body?.cancel();
+    return undefined;
+  }
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function createNluClient(o: NluClientOptions): NluParser {
   const { endpoint, headers } = nluTarget(o.url);
   // Error texts may quote the address; only the shown form (no credentials, no token) may leave this module.
@@ -102,9 +128,16 @@ export function createNluClient(o: NluClientOptions): NluParser {
           headers,
           body: JSON.stringify({ text: trimmed }),
           signal: AbortSignal.timeout(o.timeoutMs),
+          // A redirect could send the customer's words (and the token) elsewhere: none is followed.
+          redirect: 'manual',
         });
-        if (!res.ok) return fail(`HTTP ${res.status}`);
-        body = await res.json();
+        if (!res.ok) {
+          await res.body?.cancel();
+          return fail(`HTTP ${res.status}`);
+        }
+        const text = await readCapped(res, MAX_ANSWER_BYTES);
+        if (text === undefined) return fail(`the answer is over ${MAX_ANSWER_BYTES} bytes`);
+        body = JSON.parse(text);
       } catch (e) {
         const name = (e as Error).name;
         return fail(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${o.timeoutMs} ms` : scrub((e as Error).message));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../engage/transport/base-url.js';
 import { DEFAULT_CHANNEL_SERVICES_TEXT, parseChannelServices } from '../engage/channel-services.js';
 
 /**
@@ -25,6 +26,14 @@ const commaList = z.string().transform((s) =>
 );
 const idList = commaList.pipe(z.array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'ids are letters, digits, _ or -')));
 const optionalText = z.string().trim().min(1).optional();
+/** Words of example files and tutorials: a secret containing one was copied, not generated. */
+const PLACEHOLDER =
+  /change[-_ ]?me|placeholder|replace[-_ ]?(me|this|with)|your[-_ ]?(webhook[-_ ]?)?secret|example|x{8}|0{8}|12345678|abcdefgh/i;
+/** An address that carries a token or customers' words: HTTPS unless loopback (the Engage client's rule). */
+const secureUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((v) => v.startsWith('https:') || isLoopbackHost(new URL(v).hostname), 'must use https:// for a host that is not loopback');
+const msSetting = (min: number, max: number, fallback: number) => int(min, max).default(fallback);
 
 function setting<N extends string, S extends z.ZodType>(
   name: N,
@@ -122,10 +131,49 @@ export const SETTINGS = [
   setting('BRIDGE_HTTP_PORT', int(0, 65_535).default(3000), '`3000`', 'health, metrics and webhook server (`0` = any free port)'),
   setting(
     'BRIDGE_WEBHOOK_SECRET',
-    z.string().trim().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+    z
+      .string()
+      .trim()
+      .min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)')
+      .refine(
+        (v) => new Set(v).size >= 8 && !/^(.{1,16})\1+$/s.test(v),
+        'is too regular (a repeated character or pattern): use e.g. `openssl rand -hex 32`',
+      )
+      .refine((v) => !PLACEHOLDER.test(v), 'looks like a placeholder from an example: use e.g. `openssl rand -hex 32`')
+      .optional(),
     'none (webhook disabled)',
     'secret required on the webhook, at least 32 characters; send it in an `X-Webhook-Secret` header (or in the path)',
     true,
+  ),
+  setting(
+    'BRIDGE_HTTP_HEADERS_TIMEOUT_MS',
+    msSetting(100, 300_000, 10_000),
+    '`10000`',
+    'on both HTTP ports (bridge and Slack): a client that has not sent its headers by then is disconnected',
+  ),
+  setting(
+    'BRIDGE_HTTP_REQUEST_TIMEOUT_MS',
+    msSetting(100, 600_000, 30_000),
+    '`30000`',
+    'on both HTTP ports: a client that has not sent its whole request by then is disconnected',
+  ),
+  setting(
+    'BRIDGE_HTTP_MAX_CONNECTIONS',
+    int(1, 100_000).default(512),
+    '`512`',
+    'open connections each HTTP port accepts; past it new ones are closed',
+  ),
+  setting(
+    'BRIDGE_METRICS_HOST',
+    z.enum(['loopback', 'any']).default('loopback'),
+    '`loopback` (`any` in the Docker image)',
+    '`loopback`: `/metrics` answers only callers on 127.0.0.1/::1 (others get 404); `any`: every caller that reaches `BRIDGE_HTTP_PORT`',
+  ),
+  setting(
+    'LOG_CUSTOMER_IDS',
+    z.enum(['pseudonymised', 'clear']).default('pseudonymised'),
+    '`pseudonymised`',
+    'contact ids and phone numbers in log lines: a keyed hash stable within a deployment (`c-…`), or `clear` while debugging',
   ),
   setting(
     'BRIDGE_FLOW_FILE',
@@ -206,7 +254,7 @@ export const SETTINGS = [
   ),
   setting(
     'BRIDGE_NLU_URL',
-    z.url({ protocol: /^https?$/ }).optional(),
+    secureUrl.optional(),
     'none (the embedded NLU only)',
     'NLU server with the Rasa HTTP API (`POST /model/parse`), asked before the embedded NLU; the flows map its intents',
     // It may carry credentials (user:password@ or Rasa's ?token=).
@@ -220,8 +268,20 @@ export const SETTINGS = [
   setting('SLACK_APP_TOKEN', optionalText, 'none', 'when set, Socket Mode instead of HTTP', true),
   setting('SLACK_BOT_ID', optionalText, 'none', 'with `SLACK_BOT_USER_ID`: no `auth.test` call at start-up'),
   setting('SLACK_BOT_USER_ID', optionalText, 'none', 'with `SLACK_BOT_ID`: no `auth.test` call at start-up'),
+  setting(
+    'SLACK_HTTP_HOST',
+    z.string().min(1).default('0.0.0.0'),
+    '`0.0.0.0`',
+    'address the Slack HTTP receiver binds (`127.0.0.1` behind a proxy on the same host)',
+  ),
   setting('SLACK_PORT', int(0, 65_535).default(3001), '`3001`', 'Slack HTTP receiver port (`0` = any free port)'),
-  setting('SLACK_API_URL', z.url({ protocol: /^https?$/ }).optional(), "Slack's", 'Web API base address (tests and proxies)'),
+  setting(
+    'SLACK_MAX_BODY_BYTES',
+    int(1024, 4_194_304).default(262_144),
+    '`262144`',
+    'largest Slack request body taken; a bigger one is refused (413) while it is read, before its signature is checked',
+  ),
+  setting('SLACK_API_URL', secureUrl.optional(), "Slack's", 'Web API base address (tests and proxies)'),
   setting('SLACK_ESCALATION_CHANNEL', optionalText, 'none', 'channel id for escalation notices'),
   setting('SLACK_MANAGER_IDS', idList.default([]), 'none (nobody)', 'comma list of Slack user ids allowed to run manager commands'),
   setting(

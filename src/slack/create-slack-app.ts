@@ -7,6 +7,8 @@ import { createNoticeQueue, realSleep, type Sleep } from './notice-queue.js';
 import type { AuditSink, BridgeActions, Clock, CommandRunner, SlackLogger, SlackNotifier } from './ports.js';
 import { registerSlashCommand } from './slash-command.js';
 import { verifySlackRequests } from './verify-slack-requests.js';
+import { capConnections, DEFAULT_SERVER_LIMITS, serverOptions, type ServerLimits } from '../http/index.js';
+import type { Server } from 'node:http';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -21,6 +23,12 @@ export interface SlackAppOptions {
   port: number;
   /** interface to listen on; all interfaces when absent (Slack must reach it) */
   host?: string;
+  /** Timeouts and connection cap of the HTTP receiver's port (default DEFAULT_SERVER_LIMITS). */
+  limits?: ServerLimits;
+  /** Largest request body taken (default 256 KiB): refused with 413 while it is read, before the signature check. */
+  maxBodyBytes?: number;
+  /** Counts a refused request by reason (the metric); warnings about them are sampled. */
+  countRefused?: (reason: string) => void;
   /** Web API base address, e.g. `https://slack.com/api/` */
   apiUrl?: string;
   escalationChannel?: string;
@@ -55,6 +63,9 @@ export interface SlackApp {
   notifier: SlackNotifier;
 }
 
+/** Slack's payloads (a slash command, a button click with its message) are a few KiB; 256 KiB leaves room. */
+export const DEFAULT_SLACK_BODY_LIMIT = 256 * 1024;
+
 const systemClock: Clock = { now: () => Date.now() };
 
 /** Builds the Bolt app without touching the network; `start()` binds the port or opens the socket. */
@@ -76,11 +87,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       processBeforeResponse: false,
       // Our own check (both directions of the timestamp) runs in front instead: see verify-slack-requests.
       signatureVerification: false,
+      bodyLimit: options.maxBodyBytes ?? DEFAULT_SLACK_BODY_LIMIT,
     });
     verifySlackRequests(http, {
       signingSecret: options.signingSecret as string,
       nowMs: options.wallClockMs ?? Date.now,
       logger: options.logger,
+      bodyLimit: options.maxBodyBytes ?? DEFAULT_SLACK_BODY_LIMIT,
+      ...(options.countRefused ? { countRefused: options.countRefused } : {}),
     });
     receiver = http;
   }
@@ -136,7 +150,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       options.logger.info({ mode }, 'Slack app connected over Socket Mode');
       return { port: null };
     }
-    const server = await app.start({ port: options.port, ...(options.host === undefined ? {} : { host: options.host }) });
+    const limits = options.limits ?? DEFAULT_SERVER_LIMITS;
+    const server: Server = await app.start(
+      { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) },
+      serverOptions(limits),
+    );
+    capConnections(server, limits);
     const port = (server.address() as AddressInfo).port;
     options.logger.info({ mode, port }, 'Slack app listening for slash commands and button clicks');
     return { port };

@@ -26,7 +26,7 @@ const RULES: Record<string, Rule> = {
   bot: { areas: [], packages: ['zod', 'yaml', 'tinyld'], pure: true },
   bridge: { areas: ['engage', 'storage', 'bot', 'nlu'], packages: ['node-cron', 'zod'] },
   commands: { areas: ['engage', 'storage', 'bridge', 'bot'], packages: ['zod'] },
-  slack: { areas: ['commands', 'bridge'], packages: ['@slack/bolt'] },
+  slack: { areas: ['commands', 'bridge', 'http'], packages: ['@slack/bolt'] },
   http: { areas: [], packages: [] },
   metrics: { areas: [], packages: ['prom-client'] },
   nlu: {

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../../src/shared/terminal-safe.js';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/commands/run-command.js';
 import { NotFoundError } from '../../src/engage/errors/index.js';
@@ -92,6 +93,19 @@ describe('escalations', () => {
         '• (web/v2) on web: no match twice, since 2026-11-23 09:55 UTC (5 min ago)',
       ].join('\n'),
     );
+  });
+
+  it('shows escape sequences and line breaks in a display name escaped, so they cannot clear the screen or fake a line', async () => {
+    const name = 'Eve\u001b[2J\u001b[H\n• Mallory (web/9) on web: fake, since now\u202e';
+    const deps = fakeDeps({
+      bridge: {
+        openEscalations: async () => [{ contactKey: 'web/1', name, channel: 'web', reason: 'asked\r\nfor a human', sinceMs: NOW }],
+      },
+    });
+    const text = terminalSafe((await runCommand('escalations', { actor: manager, deps })).text);
+    expect(text.split('\n')).toHaveLength(2);
+    expect([...text].filter((c) => c !== '\n' && (c < ' ' || (c >= '\u007f' && c <= '\u009f') || c === '\u202e'))).toEqual([]);
+    expect(text).toContain('Eve\\u{1b}[2J\\u{1b}[H\\u{a}• Mallory');
   });
 
   it('says when there are none', async () => {

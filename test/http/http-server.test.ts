@@ -1,4 +1,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../src/log.js';
 import { startHttpServer, type RunningHttpServer, type HttpServerDeps } from '../../src/http/http-server.js';
 import { READINESS_TEXTS } from '../../src/http/readiness-answer.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE } from '../../src/metrics/bridge-metrics.js';
@@ -96,17 +99,39 @@ describe('bridge HTTP server', () => {
     expect(d.accepted).toEqual([{ id: '2' }, { id: '2' }]);
   });
 
-  it('refuses a caller for a while after too many wrong secrets, even with the right one', async () => {
+  it('refuses a caller for a while after too many wrong secrets, but never a request with the right one', async () => {
     const d = deps();
     server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
     for (let i = 0; i < 10; i++) {
       const wrong = await fetch(`${server.url}/webhooks/engage/guess-${i}`, { method: 'POST', body: '[]' });
       expect(wrong.status).toBe(401);
     }
+    const blocked = await fetch(`${server.url}/webhooks/engage/guess-10`, { method: 'POST', body: '[]' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
     const right = await fetch(`${server.url}/webhooks/engage/hook-secret`, { method: 'POST', body: JSON.stringify([{ id: '3' }]) });
-    expect(right.status).toBe(429);
-    expect(right.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(d.accepted).toEqual([]);
+    expect(right.status).toBe(202);
+    const header = await fetch(`${server.url}/webhooks/engage`, {
+      method: 'POST',
+      headers: { 'x-webhook-secret': 'hook-secret' },
+      body: '[{"id":"4"}]',
+    });
+    expect(header.status).toBe(202);
+    expect(d.accepted).toEqual([{ id: '3' }, { id: '4' }]);
+  });
+
+  it('answers a malformed webhook path with 401, counts it as a failure and in the metric, and logs no line per request', async () => {
+    const refused: string[] = [];
+    const logged: unknown[] = [];
+    const d = deps({ countRefused: (r) => refused.push(r), log: { warn: (o) => logged.push(o) } });
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${server.url}/webhooks/engage/%zz${i}`, { method: 'POST', body: '[]' });
+      expect(res.status).toBe(401);
+    }
+    expect((await fetch(`${server.url}/webhooks/engage/%zz`, { method: 'POST', body: '[]' })).status).toBe(429);
+    expect(refused).toEqual([...Array(10).fill('malformed'), 'blocked']);
+    expect(logged).toHaveLength(1);
   });
 
   it('takes a push in several chunks whole, and answers one over the size limit with 413 without taking it', async () => {
@@ -160,5 +185,65 @@ describe('bridge HTTP server failures', () => {
     const text = await res.text();
     expect(text).not.toContain('32470000031');
     expect(logged).toHaveLength(1);
+  });
+});
+
+describe('bridge HTTP server limits', () => {
+  it('disconnects a client that holds its headers past the header timeout', async () => {
+    server = await startHttpServer(deps({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 1000, maxConnections: 10 } }), {
+      host: '127.0.0.1',
+      port: 0,
+    });
+    const socket = connect(server.port, '127.0.0.1');
+    socket.write('POST /webhooks/engage HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += String(chunk);
+    });
+    const closed = await new Promise<boolean>((resolve) => {
+      const deadline = setTimeout(() => resolve(false), 20_000);
+      socket.on('error', () => undefined);
+      socket.once('close', () => {
+        clearTimeout(deadline);
+        resolve(true);
+      });
+    });
+    socket.destroy();
+    expect(closed).toBe(true);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('never writes the webhook secret of a failed request to the log, raw, percent-encoded or base64', async () => {
+    const secret = 'a+b/c=d-0123456789-0123456789-0123456789==';
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const log = createLogger({ level: 'info', pretty: false, destination, secrets: [secret] });
+    const d = deps({
+      log,
+      webhook: {
+        secret,
+        accept: async () => {
+          throw new Error(`failed on ${Buffer.from(secret).toString('base64')} and ${encodeURIComponent(secret).toLowerCase()}`);
+        },
+      },
+    });
+    server = await startHttpServer(d, { host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${server.url}/webhooks/engage/${encodeURIComponent(secret)}`, { method: 'POST', body: '[]' });
+    expect(res.status).toBe(500);
+    const text = lines.join('');
+    expect(text).toContain('request failed');
+    for (const form of [
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      Buffer.from(secret).toString('base64'),
+    ]) {
+      expect(text).not.toContain(form);
+    }
   });
 });

@@ -76,3 +76,32 @@ describe('the NLU client', () => {
     expect(parseEndpoint('http://127.0.0.1:5005/model/parse')).toBe('http://127.0.0.1:5005/model/parse');
   });
 });
+
+describe('the NLU client against a hostile server', () => {
+  it('follows no redirect and reads no answer over the size cap', async () => {
+    const { createServer } = await import('node:http');
+    const hits: string[] = [];
+    const raw = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/model/parse') {
+        res.writeHead(307, { location: '/elsewhere/model/parse' });
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ intent: { name: 'x', confidence: 1 }, text: 'y'.repeat(400_000) }));
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (raw.address() as { port: number }).port;
+      const redirected = client(`http://127.0.0.1:${port}`);
+      expect(await redirected.c.parse('hello')).toBeUndefined();
+      expect(hits).toEqual(['/model/parse']);
+      const big = client(`http://127.0.0.1:${port}/elsewhere`);
+      expect(await big.c.parse('hello')).toBeUndefined();
+      expect(big.events[0]).toMatch(/over 262144 bytes/);
+    } finally {
+      raw.closeAllConnections();
+      await new Promise<void>((r) => raw.close(() => r()));
+    }
+  });
+});

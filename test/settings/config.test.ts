@@ -117,6 +117,20 @@ describe('settings', () => {
     expect(problems.join('\n')).not.toContain('short-secret');
   });
 
+  it('refuses a long webhook secret that is a repeat or a known placeholder, without quoting it', () => {
+    for (const weak of [
+      'a'.repeat(40),
+      'abcd'.repeat(10),
+      'changeme-changeme-changeme-changeme-1',
+      'your-webhook-secret-goes-here-0123456789',
+    ]) {
+      const problems = problemsOf(() => parseConfig({ env: { BRIDGE_WEBHOOK_SECRET: weak } })).join('\n');
+      expect(problems).toMatch(/BRIDGE_WEBHOOK_SECRET.*(too regular|placeholder)/);
+      expect(problems).not.toContain(weak);
+    }
+    expect(parseConfig({ env: { BRIDGE_WEBHOOK_SECRET: '3f9a1c0e7b2d4a6f8e1c3b5d7f9a0c2e' } }).bridge.webhookSecret).toBeDefined();
+  });
+
   it('loads .env and config/settings.yaml from the working directory', () => {
     const dir = testTempDir('eb-config-');
     writeFileSync(join(dir, '.env'), 'LOG_LEVEL=debug\n');

@@ -31,6 +31,23 @@ describe('logging', () => {
     expect(text).not.toContain('zzz');
   });
 
+  it('scrubs a secret written percent-encoded (either case) or in base64 (standard or URL-safe, with or without padding)', () => {
+    const secret = 'a+b/c=d e?~0123456789abcdef0123456789';
+    const enc = encodeURIComponent(secret);
+    const b64 = Buffer.from(secret).toString('base64');
+    const forms = [
+      secret,
+      enc,
+      enc.toLowerCase(),
+      encodeURI(secret),
+      b64,
+      b64.replace(/=+$/, ''),
+      Buffer.from(secret).toString('base64url'),
+    ];
+    for (const form of forms)
+      expect(scrubSecrets(`path /webhooks/engage/${form} failed`, [secret])).toBe('path /webhooks/engage/[redacted] failed');
+  });
+
   it('removes access_token parameters from any text', () => {
     expect(scrubSecrets('GET /a?access_token=abc&b=2', [])).toBe('GET /a?access_token=[redacted]&b=2');
   });

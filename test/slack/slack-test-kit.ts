@@ -127,8 +127,15 @@ export function slashCommand(fake: FakeSlack, userId: string, text: string, id =
     text,
     api_app_id: 'A1',
     response_url: fake.responseUrl(id),
-    trigger_id: '1.2.3',
+    trigger_id: nextTriggerId(),
   };
+}
+
+let triggers = 0;
+/** Slack gives every request its own trigger id, so no two signed requests are alike (the receiver refuses replays). */
+function nextTriggerId(): string {
+  triggers += 1;
+  return `1.2.${triggers}`;
 }
 
 export function blockAction(
@@ -146,7 +153,7 @@ export function blockAction(
     api_app_id: 'A1',
     token: 'legacy-verification-token',
     container: { type: 'message', message_ts: message.ts, channel_id: 'CESC', is_ephemeral: false },
-    trigger_id: '1.2.3',
+    trigger_id: nextTriggerId(),
     channel: { id: 'CESC', name: 'escalations' },
     message: { type: 'message', ts: message.ts, text: 'Escalation', blocks: message.blocks },
     response_url: fake.responseUrl(id),
