@@ -1,8 +1,7 @@
 // The flow test file (`flows.test.yaml` beside the flows): conversation tests that say what the flows should do
 // with customers' own words. Held out from training: the NLU learns from the flows' `examples` only.
-import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { FlowFileError, dotted, lineOf } from './parse-flows.js';
+import { FlowFileError, dotted, lineOf, parseYamlFile } from './parse-flows.js';
 
 /** What a customer's message should lead to: an intent of the flows, a request for a person, or nothing covered. */
 export const FLOW_TEST_LABELS = ['human', 'cancel', 'none'] as const;
@@ -57,15 +56,7 @@ export interface FlowTestTurn {
 
 /** Parses a flow test file (YAML or JSON); every problem names the file, the path and the line, like the flow file. */
 export function parseFlowTests(text: string, fileName: string): FlowTestFile {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new FlowFileError(
-      fileName,
-      doc.errors.map((e) => ({ path: '', line: counter.linePos(e.pos[0]).line, message: e.message.split('\n')[0] ?? e.message })),
-      'flow test file',
-    );
-  }
+  const { doc, counter } = parseYamlFile(text, fileName, 'flow test file');
   const parsed = flowTestFileSchema.safeParse(doc.toJS());
   if (!parsed.success) {
     throw new FlowFileError(

@@ -46,15 +46,22 @@ export function lineOf(doc: Document, counter: LineCounter, path: FlowPath): num
 
 export const dotted = (path: FlowPath): string => path.map(String).join('.');
 
-export function parseFlows(text: string, fileName: string): Flows {
+/** The YAML (or JSON) document of a file with its line counter; a syntax error throws with the line of each problem. */
+export function parseYamlFile(text: string, fileName: string, what = 'flow file'): { doc: Document; counter: LineCounter } {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new FlowFileError(
       fileName,
       doc.errors.map((e) => ({ path: '', line: counter.linePos(e.pos[0]).line, message: e.message.split('\n')[0] ?? e.message })),
+      what,
     );
   }
+  return { doc, counter };
+}
+
+export function parseFlows(text: string, fileName: string): Flows {
+  const { doc, counter } = parseYamlFile(text, fileName);
   const { flat, translations, problems: languageProblems } = extractTranslations(doc.toJS());
   const parsed = flowFileSchema.safeParse(flat);
   const located = (ps: typeof languageProblems): FlowProblem[] =>
