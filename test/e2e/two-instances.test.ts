@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { askCommandSocket } from '../../src/http/ask-command-socket.js';
 import { silentLogger } from '../../src/log.js';
@@ -85,16 +85,22 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
 
 describe('two instances on one PostgreSQL database', () => {
   let server: TestPostgres;
+  // Each test has its own simulator: instances of a test that ran out of time (its `finally` still pending) keep
+  // polling their simulator, and would answer the next test's customers in a shared one.
   let simulator: RunningSimulator;
   let sim: SimulatorHandle['sim'];
   beforeAll(async () => {
     server = await startTestPostgres();
+  }, 120_000);
+  beforeEach(async () => {
     const handle = createSimulator();
     sim = handle.sim;
     simulator = await handle.listen({ host: '127.0.0.1', port: 0 });
-  }, 120_000);
-  afterAll(async () => {
+  });
+  afterEach(async () => {
     await simulator?.close();
+  });
+  afterAll(async () => {
     await server?.stop();
   }, 60_000);
 
