@@ -140,6 +140,62 @@ export class ConversationBook {
     );
   }
 
+  /**
+   * Removes a conversation: from the hot set (in memory or cold) and every archived copy. Returns what there was: the
+   * conversation (0 or 1), its archived copies and its transcript lines. With `dryRun`, only counts.
+   */
+  forget(key: string, dryRun: boolean): Promise<{ conversations: number; archivedCopies: number; transcriptLines: number }> {
+    return this.inTurn(async () => {
+      const slot = this.state.conversations.get(key);
+      const record = slot === undefined ? undefined : await this.slow(key);
+      // Hot, cold or archived: one conversation (an archived marker names the contact too).
+      const conversations = this.state.conversations.get(key) === undefined ? 0 : 1;
+      if (!dryRun && this.state.conversations.delete(key)) this.changed('hot');
+      const archivedCopies = await this.persistence.removeArchive([key], { dryRun });
+      return { conversations, archivedCopies, transcriptLines: record?.transcript.length ?? 0 };
+    });
+  }
+
+  /**
+   * Removes transcript lines dated before `beforeMs` from the hot set's conversations, leaving each conversation (and
+   * its date) as it is otherwise. Yields to the event loop now and then: a pass over thousands never holds it long.
+   */
+  async trimTranscripts(beforeMs: number): Promise<{ lines: number; conversations: number }> {
+    const result = { lines: 0, conversations: 0 };
+    let seen = 0;
+    for (const [key] of listConversationsIn(this.state)) {
+      if (++seen % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.update(key, (current) => {
+        // Archived (or gone) while we waited: the archive's own retention deals with it.
+        if (!current || !isLive(this.state.conversations.get(key))) return undefined;
+        const kept = current.transcript.filter((line) => line.at >= beforeMs);
+        if (kept.length === current.transcript.length) return undefined;
+        result.lines += current.transcript.length - kept.length;
+        result.conversations += 1;
+        return { ...current, transcript: kept };
+      });
+    }
+    return result;
+  }
+
+  /**
+   * Deletes conversations archived before `beforeMs`: their "archived" markers go first (with the next commit), then
+   * every archived copy; a crash between the two leaves copies no marker points to, which `compactArchive` drops.
+   */
+  expireArchive(beforeMs: number, flush: () => Promise<void>): Promise<{ conversations: number; copies: number }> {
+    return this.inTurn(async () => {
+      const keys: string[] = [];
+      for (const [key, slot] of this.state.conversations.entries()) {
+        if (!isLive(slot) && slot.archivedAt < beforeMs) keys.push(key);
+      }
+      if (keys.length === 0) return { conversations: 0, copies: 0 };
+      for (const key of keys) this.state.conversations.delete(key);
+      this.changed('hot');
+      await flush();
+      return { conversations: keys.length, copies: await this.persistence.removeArchive(keys, { dryRun: false }) };
+    });
+  }
+
   /** The slots the filter picks, chosen by what the slots hold before any record is read. */
   private select(filter: ConversationFilter): { owner: Owner | undefined; since: number | undefined; slots: Array<[string, LiveSlot]> } {
     const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
