@@ -81,6 +81,9 @@ async function openCore(
       seenIdsDays: config.bridge.seenRetentionDays,
       auditDays: config.bridge.auditRetentionDays,
       archiveAfterDays: config.bridge.archiveAfterDays,
+      transcriptDays: config.bridge.transcriptRetentionDays,
+      archiveDays: config.bridge.archiveRetentionDays,
+      surveyDays: config.bridge.surveyRetentionDays,
     },
   };
   // PostgreSQL's module graph (pg) is loaded only when it is configured.

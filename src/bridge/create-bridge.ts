@@ -157,6 +157,11 @@ export async function createBridge(o: BridgeOptions) {
       await o.store.prune();
       await o.store.archiveInactive();
     },
+    retention: async () => {
+      // BRIDGE_TRANSCRIPT_RETENTION_DAYS, BRIDGE_ARCHIVE_RETENTION_DAYS, BRIDGE_SURVEY_RETENTION_DAYS.
+      const removed = await o.store.applyRetention();
+      if (Object.values(removed).some((n) => n > 0)) o.log.info({ removed }, 'retention: deleted what is kept no longer');
+    },
   });
 
   /**

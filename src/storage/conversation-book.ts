@@ -24,6 +24,20 @@ import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { ConversationFilter, OwnerCounts } from './store.js';
 
+/**
+ * Whether a conversation's JSON text may hold a transcript line dated before `beforeMs`, read without parsing it: the
+ * record's text is written in its schema's order, the transcript after the dialog and followed only by plain fields,
+ * so its last `"transcript":[` is the transcript and its first line's `at` comes first. Lines are kept in order.
+ * Anything else (a text not of that form) answers yes: the record is then parsed and looked at.
+ */
+export function mayHoldLinesBefore(json: string, beforeMs: number): boolean {
+  const at = json.lastIndexOf('"transcript":[');
+  if (at < 0) return true;
+  const first = /^(?:\]|\{"at":(-?[\d.e+]+)[,}])/.exec(json.slice(at + 14, at + 60));
+  if (!first) return true;
+  return first[1] !== undefined && Number(first[1]) < beforeMs;
+}
+
 /** The conversations part of the store: the hot set, the archive behind it, and moves between the two. */
 export class ConversationBook {
   /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
@@ -163,7 +177,8 @@ export class ConversationBook {
   async trimTranscripts(beforeMs: number): Promise<{ lines: number; conversations: number }> {
     const result = { lines: 0, conversations: 0 };
     let seen = 0;
-    for (const [key] of listConversationsIn(this.state)) {
+    for (const [key, slot] of listConversationsIn(this.state)) {
+      if (isHot(slot) && !mayHoldLinesBefore(slot.json, beforeMs)) continue;
       if (++seen % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
       await this.update(key, (current) => {
         // Archived (or gone) while we waited: the archive's own retention deals with it.
