@@ -16,6 +16,7 @@ import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
 import type { RunningSimulator } from './simulator/index.js';
 import { runCliCommand, type CommandDeps } from './commands/index.js';
+import { contactPseudonym, pseudonymKeyOf } from './settings/pseudonymise.js';
 import { standbyCommandAnswer } from './commands/status-command.js';
 import { RoleSupervisor, type ActivePart, type InstanceRole } from './cli/instance-role.js';
 import { settlesWithin, stopsBy } from './cli/settles-within.js';
@@ -126,6 +127,7 @@ async function openCore(
     metrics,
     now,
     settings: { ...bridgeSettingsOf(config), ...options.settings },
+    pseudonym: contactPseudonym(pseudonymKeyOf(config)),
     ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
   });
   const commandDeps: CommandDeps = {

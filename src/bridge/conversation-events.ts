@@ -3,6 +3,7 @@ import type { KeyedMutex } from './keyed-mutex.js';
 import { runBrain, commitDecision } from './run-brain.js';
 import type { OwnershipChange } from './ownership.js';
 import type { EscalationFailures } from './outbox-runner.js';
+import type { ForgetResult } from '../storage/index.js';
 
 export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
 
@@ -60,6 +61,11 @@ export class ConversationEvents implements EscalationFailures {
       ctx.wake(key);
       return change;
     });
+  }
+
+  /** A manager's `forget`: under the contact's lock, so no turn of the contact's worker writes it back half-way. */
+  forget(key: string, dryRun: boolean): Promise<ForgetResult> {
+    return this.mutex.run(key, () => this.ctx.store.forgetContact(key, { dryRun }));
   }
 
   pause(key: string, actor: string): Promise<OwnershipChange> {
