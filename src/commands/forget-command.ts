@@ -22,6 +22,7 @@ const KINDS: ReadonlyArray<[string, string]> = [
   ['escalations', 'escalations'],
   ['surveyAnswers', 'survey answers'],
   ['auditEntries', 'audit entries'],
+  ['deadListed', 'entries in the list of given-up actions'],
 ];
 
 function counts(removed: Readonly<Record<string, number>>): string {

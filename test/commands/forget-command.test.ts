@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BridgeContext } from '../../src/bridge/bridge-context.js';
 import { BridgeControlService } from '../../src/bridge/bridge-control.js';
 import { ConversationEvents } from '../../src/bridge/conversation-events.js';
+import { deadEffects, listDead } from '../../src/bridge/effect-dead.js';
 import { KeyedMutex } from '../../src/bridge/keyed-mutex.js';
 import { runCliCommand } from '../../src/commands/run-cli-command.js';
 import { runCommand } from '../../src/commands/run-command.js';
@@ -58,11 +59,15 @@ describe('forget, the manager command', () => {
     const { store, deps, logged } = setup();
     await rememberAnn(store);
     await runCommand('handover whatsapp/32470000001', { actor: manager, deps });
+    // A given-up reply, listed for `status` in the store's meta.
+    await listDead({ store }, { key: '2001/9001:1:reply', kind: 'reply', contactKey: ANN, reason: 'refused', atMs: T0 });
+    await listDead({ store }, { key: '2001/9002:1:reply', kind: 'reply', contactKey: 'whatsapp:2', reason: 'refused', atMs: T0 });
 
     const answer = await runCommand('forget whatsapp/32470000001', { actor: manager, deps });
     expect(answer.ok).toBe(true);
     expect(answer.text).toContain(`Forgot ${ANN_PSEUDONYM}: removed conversation (with its dialog state): 1`);
-    expect(answer.text).toContain('escalations: 1, survey answers: 1, audit entries: 1');
+    expect(answer.text).toContain('escalations: 1, survey answers: 1, audit entries: 1, entries in the list of given-up actions: 1.');
+    expect(await deadEffects(store)).toMatchObject({ count: 2, latest: [{ contactKey: 'whatsapp:2' }] });
     expect(answer.text).not.toContain('32470000001');
     expect(await store.getConversation(ANN)).toBeUndefined();
     expect(await store.listEscalations({ contactKey: ANN })).toEqual([]);
