@@ -134,6 +134,20 @@ export function describeForgetContract(subject: () => { store: Store; reopen?: (
       expect((await again.forgetContact(BOB, { dryRun: true })).archivedCopies).toBe(1);
     });
 
+    it('forgets a contact whose records were read back from disk (after a snapshot and a reopen)', async () => {
+      const { store } = subject();
+      await remember(store, ANN, 'ann');
+      await remember(store, BOB, 'bob');
+      const loaded = await reopened();
+      if (!loaded) return;
+      expect(await loaded.forgetContact(ANN)).toMatchObject({ known: true, conversations: 1, archivedCopies: 1, surveyAnswers: 1 });
+      await expectForgotten(loaded, ANN, 'ann');
+      const again = (await reopened()) ?? loaded;
+      await expectForgotten(again, ANN, 'ann');
+      expect((await again.forgetContact(ANN, { dryRun: true })).known).toBe(false);
+      expect(await again.getConversation(BOB)).toBeDefined();
+    });
+
     it('forgets a contact whose conversation is only in the archive', async () => {
       const { store } = subject();
       await store.saveConversation(record(ANN, { updatedAt: T0 - 40 * DAY }));
