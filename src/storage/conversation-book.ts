@@ -178,8 +178,8 @@ export class ConversationBook {
     const result = { lines: 0, conversations: 0 };
     let seen = 0;
     for (const [key, slot] of listConversationsIn(this.state)) {
-      if (isHot(slot) && !mayHoldLinesBefore(slot.json, beforeMs)) continue;
       if (++seen % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (isHot(slot) && !mayHoldLinesBefore(slot.json, beforeMs)) continue;
       await this.update(key, (current) => {
         // Archived (or gone) while we waited: the archive's own retention deals with it.
         if (!current || !isLive(this.state.conversations.get(key))) return undefined;
