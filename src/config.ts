@@ -54,6 +54,10 @@ export interface Config {
     readonly seenRetentionDays: number;
     readonly auditRetentionDays: number;
     readonly archiveAfterDays: number;
+    /** Retention of transcript lines, archived conversations and survey answers (`Store.applyRetention`). */
+    readonly transcriptRetentionDays: number;
+    readonly archiveRetentionDays: number;
+    readonly surveyRetentionDays: number;
     /** `BRIDGE_STORE_ENGINE`: the embedded store's engine, the journal files or SQLite. */
     readonly storeEngine: 'file' | 'sqlite';
     /** `BRIDGE_DEBUG_SYNC_RECORD`: the file store writes down what a power cut would keep (power-loss simulation). */
@@ -217,6 +221,9 @@ function toConfig(s: RawSettings): Config {
       seenRetentionDays: s.BRIDGE_SEEN_RETENTION_DAYS,
       auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
       archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
+      transcriptRetentionDays: s.BRIDGE_TRANSCRIPT_RETENTION_DAYS,
+      archiveRetentionDays: s.BRIDGE_ARCHIVE_RETENTION_DAYS,
+      surveyRetentionDays: s.BRIDGE_SURVEY_RETENTION_DAYS,
       storeEngine: s.BRIDGE_STORE_ENGINE,
       debugSyncRecord: s.BRIDGE_DEBUG_SYNC_RECORD === 'on',
       shutdownDeadlineMs: s.BRIDGE_SHUTDOWN_DEADLINE_MS,

@@ -16,6 +16,7 @@ import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
 import { commandSocketPath, startCommandSocket } from './http/command-socket.js';
 import type { RunningSimulator } from './simulator/index.js';
 import { runCliCommand, type CommandDeps } from './commands/index.js';
+import { contactPseudonym, pseudonymKeyOf } from './settings/pseudonymise.js';
 import { standbyCommandAnswer } from './commands/status-command.js';
 import { RoleSupervisor, type ActivePart, type InstanceRole } from './cli/instance-role.js';
 import { settlesWithin, stopsBy } from './cli/settles-within.js';
@@ -81,6 +82,9 @@ async function openCore(
       seenIdsDays: config.bridge.seenRetentionDays,
       auditDays: config.bridge.auditRetentionDays,
       archiveAfterDays: config.bridge.archiveAfterDays,
+      transcriptDays: config.bridge.transcriptRetentionDays,
+      archiveDays: config.bridge.archiveRetentionDays,
+      surveyDays: config.bridge.surveyRetentionDays,
     },
   };
   // PostgreSQL's module graph (pg) is loaded only when it is configured.
@@ -123,6 +127,7 @@ async function openCore(
     metrics,
     now,
     settings: { ...bridgeSettingsOf(config), ...options.settings },
+    pseudonym: contactPseudonym(pseudonymKeyOf(config)),
     ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
   });
   const commandDeps: CommandDeps = {

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { type Actor, actorText } from '../shared/actor.js';
 import type { HandoverTarget, Owner } from '../shared/owner.js';
 import type { ConversationRecord } from '../storage/index.js';
@@ -19,6 +20,18 @@ function keyOf(contactKey: string): string {
   return key;
 }
 
+/** Without the deployment's key (tests): a keyed hash under a key of this process only, never the id in clear. */
+function processPseudonym(): (contact: string) => string {
+  const key = randomBytes(32);
+  return (contact) => {
+    const at = contact.indexOf('/');
+    return `${contact.slice(0, at + 1)}c-${createHmac('sha256', key)
+      .update(contact.slice(at + 1))
+      .digest('hex')
+      .slice(0, 10)}`;
+  };
+}
+
 /**
  * What managers (Slack, terminal) may ask of the running bridge. Every owner change goes through the conversation
  * events, and so through the one ownership module and the audit log.
@@ -28,7 +41,22 @@ export class BridgeControlService {
     private readonly ctx: BridgeContext,
     private readonly events: ConversationEvents,
     private readonly topicIds: () => Promise<readonly string[]>,
+    /** `service/id` to its keyed-hash pseudonym, as log lines show it (`service/c-…`). */
+    private readonly pseudonym: (contact: string) => string = processPseudonym(),
   ) {}
+
+  /** Removes (or, on a dry run, counts) what the store keeps about the contact; the id leaves only as a pseudonym. */
+  async forgetContact(
+    contactKey: string,
+    o: { dryRun: boolean },
+    actor: ControlActor,
+  ): Promise<{ known: boolean; removed: Record<string, number>; pseudonym: string }> {
+    const key = keyOf(contactKey);
+    const { known, ...removed } = await this.events.forget(key, o.dryRun);
+    const pseudonym = this.pseudonym(slashForm(key));
+    if (known && !o.dryRun) this.ctx.log.info({ contact: pseudonym, by: actorName(actor), removed }, 'a contact was forgotten');
+    return { known, removed, pseudonym };
+  }
 
   async getOwner(contactKey: string): Promise<{ owner: Owner; sinceMs?: number } | undefined> {
     const c = await this.ctx.store.getConversation(keyOf(contactKey));

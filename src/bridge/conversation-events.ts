@@ -3,6 +3,8 @@ import type { KeyedMutex } from './keyed-mutex.js';
 import { runBrain, commitDecision } from './run-brain.js';
 import type { OwnershipChange } from './ownership.js';
 import type { EscalationFailures } from './outbox-runner.js';
+import type { ForgetResult } from '../storage/index.js';
+import { forgetDead } from './effect-dead.js';
 
 export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
 
@@ -59,6 +61,18 @@ export class ConversationEvents implements EscalationFailures {
       // the worker performs them.
       ctx.wake(key);
       return change;
+    });
+  }
+
+  /**
+   * A manager's `forget`: the store's records, and the contact's entries in the list of parked effects `status` shows,
+   * under the contact's lock, so no turn of the contact's worker writes it back half-way.
+   */
+  forget(key: string, dryRun: boolean): Promise<ForgetResult & { deadListed: number }> {
+    return this.mutex.run(key, async () => {
+      const deadListed = await forgetDead(this.ctx.store, key, dryRun);
+      const result = await this.ctx.store.forgetContact(key, { dryRun });
+      return { ...result, known: result.known || deadListed > 0, deadListed };
     });
   }
 

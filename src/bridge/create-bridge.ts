@@ -48,6 +48,11 @@ export interface BridgeOptions {
    * bridge: at its first message), and never when the flows cannot use it.
    */
   readonly languageGuesser?: () => Promise<LanguageGuesser>;
+  /**
+   * `service/id` to the deployment's keyed-hash pseudonym (`service/c-…`, as log lines show it): `forget` names the
+   * contact so in the audit. Default: a key of this process only.
+   */
+  readonly pseudonym?: (contact: string) => string;
 }
 
 export type Bridge = Awaited<ReturnType<typeof createBridge>>;
@@ -147,7 +152,7 @@ export async function createBridge(o: BridgeOptions) {
     afterPoll: () => gap.expireIfDue(),
   });
   const reconciler = new Reconciler(ctx, events);
-  const control = new BridgeControlService(ctx, events, topicIds);
+  const control = new BridgeControlService(ctx, events, topicIds, o.pseudonym);
   const scheduler = new Scheduler(ctx, {
     reconcile: () => reconciler.run(),
     refreshHours: () => hours.refresh(),
@@ -156,6 +161,11 @@ export async function createBridge(o: BridgeOptions) {
       // Both use the store's retention settings (BRIDGE_*_RETENTION_DAYS, BRIDGE_ARCHIVE_AFTER_DAYS).
       await o.store.prune();
       await o.store.archiveInactive();
+    },
+    retention: async () => {
+      // BRIDGE_TRANSCRIPT_RETENTION_DAYS, BRIDGE_ARCHIVE_RETENTION_DAYS, BRIDGE_SURVEY_RETENTION_DAYS.
+      const removed = await o.store.applyRetention();
+      if (Object.values(removed).some((n) => n > 0)) o.log.info({ removed }, 'retention: deleted what is kept no longer');
     },
   });
 

@@ -55,3 +55,15 @@ export async function listDead(ctx: Pick<BridgeContext, 'store'>, entry: DeadEff
     values: { [DEAD_META]: { count: before.count + 1, latest: [entry, ...before.latest].slice(0, KEEP_LATEST) } },
   });
 }
+
+/**
+ * Drops one contact from the list `status` shows (`forget`); the count of parked items stays (it names nobody).
+ * Returns how many entries named the contact; with `dryRun`, only counts.
+ */
+export async function forgetDead(store: Pick<Store, 'getMeta' | 'setMeta'>, contactKey: string, dryRun: boolean): Promise<number> {
+  const before = await deadEffects(store);
+  const latest = before.latest.filter((entry) => entry.contactKey !== contactKey);
+  const named = before.latest.length - latest.length;
+  if (named > 0 && !dryRun) await store.setMeta({ values: { [DEAD_META]: { count: before.count, latest } } });
+  return named;
+}

@@ -6,8 +6,13 @@ export interface SchedulerJobs {
   reconcile(): Promise<unknown>;
   refreshHours(): Promise<unknown>;
   housekeeping(): Promise<unknown>;
+  /** Deletes what the retention settings no longer allow (transcript lines, old archives, survey answers). */
+  retention(): Promise<unknown>;
   releaseQueued(): Promise<unknown>;
 }
+
+/** When the daily jobs run (node-cron, seconds first): retention at 03:23 server time, away from the hour's housekeeping. */
+export const RETENTION_CRON = '0 23 3 * * *';
 
 /** Cron expressions (seconds first) that fire at every opening of a schedule, in its own time zone. */
 export function openingExpressions(schedule: BusinessHoursSchedule): string[] {
@@ -21,13 +26,16 @@ export function openingExpressions(schedule: BusinessHoursSchedule): string[] {
 }
 
 /**
- * The bridge's clockwork on node-cron: reconcile ownership, refresh business hours, prune the store, and release
+ * The bridge's clockwork on node-cron: reconcile ownership, refresh business hours, prune the store, apply the
+ * retention settings (daily and at start), and release
  * queued escalations at opening time in the schedule's time zone. No job overlaps itself; none keeps the process alive.
  */
 export class Scheduler {
   private tasks: ScheduledTask[] = [];
   private openingTasks: ScheduledTask[] = [];
   private openingKey = '';
+  /** The retention run at start, awaited by `stop` so the store is never closed under it. */
+  private startRun: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: BridgeContext,
@@ -42,8 +50,11 @@ export class Scheduler {
         this.planOpenings();
       }),
       this.task('housekeeping', '0 17 * * * *', () => this.jobs.housekeeping()),
+      this.task('retention', RETENTION_CRON, () => this.jobs.retention()),
     ];
     this.planOpenings();
+    // Daily, and once now: a bridge restarted every night would otherwise never get to it.
+    this.startRun = this.guarded('retention', () => this.jobs.retention());
   }
 
   /** (Re)creates the opening-time tasks when the schedule changed. */
@@ -69,22 +80,25 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     for (const t of [...this.tasks, ...this.openingTasks]) await t.destroy();
+    await this.startRun;
     this.tasks = [];
     this.openingTasks = [];
     this.openingKey = '';
   }
 
   private task(name: string, expr: string, fn: () => Promise<unknown>, timezone?: string): ScheduledTask {
-    return cronSchedule(
-      expr,
-      async () => {
-        try {
-          await fn();
-        } catch (err) {
-          this.ctx.log.warn({ job: name, err: (err as Error).message }, 'scheduled job failed; it runs again at its next time');
-        }
-      },
-      { name: `engage-bridge:${name}`, noOverlap: true, ...(timezone ? { timezone } : {}) },
-    );
+    return cronSchedule(expr, () => this.guarded(name, fn), {
+      name: `engage-bridge:${name}`,
+      noOverlap: true,
+      ...(timezone ? { timezone } : {}),
+    });
+  }
+
+  private async guarded(name: string, fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      this.ctx.log.warn({ job: name, err: (err as Error).message }, 'scheduled job failed; it runs again at its next time');
+    }
   }
 }

@@ -1,8 +1,9 @@
+import { SURVEY_ANSWER_ACTION } from '../shared/audit-entry.js';
 import type { Store } from '../storage/index.js';
 import { slashForm } from './contact-key.js';
 
-/** The audit action under which a customer's CSAT/NPS answer is kept (the store's append-only log). */
-export const SURVEY_ANSWER_ACTION = 'survey answer';
+/** The audit action under which a customer's CSAT/NPS answer is kept (the store's append-only log; defined in shared/). */
+export { SURVEY_ANSWER_ACTION };
 
 export interface SurveyAnswer {
   readonly at: number;

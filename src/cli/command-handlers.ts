@@ -16,5 +16,6 @@ export const COMMAND_HANDLERS: Record<CommandName, CommandHandler> = {
   doctor: async (args, io) => (await import('./doctor-command.js')).doctorCommand(args, io),
   init: async (args, io) => (await import('./init-command.js')).initCommand(args, io),
   release: async (args, io) => (await import('./release-command.js')).releaseCommand(args, io),
+  forget: async (args, io) => (await import('./forget-command.js')).forgetCommand(args, io),
   'test-flows': async (args, io) => (await import('./test-flows-command.js')).testFlowsCommand(args, io),
 };

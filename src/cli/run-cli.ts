@@ -12,6 +12,7 @@ const OPTIONS: Record<CommandName, NonNullable<ParseArgsConfig['options']>> = {
   doctor: { offline: { type: 'boolean' }, live: { type: 'boolean' }, 'test-contact': { type: 'string' }, config: { type: 'string' } },
   init: {},
   release: { since: { type: 'string' }, 'dry-run': { type: 'boolean' }, config: { type: 'string' } },
+  forget: { 'dry-run': { type: 'boolean' }, config: { type: 'string' } },
   'test-flows': {
     flows: { type: 'string' },
     json: { type: 'boolean' },
@@ -27,6 +28,7 @@ const POSITIONALS: Record<CommandName, { min: number; max: number }> = {
   doctor: { min: 0, max: 0 },
   init: { min: 0, max: 1 },
   release: { min: 0, max: 0 },
+  forget: { min: 1, max: 1 },
   'test-flows': { min: 0, max: 1 },
 };
 

@@ -1,20 +1,11 @@
-import { createHash } from 'node:crypto';
-import { loadConfig, redactedConfig, type Config } from '../config.js';
+import { loadConfig, redactedConfig } from '../config.js';
 import { crashReporter, createLogger, refreshLogSecrets } from '../log.js';
 import { start } from '../main.js';
+import { pseudonymKeyOf } from '../settings/pseudonymise.js';
 import { settlesWithin } from './settles-within.js';
 import { howToRun, shippedDoc } from './how-to-run.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
-
-/**
- * The key of the log pseudonyms: derived from the deployment's secrets and account, so it is the same on every
- * instance and restart of one deployment, differs between deployments, and is unknown to whoever reads only logs.
- */
-function pseudonymKeyOf(config: Config): string {
-  const parts = ['engage-bridge log pseudonyms', config.engage.baseUrl, config.engage.accountId ?? '', ...[...config.secrets].sort()];
-  return createHash('sha256').update(parts.join('\n')).digest('hex');
-}
 
 /** `engage-bridge start`: runs until SIGINT/SIGTERM, then stops cleanly with nothing lost. */
 export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number> {

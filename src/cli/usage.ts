@@ -22,6 +22,11 @@ export const COMMAND_USAGE = {
     synopsis: 'engage-bridge release [--since 60m] [--dry-run] [--config FILE]',
     summary: 'Hand to people every contact the bot holds with recent customer activity (for when the bridge cannot run).',
   },
+  forget: {
+    synopsis: 'engage-bridge forget <service>/<service_id> [--dry-run] [--config FILE]',
+    summary:
+      "Remove everything the bridge keeps about one customer (the manager command forget); --dry-run only counts. The service's own data is deleted in the Engage account.",
+  },
   init: {
     synopsis: 'engage-bridge init [DIR]',
     summary: 'Write an editable config/flows.yaml and a .env template in DIR (default: here); never overwrites.',

@@ -3,6 +3,7 @@ import type { CommandName, CommandSpec, CommandTable } from './command-types.js'
 import { contactCommand } from './contact-command.js';
 import { csatCommand } from './csat-command.js';
 import { escalationsCommand } from './escalations-command.js';
+import { forgetCommand } from './forget-command.js';
 import { releaseCommand } from './release-command.js';
 import { handoverCommand } from './handover-command.js';
 import { hoursCommand } from './hours-command.js';
@@ -42,6 +43,7 @@ export const COMMANDS: CommandTable = {
   escalations: escalationsCommand,
   csat: csatCommand,
   release: releaseCommand,
+  forget: forgetCommand,
   status: statusCommand,
   shadow: shadowCommand,
 };

@@ -26,6 +26,7 @@ export type ParsedCommand =
   | { readonly name: 'escalations' }
   | { readonly name: 'csat'; readonly days: number }
   | { readonly name: 'release'; readonly sinceMinutes: number; readonly dryRun: boolean }
+  | { readonly name: 'forget'; readonly contact: ContactKey; readonly dryRun: boolean }
   | { readonly name: 'status' }
   | { readonly name: 'shadow' };
 
@@ -39,6 +40,8 @@ export interface CommandAnswer {
   readonly changed?: Readonly<Record<string, unknown>>;
   /** Set when the command was malformed: the usage of what was meant. */
   readonly usage?: string;
+  /** What the audit entry names as the subject instead of `subject(command)` (`forget`: the contact's pseudonym). */
+  readonly auditSubject?: string;
 }
 
 export type ParseResult =
@@ -60,7 +63,7 @@ export interface CommandSpec<N extends CommandName> {
   readonly details?: readonly string[];
   readonly examples: readonly string[];
   parse(args: readonly string[]): ArgsResult<N>;
-  /** What the audit log names as the command's subject. */
+  /** What the audit log names as the command's subject (never a forgotten contact's id: see `auditSubject`). */
   subject(command: CommandOf<N>): string;
   run(command: CommandOf<N>, ctx: RunContext): Promise<CommandAnswer>;
 }

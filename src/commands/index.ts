@@ -7,3 +7,4 @@ export type * from './ports.js';
 export { contactKeyText } from './ports.js';
 export { runCommand, runParsedCommand, type CommandContext } from './run-command.js';
 export { runCliCommand, type CliCommandResult } from './run-cli-command.js';
+export { FORGET_SUBJECT, isForgetText } from './forget-command.js';

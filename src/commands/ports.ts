@@ -163,6 +163,21 @@ export interface BridgeControl {
    * BRIDGE_ON_STOP=agents.
    */
   releaseToAgents(o: { sinceMs: number; dryRun: boolean; why: string }, actor: Actor): Promise<ReleasedContact[]>;
+  /**
+   * Removes everything the bridge keeps about one contact (`service/service_id`): conversation, transcript, dialog
+   * state, effects not sent, escalations, survey answers, audit entries; with `dryRun`, only counts.
+   */
+  forgetContact(contactKey: string, o: { dryRun: boolean }, actor: Actor): Promise<ForgetReport>;
+}
+
+/** What `forget` removed (or, on a dry run, would remove). */
+export interface ForgetReport {
+  /** False when the bridge keeps nothing about the contact: nothing was changed. */
+  readonly known: boolean;
+  /** Counts by kind (`conversations`, `transcriptLines`, `surveyAnswers`…), as the store reports them. */
+  readonly removed: Readonly<Record<string, number>>;
+  /** The contact's keyed hash as log lines show it (`whatsapp/c-3f9a…`): the audit names the contact only so. */
+  readonly pseudonym: string;
 }
 
 export interface ReleasedContact {

@@ -1,5 +1,6 @@
 import { actorText } from '../shared/actor.js';
 import type { Actor, CommandDeps } from './ports.js';
+import { FORGET_SUBJECT, isForgetText } from './forget-command.js';
 import { runCommand } from './run-command.js';
 
 export interface CliCommandResult {
@@ -23,7 +24,8 @@ export async function runCliCommand(text: string, deps: CommandDeps, user: strin
       at: deps.now().getTime(),
       actor: actorText(actor),
       action: 'malformed',
-      subject: text.slice(0, 500),
+      // A malformed `forget` still names a customer: its text stays out of the audit log.
+      subject: isForgetText(text) ? FORGET_SUBJECT : text.slice(0, 500),
       result: 'failed',
       reason: `usage error: ${answer.text.split('\n')[0] ?? ''}`,
     });

@@ -59,7 +59,7 @@ export async function runParsedCommand(command: ParsedCommand, ctx: CommandConte
     at: deps.now().getTime(),
     actor: actorText(actor),
     action: command.name,
-    subject,
+    subject: answer.auditSubject ?? subject,
     result,
     ...(result !== 'ok' && { reason: answer.text.slice(0, 500) }),
   };

@@ -1,10 +1,27 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import type { Config } from '../config.js';
 import { CHANNELS } from '../shared/channels.js';
 
 /** A phone number as written in ids and texts: `+` and 7 to 15 digits. */
 const PHONE = /\+\d{7,15}\b/g;
 /** A contact key, `channel/id`: the id goes up to a quote, space, comma, colon, bracket or the next slash. */
 const CONTACT_KEY = new RegExp(`\\b(${CHANNELS.join('|')})/([^"'\\s,;:)\\]}/\\\\]+)`, 'g');
+
+/** One id's pseudonym under `key`: `c-` and 10 hex digits of its HMAC-SHA256. */
+function pseudonymOf(key: string, id: string): string {
+  return `c-${createHmac('sha256', key).update(id).digest('hex').slice(0, 10)}`;
+}
+
+/**
+ * `service/id` to `service/c-…`, the pseudonym log lines show for that contact (whatever the service is called):
+ * how the audit names a forgotten contact.
+ */
+export function contactPseudonym(key: string): (contact: string) => string {
+  return (contact) => {
+    const at = contact.indexOf('/');
+    return `${contact.slice(0, at + 1)}${pseudonymOf(key, contact.slice(at + 1))}`;
+  };
+}
 
 /**
  * Replaces contact ids and phone numbers in a text by keyed-hash pseudonyms (`c-` and 10 hex digits): the same id
@@ -16,7 +33,7 @@ export function pseudonymiser(key: string): (text: string) => string {
   const of = (id: string): string => {
     let p = cache.get(id);
     if (p === undefined) {
-      p = `c-${createHmac('sha256', key).update(id).digest('hex').slice(0, 10)}`;
+      p = pseudonymOf(key, id);
       if (cache.size > 10_000) cache.clear();
       cache.set(id, p);
     }
@@ -26,4 +43,14 @@ export function pseudonymiser(key: string): (text: string) => string {
     text
       .replace(CONTACT_KEY, (_m, channel: string, id: string) => `${channel}/${id.startsWith('c-') ? id : of(id)}`)
       .replace(PHONE, (m) => of(m));
+}
+
+/**
+ * The key of the pseudonyms (log lines, and the audit entry of a forgotten contact): derived from the deployment's
+ * secrets and account, so it is the same on every instance and restart of one deployment, differs between
+ * deployments, and is unknown to whoever reads only logs.
+ */
+export function pseudonymKeyOf(config: Config): string {
+  const parts = ['engage-bridge log pseudonyms', config.engage.baseUrl, config.engage.accountId ?? '', ...[...config.secrets].sort()];
+  return createHash('sha256').update(parts.join('\n')).digest('hex');
 }

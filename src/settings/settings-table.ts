@@ -238,8 +238,31 @@ export const SETTINGS = [
     'on SIGTERM/SIGINT the bridge is gone within this long: API requests still in flight near the end are cut off and tried again at the next start (Docker waits 10 s, Kubernetes 30 s)',
   ),
   setting('BRIDGE_SEEN_RETENTION_DAYS', int(1, 3650).default(14), '`14`', 'how long handled mention ids are remembered'),
-  setting('BRIDGE_AUDIT_RETENTION_DAYS', int(1, 3650).default(90), '`90`', 'how long audit entries are kept'),
+  setting(
+    'BRIDGE_AUDIT_RETENTION_DAYS',
+    int(1, 3650).default(90),
+    '`90`',
+    'how long audit entries are kept (survey answers: `BRIDGE_SURVEY_RETENTION_DAYS`)',
+  ),
   setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),
+  setting(
+    'BRIDGE_TRANSCRIPT_RETENTION_DAYS',
+    int(1, 3650).default(90),
+    '`90`',
+    'transcript lines older than this are deleted from the conversations (daily, and at start); the conversation stays',
+  ),
+  setting(
+    'BRIDGE_ARCHIVE_RETENTION_DAYS',
+    int(1, 3650).default(60),
+    '`60`',
+    'an archived conversation (transcript and dialog state included) is deleted this long after it was archived',
+  ),
+  setting(
+    'BRIDGE_SURVEY_RETENTION_DAYS',
+    int(1, 3650).default(90),
+    '`90`',
+    "how long customers' survey (CSAT/NPS) answers are kept, whatever `BRIDGE_AUDIT_RETENTION_DAYS` says",
+  ),
   setting(
     'BRIDGE_STORE_ENGINE',
     z.enum(['file', 'sqlite']).default('file'),

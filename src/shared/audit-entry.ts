@@ -10,3 +10,6 @@ export interface AuditEntry {
   readonly reason?: string;
   readonly result?: string;
 }
+
+/** The audit action under which a customer's CSAT/NPS answer is kept (kept `BRIDGE_SURVEY_RETENTION_DAYS`). */
+export const SURVEY_ANSWER_ACTION = 'survey answer';

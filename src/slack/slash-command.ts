@@ -4,6 +4,7 @@ import { failureText } from './failure-text.js';
 import { mayRunCommand, refusalText } from './manager-authorization.js';
 import type { AuditSink, Clock, CommandRunner, ParsedCommand, SlackActor, SlackLogger } from './ports.js';
 import { auditSafely } from './safe-audit.js';
+import { FORGET_SUBJECT, isForgetText } from '../commands/index.js';
 
 export interface SlashCommandDeps {
   command: string;
@@ -36,8 +37,10 @@ export function registerSlashCommand(app: App, deps: SlashCommandDeps): void {
     const text = typeof command.text === 'string' ? command.text.trim() : '';
     const actor: SlackActor = { id: String(command.user_id ?? ''), transport: 'slack' };
     if (typeof command.user_name === 'string') actor.name = command.user_name;
+    // A `forget` names a customer: its text stays out of the audit log, refused or malformed.
+    const subject = isForgetText(text) ? FORGET_SUBJECT : text;
     const audit = (action: string, result: 'refused' | 'failed', reason: string): void =>
-      auditSafely(deps.audit, logger, { at: clock.now(), actor: `slack:${actor.id}`, action, subject: text, result, reason });
+      auditSafely(deps.audit, logger, { at: clock.now(), actor: `slack:${actor.id}`, action, subject, result, reason });
 
     const parsed = safeParse(commands, text);
     if (!parsed.ok) {

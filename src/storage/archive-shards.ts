@@ -77,6 +77,29 @@ export class ArchiveShards {
     return dropped;
   }
 
+  /** Drops every copy of these conversations (rewriting only their shards); with `dryRun`, only counts them. */
+  async remove(keys: readonly string[], dryRun: boolean): Promise<number> {
+    const byShard = new Map<number, Set<string>>();
+    for (const key of keys) {
+      const index = shardOf(key, ARCHIVE_SHARDS);
+      byShard.set(index, (byShard.get(index) ?? new Set()).add(key));
+    }
+    let count = 0;
+    for (const [index, gone] of byShard) {
+      const file = this.file(index);
+      const names = (text: string) => {
+        const key = keyOf(text);
+        return key !== undefined && gone.has(key);
+      };
+      if (dryRun) {
+        await file.forEach((text) => {
+          if (names(text)) count += 1;
+        });
+      } else count += await file.rewrite((text) => !names(text));
+    }
+    return count;
+  }
+
   private file(index: number): JsonLinesFile {
     let file = this.files.get(index);
     if (!file) {

@@ -192,6 +192,10 @@ export class FilePersistence implements Persistence {
     return this.archive.find(key);
   }
 
+  removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number> {
+    return this.archive.remove(keys, options.dryRun);
+  }
+
   compactArchive(isArchived: (key: string) => boolean): Promise<number> {
     return this.archive.compact(isArchived);
   }

@@ -5,7 +5,18 @@ export type { PowerLossCut } from './sync-record.js';
 export { openSqliteStore } from './sqlite/open-sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite/open-sqlite-store.js';
 export { createMemoryStore } from './create-memory-store.js';
-export type { Store, StoreStats, PruneResult, OwnerCounts, ConversationFilter, DecisionInput, RecordedDecision } from './store.js';
+export type {
+  Store,
+  StoreStats,
+  PruneResult,
+  OwnerCounts,
+  ConversationFilter,
+  DecisionInput,
+  RecordedDecision,
+  ForgetResult,
+  RetentionResult,
+  RetentionCutoffs,
+} from './store.js';
 export type { StoreOptions, StoreLogger, RetentionSettings } from './store-options.js';
 export { DEFAULT_RETENTION } from './store-options.js';
 export { StoreError, isStoreError } from './store-error.js';

@@ -59,6 +59,14 @@ export class MemoryPersistence implements Persistence {
     return Promise.resolve(copy === undefined ? undefined : (JSON.parse(copy.json) as ConversationRecord));
   }
 
+  removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number> {
+    const gone = new Set(keys);
+    const kept = this.archive.filter((entry) => !gone.has(entry.key));
+    const removed = this.archive.length - kept.length;
+    if (!options.dryRun) this.archive = kept;
+    return Promise.resolve(removed);
+  }
+
   compactArchive(isArchived: (key: string) => boolean): Promise<number> {
     const latest = new Map(this.archive.map((entry, index) => [entry.key, index]));
     const before = this.archive.length;

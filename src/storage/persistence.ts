@@ -31,6 +31,11 @@ export interface Persistence {
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
   /** The latest archived copy of a conversation. */
   readArchive(key: string): Promise<ConversationRecord | undefined>;
+  /**
+   * Deletes every archived copy of these conversations (a forgotten contact, an archive past its retention);
+   * returns how many copies there were. With `dryRun`, only counts them.
+   */
+  removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number>;
   /** Drops archive copies that are superseded or no longer archived; returns how many. */
   compactArchive(isArchived: (key: string) => boolean): Promise<number>;
   /**

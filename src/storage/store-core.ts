@@ -25,7 +25,19 @@ import { coldCountIn } from './state/conversations.js';
 import { StoreError, describeCause } from './store-error.js';
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
-import type { ConversationFilter, DecisionInput, OwnerCounts, PruneResult, RecordedDecision, Store, StoreStats } from './store.js';
+import { applyRetentionIn, auditRetention, forgetContactIn } from './forget-and-retain.js';
+import type {
+  ConversationFilter,
+  DecisionInput,
+  ForgetResult,
+  OwnerCounts,
+  PruneResult,
+  RecordedDecision,
+  RetentionCutoffs,
+  RetentionResult,
+  Store,
+  StoreStats,
+} from './store.js';
 import { WriteCoalescer } from './write-coalescer.js';
 
 const DEFAULT_AUDIT_LIMIT = 100;
@@ -277,9 +289,31 @@ export class StoreCore implements Store {
       archiveCopies: 0,
     };
     await this.flush();
-    result.auditEntries = await this.persistence.rewriteAudit((entry) => entry.at >= auditBefore);
+    const surveyBefore = now - this.options.retention.surveyDays * DAY_MS;
+    result.auditEntries = await this.persistence.rewriteAudit(auditRetention(auditBefore, surveyBefore));
     result.archiveCopies = await this.book.compactArchive();
     return result;
+  }
+
+  async applyRetention(cutoffs: RetentionCutoffs = {}): Promise<RetentionResult> {
+    this.ensureOpen();
+    return applyRetentionIn(this.forgetDeps(), cutoffs);
+  }
+
+  async forgetContact(contactKey: string, options: { dryRun?: boolean } = {}): Promise<ForgetResult> {
+    this.ensureOpen();
+    return forgetContactIn(this.forgetDeps(), requireId(contactKey, 'Contact key'), options.dryRun === true);
+  }
+
+  private forgetDeps() {
+    return {
+      state: this.state,
+      book: this.book,
+      persistence: this.persistence,
+      options: this.options,
+      markDirty: () => this.writer.markDirty(),
+      flush: () => this.flush(),
+    };
   }
 
   /** Writes a full snapshot now (after a migration, so the old layout is gone at once). */

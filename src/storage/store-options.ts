@@ -14,6 +14,12 @@ export interface RetentionSettings {
   auditDays: number;
   /** A conversation untouched this long leaves the hot file for the archive. */
   archiveAfterDays: number;
+  /** Transcript lines older than this are removed from the conversations in the hot set (`applyRetention`). */
+  transcriptDays: number;
+  /** An archived conversation is deleted this long after it was archived, every copy of it (`applyRetention`). */
+  archiveDays: number;
+  /** Customers' survey answers (audit entries `survey answer`) are kept this long, whatever `auditDays` says. */
+  surveyDays: number;
 }
 
 export interface StoreOptions {
@@ -41,7 +47,14 @@ export interface ResolvedStoreOptions {
   coldAfterMinutes: number;
 }
 
-export const DEFAULT_RETENTION: RetentionSettings = { seenIdsDays: 14, auditDays: 90, archiveAfterDays: 30 };
+export const DEFAULT_RETENTION: RetentionSettings = {
+  seenIdsDays: 14,
+  auditDays: 90,
+  archiveAfterDays: 30,
+  transcriptDays: 90,
+  archiveDays: 60,
+  surveyDays: 90,
+};
 
 const silent: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -55,6 +68,9 @@ export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalM
       seenIdsDays: positive(options.retention?.seenIdsDays, DEFAULT_RETENTION.seenIdsDays, 'retention.seenIdsDays'),
       auditDays: positive(options.retention?.auditDays, DEFAULT_RETENTION.auditDays, 'retention.auditDays'),
       archiveAfterDays: positive(options.retention?.archiveAfterDays, DEFAULT_RETENTION.archiveAfterDays, 'retention.archiveAfterDays'),
+      transcriptDays: positive(options.retention?.transcriptDays, DEFAULT_RETENTION.transcriptDays, 'retention.transcriptDays'),
+      archiveDays: positive(options.retention?.archiveDays, DEFAULT_RETENTION.archiveDays, 'retention.archiveDays'),
+      surveyDays: positive(options.retention?.surveyDays, DEFAULT_RETENTION.surveyDays, 'retention.surveyDays'),
     },
     writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
     coldAfterMinutes: positive(options.coldAfterMinutes, 15, 'coldAfterMinutes'),

@@ -46,6 +46,47 @@ export interface PruneResult {
 
 export type OwnerCounts = Record<Owner, number> & { archived: number };
 
+/** What `forgetContact` removed (or, on a dry run, would remove), by kind. */
+export interface ForgetResult {
+  /** False when the store keeps nothing about the contact: nothing was changed. */
+  known: boolean;
+  /** The conversation (hot, cold or archived, with its dialog state and transcript): 0 or 1. */
+  conversations: number;
+  /** Archived copies of the conversation. */
+  archivedCopies: number;
+  /** Transcript lines of the conversation (hot, or else the latest archived copy). */
+  transcriptLines: number;
+  /** Inbound mentions recorded and not yet processed (their ids stay seen, so they are never answered). */
+  inbox: number;
+  /** Effects not yet performed (replies, notes, handovers): they will not go out. */
+  pendingEffects: number;
+  /** Records of effects already performed or given up (what went out stays gone; its record goes). */
+  finishedEffects: number;
+  escalations: number;
+  /** Survey answers (audit entries `survey answer`). */
+  surveyAnswers: number;
+  /** Other audit entries that name the contact. */
+  auditEntries: number;
+}
+
+/** What `applyRetention` removed. */
+export interface RetentionResult {
+  /** Transcript lines older than the transcript cut-off, and the conversations they were taken from. */
+  transcriptLines: number;
+  trimmedConversations: number;
+  /** Conversations archived before the archive cut-off, deleted whole, and their archived copies. */
+  archivedConversations: number;
+  archiveCopies: number;
+  surveyAnswers: number;
+}
+
+/** Cut-offs of `applyRetention` (epoch ms); each defaults to now minus its retention setting. */
+export interface RetentionCutoffs {
+  transcriptBeforeMs?: number;
+  archiveBeforeMs?: number;
+  surveyBeforeMs?: number;
+}
+
 /**
  * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
  * resolve only when the change is on disk (journal record synced), so an effect is never performed
@@ -154,8 +195,25 @@ export interface Store {
   /** The most recent `limit` entries at or after `since`, oldest first. */
   listAudit(filter?: { since?: number; limit?: number }): Promise<AuditEntry[]>;
 
-  /** Drops seen ids, finished effects, closed escalations and audit entries older than the cut-offs; compacts the archive. */
+  /**
+   * Drops seen ids, finished effects, closed escalations and audit entries older than the cut-offs (survey answers by
+   * their own retention, `surveyDays`); compacts the archive.
+   */
   prune(cutoffs?: { seenBeforeMs?: number; auditBeforeMs?: number }): Promise<PruneResult>;
+  /**
+   * Deletes by date what the retention settings no longer allow: transcript lines older than `transcriptDays` (the
+   * conversation itself stays, its date unchanged), conversations archived longer than `archiveDays` (every copy),
+   * survey answers older than `surveyDays`. Durable when it resolves.
+   */
+  applyRetention(cutoffs?: RetentionCutoffs): Promise<RetentionResult>;
+  /**
+   * Removes everything the store keeps about one contact (`channel:serviceId`): its conversation (hot, cold and every
+   * archived copy, with dialog state and transcript), its inbound mentions not yet processed, its effects (pending and
+   * finished records), its escalations, its survey answers and every audit entry that names it. Seen mention ids stay
+   * (they name no contact, and keep old mentions from being answered again). With `dryRun` it only counts. Durable
+   * when it resolves; a contact the store does not know changes nothing (`known` false).
+   */
+  forgetContact(contactKey: string, options?: { dryRun?: boolean }): Promise<ForgetResult>;
 
   /** Durable: resolves once every mutation made so far is on disk. */
   flush(): Promise<void>;

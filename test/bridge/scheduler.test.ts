@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { openingExpressions } from '../../src/bridge/scheduler.js';
+import type { BridgeContext } from '../../src/bridge/bridge-context.js';
+import { RETENTION_CRON, Scheduler, openingExpressions } from '../../src/bridge/scheduler.js';
 
 describe('opening-time schedule', () => {
   it('fires at every opening of the schedule, once per day and start time', () => {
@@ -30,5 +31,45 @@ describe('opening-time schedule', () => {
         ],
       }),
     ).toEqual([]);
+  });
+});
+
+describe('the retention job', () => {
+  const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
+  const ctx = { hours: { current: () => undefined }, log: quiet } as unknown as BridgeContext;
+
+  it('runs once as the scheduler starts, and stop waits for that run to end', async () => {
+    let runs = 0;
+    let finish: () => void = () => {};
+    const jobs = {
+      reconcile: async () => {},
+      refreshHours: async () => {},
+      housekeeping: async () => {},
+      releaseQueued: async () => {},
+      retention: () => {
+        runs += 1;
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+    };
+    const scheduler = new Scheduler(ctx, jobs);
+    scheduler.start();
+    expect(runs).toBe(1);
+    let stopped = false;
+    const stopping = scheduler.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    finish();
+    await stopping;
+    expect(runs).toBe(1);
+  });
+
+  it('runs daily: a cron time of one day, once', () => {
+    const [seconds, minutes, hours, ...rest] = RETENTION_CRON.split(' ');
+    expect([seconds, minutes, hours].every((f) => /^\d+$/.test(f ?? ''))).toBe(true);
+    expect(rest).toEqual(['*', '*', '*']);
   });
 });

@@ -86,7 +86,7 @@ describe('engage-bridge cmd without a running bridge', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err.split('\n')[0]).toBe(
-      '"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, csat, release, status, shadow.',
+      '"bogus" is not a command: the commands are help, tag, contact, hours, handover, bot, escalations, csat, release, forget, status, shadow.',
     );
     expect(err).toContain('Commands:');
   });

@@ -5,7 +5,8 @@ import { runCommand } from '../../src/commands/run-command.js';
 import { fakeDeps, stranger } from './fake-deps.js';
 
 // The commands interface.md promises; a new one must reach the registry, and so the help.
-const PROMISED = ['help', 'tag', 'contact', 'hours', 'handover', 'bot', 'escalations', 'csat', 'release', 'status', 'shadow']; // csat: issue 15; release: issue 14; shadow: issue 26
+// csat: issue 15; release: issue 14; shadow: issue 26; forget: issue 27 (its brief names it; interface.md to follow).
+const PROMISED = ['help', 'tag', 'contact', 'hours', 'handover', 'bot', 'escalations', 'csat', 'release', 'forget', 'status', 'shadow'];
 
 describe('the command registry', () => {
   it('holds exactly the commands the interface promises', () => {

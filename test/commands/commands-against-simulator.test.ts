@@ -46,6 +46,7 @@ function bridgeOver(engage: EngageClient): BridgeControl {
     health: async () => ({ ingestionLagMs: 0, conversationsByOwner: {}, apiBudgetRemaining: null, botPausedForAll: false }),
     watchedTopicIds: async () => ['2001'],
     releaseToAgents: async () => [],
+    forgetContact: async () => ({ known: false, removed: {}, pseudonym: 'whatsapp/c-0000000000' }),
   };
 }
 

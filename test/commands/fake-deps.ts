@@ -76,6 +76,10 @@ export function fakeDeps(o: Overrides = {}): FakeDeps {
     ),
     watchedTopicIds: rec('bridge.watchedTopicIds', b.watchedTopicIds ?? (async () => ['2001'])),
     releaseToAgents: rec('bridge.releaseToAgents', b.releaseToAgents ?? (async () => [])),
+    forgetContact: rec(
+      'bridge.forgetContact',
+      b.forgetContact ?? (async (key) => ({ known: false, removed: {}, pseudonym: `${key.split('/')[0]}/c-0000000000` })),
+    ),
   };
   return {
     calls,

@@ -183,10 +183,10 @@ export function recordingLogger(): SlackLogger & { lines: LogLine[] } {
   return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
-/** A small stand-in for the command executor: `help`, `status`, `fail`, `boom`; anything else is a usage error. */
+/** A small stand-in for the command executor: `help`, `status`, `fail`, `boom`, `forget`; anything else is a usage error. */
 export function fakeCommands(): CommandRunner & { runs: Array<{ text: string; actor: SlackActor }> } {
   const runs: Array<{ text: string; actor: SlackActor }> = [];
-  const known = new Set(['help', 'status', 'fail', 'boom']);
+  const known = new Set(['help', 'status', 'fail', 'boom', 'forget']);
   return {
     runs,
     parse(text) {

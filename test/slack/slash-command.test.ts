@@ -121,6 +121,22 @@ describe('the /engage slash command over HTTP', () => {
     ]);
   });
 
+  it('audits a refused forget without the contact it names', async () => {
+    const res = await postSigned(h.port, slashCommand(fake, STRANGER, 'forget whatsapp/32471234567'));
+    expect(res.status).toBe(200);
+    expect(h.commands.runs).toHaveLength(0);
+    expect(h.audit).toEqual([
+      {
+        at: 1_700_000_000_000,
+        actor: `slack:${STRANGER}`,
+        action: 'forget',
+        subject: 'a contact (its id is not written down)',
+        result: 'refused',
+        reason: 'not a manager',
+      },
+    ]);
+  });
+
   it('lets anyone run help and answers it in the ack', async () => {
     const res = await postSigned(h.port, slashCommand(fake, STRANGER, 'help'));
     expect(JSON.parse(res.text)).toEqual({ response_type: 'ephemeral', text: 'Commands: help, status' });

@@ -6,9 +6,14 @@ import { describeStoreContract } from './store-contract.js';
 
 describeStoreContract('the file store', async (options) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-contract-'));
-  const store = await openFileStore({ ...options, dataDir });
+  let store = await openFileStore({ ...options, dataDir });
   return {
     store,
+    reopen: async () => {
+      await store.close();
+      store = await openFileStore({ ...options, dataDir });
+      return store;
+    },
     cleanup: async () => {
       await store.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -13,6 +13,14 @@ afterAll(async () => {
 describeStoreContract('the PostgreSQL store', async (options) => {
   server ??= startTestPostgres();
   const databaseUrl = await (await server).createDatabase();
-  const store = await openPostgresStore({ ...options, databaseUrl });
-  return { store, cleanup: () => store.close() };
+  let store = await openPostgresStore({ ...options, databaseUrl });
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = await openPostgresStore({ ...options, databaseUrl });
+      return store;
+    },
+    cleanup: () => store.close(),
+  };
 });

@@ -6,9 +6,14 @@ import { describeStoreContract } from './store-contract.js';
 
 describeStoreContract('the SQLite store', async (options) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-contract-'));
-  const store = await openSqliteStore({ ...options, dataDir });
+  let store = await openSqliteStore({ ...options, dataDir });
   return {
     store,
+    reopen: async () => {
+      await store.close();
+      store = await openSqliteStore({ ...options, dataDir });
+      return store;
+    },
     cleanup: async () => {
       await store.close().catch(() => {});
       await rm(dataDir, { recursive: true, force: true });

@@ -2,10 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationRecord, EscalationInput, InboundMention, Store, StoreOptions } from '../../src/storage/index.js';
 import { isStoreError } from '../../src/storage/index.js';
 import { describeDecisionContract } from './decision-contract.js';
+import { describeForgetContract } from './forget-contract.js';
 
 export interface StoreUnderTest {
   store: Store;
   cleanup(): Promise<void>;
+  /** Stores on disk: closes the store and opens it again on the same data (cleanup then closes the new one). */
+  reopen?(): Promise<Store>;
 }
 
 export type StoreFactory = (options: StoreOptions) => Promise<StoreUnderTest>;
@@ -69,6 +72,18 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     });
 
     describeDecisionContract(() => store);
+    describeForgetContract(
+      () => ({
+        store,
+        ...(subject.reopen && {
+          reopen: async () => {
+            store = await subject.reopen!();
+            return store;
+          },
+        }),
+      }),
+      clock,
+    );
 
     it('hands out copies of mentions, effects, cursors, meta and escalations, and keeps none of what it was given', async () => {
       const payload = { text: 'hi', buttons: [{ id: 'b1' }] };

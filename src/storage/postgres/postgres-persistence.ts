@@ -127,6 +127,19 @@ export class PostgresPersistence implements Persistence {
     return result.data;
   }
 
+  async removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number> {
+    if (keys.length === 0) return 0;
+    if (options.dryRun) {
+      const rows = await this.query<{ n: string }>('SELECT count(*) AS n FROM bridge_archive WHERE key = ANY($1::text[])', [[...keys]]);
+      return Number(rows[0]?.n ?? 0);
+    }
+    let count = 0;
+    await this.transaction(async (client) => {
+      count = (await client.query('DELETE FROM bridge_archive WHERE key = ANY($1::text[])', [[...keys]])).rowCount ?? 0;
+    });
+    return count;
+  }
+
   async compactArchive(isArchived: (key: string) => boolean): Promise<number> {
     const rows = await this.query<{ seq: string; key: string }>('SELECT seq, key FROM bridge_archive ORDER BY seq');
     const latest = new Map(rows.map((row) => [row.key, row.seq]));

@@ -116,6 +116,20 @@ export class SqlitePersistence implements Persistence {
     return result.data;
   }
 
+  async removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number> {
+    let count = 0;
+    if (options.dryRun) {
+      for (const key of keys) count += this.all<{ n: number }>('SELECT count(*) AS n FROM bridge_archive WHERE key = ?', [key])[0]?.n ?? 0;
+      return count;
+    }
+    if (keys.length === 0) return 0;
+    this.transaction(() => {
+      const remove = this.db.prepare('DELETE FROM bridge_archive WHERE key = ?');
+      for (const key of keys) count += Number(remove.run(key).changes);
+    });
+    return count;
+  }
+
   async compactArchive(isArchived: (key: string) => boolean): Promise<number> {
     const rows = this.all<{ seq: number; key: string }>('SELECT seq, key FROM bridge_archive ORDER BY seq');
     const latest = new Map(rows.map((row) => [row.key, row.seq]));
