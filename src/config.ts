@@ -54,10 +54,6 @@ export interface Config {
     readonly seenRetentionDays: number;
     readonly auditRetentionDays: number;
     readonly archiveAfterDays: number;
-    /** `BRIDGE_STORE_ENGINE`: the embedded store's engine, the journal files or SQLite. */
-    readonly storeEngine: 'file' | 'sqlite';
-    /** `BRIDGE_DEBUG_SYNC_RECORD`: the file store writes down what a power cut would keep (power-loss simulation). */
-    readonly debugSyncRecord: boolean;
     readonly shutdownDeadlineMs: number;
   };
   readonly nlu: {
@@ -217,8 +213,6 @@ function toConfig(s: RawSettings): Config {
       seenRetentionDays: s.BRIDGE_SEEN_RETENTION_DAYS,
       auditRetentionDays: s.BRIDGE_AUDIT_RETENTION_DAYS,
       archiveAfterDays: s.BRIDGE_ARCHIVE_AFTER_DAYS,
-      storeEngine: s.BRIDGE_STORE_ENGINE,
-      debugSyncRecord: s.BRIDGE_DEBUG_SYNC_RECORD === 'on',
       shutdownDeadlineMs: s.BRIDGE_SHUTDOWN_DEADLINE_MS,
     },
     nlu: {

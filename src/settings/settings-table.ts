@@ -242,15 +242,16 @@ export const SETTINGS = [
   setting('BRIDGE_ARCHIVE_AFTER_DAYS', int(1, 3650).default(30), '`30`', 'conversations inactive this long move out of the hot store'),
   setting(
     'BRIDGE_STORE_ENGINE',
-    z.enum(['file', 'sqlite']).default('file'),
-    '`file`',
-    'the embedded store (without `BRIDGE_DATABASE_URL`): `file`, the journal store; `sqlite`, one SQLite file `bridge.db` in `BRIDGE_DATA_DIR` (built-in `node:sqlite`, WAL, `synchronous=FULL`; a directory the file store wrote is imported once, its files kept in `journal-store-backup/`). `sqlite` is on trial: it still loads every conversation at start (slower than `file` with tens of thousands stored)',
-  ),
-  setting(
-    'BRIDGE_DEBUG_SYNC_RECORD',
-    z.enum(['off', 'on']).default('off'),
-    '`off`',
-    'debug only (file store): `on` writes down, after each sync, what a power cut would keep (`debug-sync-record.json` in `BRIDGE_DATA_DIR`), so `npm run chaos` can simulate power loss; costs two file operations per write',
+    z
+      .enum(['sqlite'], {
+        error: (issue) =>
+          issue.input === 'file'
+            ? 'the journal store (`file`) was removed in 0.2: the embedded store is SQLite (`bridge.db`), and a data directory the journal store wrote is imported into it at the first start; remove BRIDGE_STORE_ENGINE'
+            : 'the only embedded store is `sqlite`',
+      })
+      .default('sqlite'),
+    '`sqlite`',
+    'the embedded store (without `BRIDGE_DATABASE_URL`): one SQLite file `bridge.db` in `BRIDGE_DATA_DIR` (built-in `node:sqlite`, WAL, `synchronous=FULL`); a directory the journal store of 0.1 wrote is imported once, its files kept in `journal-store-backup/`. `file` (the journal store) was removed and is refused with that explanation',
   ),
   setting(
     'BRIDGE_NLU_URL',

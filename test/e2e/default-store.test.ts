@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startHarness, waitFor } from './harness.js';
 
-describe('the bridge on the SQLite store (BRIDGE_STORE_ENGINE=sqlite)', () => {
-  it('answers a customer and keeps its state in bridge.db', async () => {
-    const h = await startHarness({ env: { BRIDGE_STORE_ENGINE: 'sqlite' } });
+describe('the bridge on its default embedded store', () => {
+  it('answers a customer and keeps its state in bridge.db, SQLite, with no setting', async () => {
+    const h = await startHarness();
     try {
       await h.say('32470001111', 'hello');
       await h.settle();
