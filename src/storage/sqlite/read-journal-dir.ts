@@ -70,7 +70,9 @@ export async function readJournalDir(dir: string, now: number, logger: StoreLogg
   for (const [, table] of shardedTables(state)) {
     table.markDirty(Array.from({ length: table.shardCount }, (_, index) => index));
     const keys: string[] = [];
-    table.forEach((_value, key) => keys.push(key));
+    table.forEach((_value, key) => {
+      keys.push(key);
+    });
     table.markChanged(keys);
   }
   state.cursors.markChanged(state.cursors.keys());
