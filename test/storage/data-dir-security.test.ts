@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmod, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isStoreError, openFileStore } from '../../src/storage/index.js';
+import { isStoreError, openSqliteStore } from '../../src/storage/index.js';
 import { processIdentity } from '../../src/storage/process-identity.js';
 import { DAY_MS } from '../../src/storage/store-options.js';
 import { T0, conversation, mention } from './store-contract.js';
@@ -17,6 +17,14 @@ async function modes(root: string): Promise<Array<{ path: string; dir: boolean; 
   };
   await visit(root);
   return found;
+}
+
+function exitedPid(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', () => resolve(child.pid!));
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<Error> {
@@ -41,7 +49,7 @@ describe('the data directory is private', () => {
   it('makes directories 0700 and files 0600 even under a umask of 000', async () => {
     const dataDir = join(await tempDir(), 'data');
     const clock = { now: T0 };
-    const store = await openFileStore({ dataDir, clock: () => clock.now });
+    const store = await openSqliteStore({ dataDir, clock: () => clock.now });
     await store.recordInbound(mention('9001'));
     await store.saveConversation(conversation('whatsapp:1'));
     await store.enqueueEffect({ key: 'e1', kind: 'reply', contactKey: 'whatsapp:1', payload: { text: 'hi' } });
@@ -52,11 +60,8 @@ describe('the data directory is private', () => {
     await store.flush();
     const whileOpen = await modes(dataDir);
     await store.close();
-    // The snapshot written at close (lowdb's files renamed into place) too.
     const found = [...whileOpen, ...(await modes(dataDir))];
-    expect(found.some((entry) => entry.path.endsWith('store.json'))).toBe(true);
-    expect(found.some((entry) => /journal-\d+\.jsonl$/.test(entry.path))).toBe(true);
-    expect(found.filter((entry) => !entry.dir).length).toBeGreaterThan(3);
+    expect(found.filter((entry) => /bridge\.db(-wal|-shm)?$/.test(entry.path)).length).toBeGreaterThanOrEqual(3);
     for (const entry of found)
       expect({ path: entry.path, mode: entry.mode.toString(8) }).toEqual({ path: entry.path, mode: entry.dir ? '700' : '600' });
   });
@@ -64,13 +69,43 @@ describe('the data directory is private', () => {
   it('closes a data directory an older version left world-readable', async () => {
     const dataDir = await tempDir();
     await chmod(dataDir, 0o755);
-    await (await openFileStore({ dataDir })).close();
+    await (await openSqliteStore({ dataDir })).close();
     expect(((await stat(dataDir)).mode & 0o777).toString(8)).toBe('700');
   });
 });
 
-describe('the lock after a container restart', () => {
+describe('one process per data directory, and the lock after a container restart', () => {
   const tempDir = useTempDirs();
+
+  it('refuses a second open of the same directory, naming it and the pid holding it', async () => {
+    const dataDir = await tempDir();
+    const first = await openSqliteStore({ dataDir });
+    const error = await refusal(openSqliteStore({ dataDir }));
+    expect(isStoreError(error, 'locked')).toBe(true);
+    expect(error.message).toContain(dataDir);
+    expect(error.message).toContain(String(process.pid));
+    await first.close();
+    await (await openSqliteStore({ dataDir })).close();
+  });
+
+  it('takes over a lock whose process is dead, with a log line', async () => {
+    const dataDir = await tempDir();
+    const deadPid = await exitedPid();
+    await writeFile(join(dataDir, 'store.lock'), JSON.stringify({ pid: deadPid, startedAt: 'earlier' }));
+    const { lines, logger } = recordingLogger();
+    const store = await openSqliteStore({ dataDir, logger });
+    expect(lines.some((l) => l.level === 'warn' && l.message.includes(String(deadPid)))).toBe(true);
+    expect(JSON.parse(await readFile(join(dataDir, 'store.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    await store.close();
+  });
+
+  it('refuses a lock file that names no process instead of guessing', async () => {
+    const dataDir = await tempDir();
+    await writeFile(join(dataDir, 'store.lock'), '');
+    const error = await refusal(openSqliteStore({ dataDir }));
+    expect(isStoreError(error, 'locked')).toBe(true);
+    expect(error.message).toContain('store.lock');
+  });
 
   it('takes over a lock left by "pid 1" when our own pid now belongs to a later start', async () => {
     const self = await processIdentity(process.pid);
@@ -80,7 +115,7 @@ describe('the lock after a container restart', () => {
     const earlier = { pid: process.pid, bootId: self?.bootId, startTicks: String(Number(self?.startTicks) - 1), startedAt: 'earlier' };
     await writeFile(join(dataDir, 'store.lock'), JSON.stringify(earlier));
     const { lines, logger } = recordingLogger();
-    const store = await openFileStore({ dataDir, logger });
+    const store = await openSqliteStore({ dataDir, logger });
     expect(lines.some((l) => l.level === 'warn' && l.message.includes('taking over'))).toBe(true);
     expect(JSON.parse(await readFile(join(dataDir, 'store.lock'), 'utf8'))).toMatchObject({ pid: process.pid, ...self });
     await store.close();
@@ -93,13 +128,13 @@ describe('the lock after a container restart', () => {
       join(dataDir, 'store.lock'),
       JSON.stringify({ pid: process.pid, bootId: 'another-boot', startTicks: self?.startTicks, startedAt: 'x' }),
     );
-    await (await openFileStore({ dataDir })).close();
+    await (await openSqliteStore({ dataDir })).close();
   });
 
   it('still refuses a live holder, in this process or another', async () => {
     const dataDir = await tempDir();
-    const first = await openFileStore({ dataDir });
-    expect(isStoreError(await refusal(openFileStore({ dataDir })), 'locked')).toBe(true);
+    const first = await openSqliteStore({ dataDir });
+    expect(isStoreError(await refusal(openSqliteStore({ dataDir })), 'locked')).toBe(true);
     await first.close();
 
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
@@ -114,7 +149,7 @@ describe('the lock after a container restart', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(output).toContain('recorded');
-      const error = await refusal(openFileStore({ dataDir }));
+      const error = await refusal(openSqliteStore({ dataDir }));
       expect(isStoreError(error, 'locked')).toBe(true);
       expect(error.message).toContain(String(child.pid));
     } finally {
