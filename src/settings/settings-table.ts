@@ -96,7 +96,12 @@ export const SETTINGS = [
     "`0` (only the service's headers)",
     'client-side API call budget per hour; calls beyond it wait (queued, never dropped) and polling slows to use at most half of it',
   ),
-  setting('BRIDGE_DATA_DIR', z.string().min(1).default('./data'), '`./data`', 'where the embedded store keeps its file'),
+  setting(
+    'BRIDGE_DATA_DIR',
+    z.string().min(1).default('./data'),
+    '`./data`',
+    'where the embedded store keeps its file, `bridge.db` (SQLite)',
+  ),
   setting(
     'BRIDGE_DATABASE_URL',
     z
@@ -104,7 +109,7 @@ export const SETTINGS = [
       .trim()
       .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
       .optional(),
-    'none (the embedded file store)',
+    'none (the embedded SQLite store)',
     'puts the store on PostgreSQL (`postgres://user:pass@host/db`, `?sslmode=require` for TLS); several instances may share it, one active',
     true,
   ),
