@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,6 +93,28 @@ describe('opening the SQLite store on a data directory the journal store of 0.1 
       }
     });
   }
+
+  it('imports the prototype store file (no schemaVersion, no journal): conversations, seen ids in every topic, cursors', async () => {
+    const dir = join(await mktemp(), 'data');
+    await mkdir(dir);
+    await cp(join(FIXTURES, '..', 'store-v0.json'), join(dir, 'store.json'));
+    const store = await openSqliteStore({ dataDir: dir, clock: () => 1_700_000_000_000 });
+    try {
+      expect((await store.listConversations()).map((c) => [c.key, c.owner])).toEqual(
+        expect.arrayContaining([
+          ['whatsapp:32470000001', 'agents'],
+          ['web:v-17', 'bot'],
+        ]),
+      );
+      expect(await store.hasSeen('2001', '9001')).toBe(true);
+      expect(await store.hasSeen('2002', '9002')).toBe(true);
+      expect(await store.hasSeen('2001', '9003')).toBe(false);
+      expect(await store.getCursor('2001')).toEqual({ since: 1699999990 });
+    } finally {
+      await store.close();
+    }
+    expect(await readdir(join(dir, JOURNAL_BACKUP_DIR))).toEqual(['store.json']);
+  });
 
   it('refuses a directory whose journal has a damaged line before the last, naming the file and line, and changes nothing', async () => {
     const dir = await copyOf('realistic');
