@@ -251,7 +251,7 @@ export const SETTINGS = [
       .enum(['sqlite'], {
         error: (issue) =>
           issue.input === 'file'
-            ? 'the journal store (`file`) was removed in 0.2: the embedded store is SQLite (`bridge.db`), and a data directory the journal store wrote is imported into it at the first start; remove BRIDGE_STORE_ENGINE'
+            ? 'the journal store (`file`) was removed: the embedded store is SQLite (`bridge.db`), and a data directory the journal store wrote is imported into it at the first start; remove BRIDGE_STORE_ENGINE'
             : 'the only embedded store is `sqlite`',
       })
       .default('sqlite'),
