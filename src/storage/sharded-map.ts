@@ -114,7 +114,7 @@ export class ShardedMap<V> {
     for (const index of indexes) this.dirty.add(index);
   }
 
-  /** Hands over the keys changed since the last call; a failed journal write gives them back with `markChanged`. */
+  /** Hands over the keys changed since the last call; a failed write gives them back with `markChanged`. */
   takeChanged(): string[] {
     const taken = [...this.changed];
     this.changed = new Set();
