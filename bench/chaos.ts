@@ -1,9 +1,9 @@
-// `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, power loss, ownership flips and
+// `npm run chaos`: a fault campaign against the bridge (simulator faults, kill -9 and restart, ownership flips and
 // agent replies from the service's side), judged from the simulator's logs. Prints one JSON object; exit 1 when
 // anything was lost, answered twice, said over an agent, or a secret reached the bridge's output.
 // `--failover`: two bridges on one embedded PostgreSQL; each kill -9 hits the active one and the report adds the
 // takeover times (`--lease-ttl-ms`, default 5000).
-// Usage: npm run chaos [-- --smoke] [--failover] [--lease-ttl-ms N] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--power-losses N] [--seed N] [--confirm-age-ms N] [--dump DIR | --no-dump] [--debug-logs]
+// Usage: npm run chaos [-- --smoke] [--failover] [--lease-ttl-ms N] [--faults name=rate,...] [--no-realism] [--contacts N] [--messages N] [--kills N] [--seed N] [--confirm-age-ms N] [--dump DIR | --no-dump] [--debug-logs]
 // Every run keeps its material in bench/results/chaos-last/ (replaced by the next run) unless `--dump DIR` names another
 // place or `--no-dump` is given: a rare verdict (one talk-over in fourteen runs) can then always be read back.
 import { rm } from 'node:fs/promises';
@@ -15,8 +15,7 @@ import { chaosFailed, runChaos, type ChaosOptions } from './lib/chaos-campaign.j
 export const CHAOS_DEFAULTS: ChaosOptions = {
   contacts: 50,
   messagesPerContact: 40,
-  kills: 4,
-  powerLosses: 2,
+  kills: 6,
   faults: { server_error: 0.05, rate_limit: 0.03, reset: 0.02, timeout: 0.01, malformed: 0.02 },
   seed: 7,
   pollIntervalMs: 500,
@@ -41,8 +40,7 @@ export const CHAOS_SMOKE: ChaosOptions = {
   ...CHAOS_DEFAULTS,
   contacts: 10,
   messagesPerContact: 2,
-  kills: 1,
-  powerLosses: 1,
+  kills: 2,
   thinkMs: [50, 200],
   realism: { clock_offset_seconds: -3, rate_limit_headers: 'no_reset' },
   settleMs: 20_000,
@@ -93,13 +91,16 @@ async function main(): Promise<number> {
   // on a busy 2-core machine took 5-10 s and made each kill an outage customers waited through.
   if (process.argv.includes('--built')) useBuiltCli(true);
   const base = process.argv.includes('--smoke') ? CHAOS_SMOKE : CHAOS_DEFAULTS;
+  if (process.argv.includes('--power-losses')) {
+    throw new Error(
+      '--power-losses is gone: it simulated power cuts on the journal store, which was removed. The SQLite store relies on SQLite for power loss (WAL, synchronous=FULL: src/storage/README.md); kills are --kills N',
+    );
+  }
   const options: ChaosOptions = {
     ...base,
     contacts: numberFlag('contacts') ?? base.contacts,
     messagesPerContact: numberFlag('messages') ?? base.messagesPerContact,
     kills: numberFlag('kills') ?? base.kills,
-    // Power cuts model the file store's journal; two instances share PostgreSQL, whose durability is the server's.
-    powerLosses: numberFlag('power-losses') ?? (process.argv.includes('--failover') ? 0 : base.powerLosses),
     seed: numberFlag('seed') ?? base.seed,
     faults: faultsFlag(base.faults),
     ownerConfirmAgeMs: numberFlag('confirm-age-ms') ?? base.ownerConfirmAgeMs,

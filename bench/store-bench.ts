@@ -1,4 +1,4 @@
-// Measures the file store with many stored conversations and prints one JSON object.
+// Measures the SQLite store with many stored conversations and prints one JSON object.
 // Usage: npx tsx bench/store-bench.ts [--conversations 50000] [--lines 6]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { openFileStore } from '../src/storage/index.js';
+import { openSqliteStore } from '../src/storage/index.js';
 import type { ConversationRecord, Store } from '../src/storage/index.js';
 import { storedConversation } from './lib/seed-store.js';
 
@@ -33,7 +33,7 @@ const mb = (bytes: number): number => round(bytes / 1024 / 1024);
 /** Run in a child process so its peak RSS is the start-up's alone. */
 async function openOnly(dataDir: string): Promise<void> {
   const started = performance.now();
-  const store = await openFileStore({ dataDir });
+  const store = await openSqliteStore({ dataDir });
   const openMs = performance.now() - started;
   const counts = await store.countByOwner();
   await store.close();
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-bench-'));
   try {
     const now = Date.now();
-    const store = await openFileStore({ dataDir });
+    const store = await openSqliteStore({ dataDir });
     let started = performance.now();
     for (let i = 0; i < conversations; i += 1) await store.saveConversation(record(i, lines, now));
     const saveAllMs = performance.now() - started;
@@ -86,21 +86,19 @@ async function main(): Promise<void> {
     await store.flush();
     const flushMs = performance.now() - started;
     const hotWriteMs = store.stats().lastWriteMs;
-    const coreFileBytes = (await stat(join(dataDir, 'store.json'))).size;
-    const shardBytes = await dirBytes(join(dataDir, 'conversations'));
+    const databaseBytes = await dirBytes(dataDir);
     const load = await sustainedLoad(store, 3);
     const hotLoadWriteMs = store.stats().lastWriteMs;
     const rssWhileHotMb = mb(process.memoryUsage().rss);
     await store.close();
     const openHot = await openInChild(dataDir);
 
-    const reopened = await openFileStore({ dataDir });
+    const reopened = await openSqliteStore({ dataDir });
     started = performance.now();
     const archived = await reopened.archiveInactive(now + 1);
     const archiveMs = performance.now() - started;
     await reopened.flush();
-    const archivedCoreBytes = (await stat(join(dataDir, 'store.json'))).size;
-    const archiveBytes = await dirBytes(join(dataDir, 'archive'));
+    const archivedDatabaseBytes = await dirBytes(dataDir);
     started = performance.now();
     const one = await reopened.getConversation(`whatsapp:${32470000000 + 4242}`);
     const archivedLookupMs = performance.now() - started;
@@ -120,8 +118,7 @@ async function main(): Promise<void> {
             saveAllMs: round(saveAllMs),
             flushMs: round(flushMs),
             hotWriteMs,
-            coreFileKb: round(coreFileBytes / 1024),
-            conversationShardsMb: mb(shardBytes),
+            databaseMb: mb(databaseBytes),
             sustainedLoad: { ...load, lastWriteMs: hotLoadWriteMs },
             rssWhileOpenMb: rssWhileHotMb,
             startup: openHot,
@@ -129,8 +126,7 @@ async function main(): Promise<void> {
           allArchived: {
             archived,
             archiveMs: round(archiveMs),
-            coreFileKb: round(archivedCoreBytes / 1024),
-            archiveMb: mb(archiveBytes),
+            databaseMb: mb(archivedDatabaseBytes),
             archivedLookupMs: round(archivedLookupMs),
             foundArchived: one?.serviceId === String(32470000000 + 4242),
             sustainedLoad: { ...loadArchived, lastWriteMs: archivedLoadWriteMs },

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import * as here from '../src/storage/index.js';
 import type { ConversationRecord, Store } from '../src/storage/index.js';
 
-type StoreModule = Pick<typeof here, 'openFileStore' | 'createMemoryStore' | 'mentionRef'>;
+type StoreModule = Pick<typeof here, 'openSqliteStore' | 'createMemoryStore' | 'mentionRef'>;
 const { mentionRef } = here;
 
 function argument(name: string, fallback: number): number {
@@ -116,10 +116,10 @@ async function run(
   storage: StoreModule,
   contacts: number,
   rounds: number,
-): Promise<{ cpuMsPerMessage: number; wallMsPerMessage: number; journalBytesPerMessage: number; fsyncs: number }> {
+): Promise<{ cpuMsPerMessage: number; wallMsPerMessage: number; storeBytesPerMessage: number; fsyncs: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'store-message-cost-'));
   try {
-    const store = process.argv.includes('--memory') ? storage.createMemoryStore() : await storage.openFileStore({ dataDir: dir });
+    const store = process.argv.includes('--memory') ? storage.createMemoryStore() : await storage.openSqliteStore({ dataDir: dir });
     let next = 1;
     const seq = () => String(next++);
     const keys = Array.from({ length: contacts }, (_, i) => `whatsapp:${32_480_000_000 + i}`);
@@ -154,7 +154,7 @@ async function run(
     return {
       cpuMsPerMessage: Math.round(((used.user + used.system) / 1000 / messages) * 1000) / 1000,
       wallMsPerMessage: Math.round((wall / messages) * 1000) / 1000,
-      journalBytesPerMessage: Math.round((statsAfter.journalBytes - statsBefore.journalBytes) / messages),
+      storeBytesPerMessage: Math.round((statsAfter.journalBytes - statsBefore.journalBytes) / messages),
       fsyncs: statsAfter.fsyncs - statsBefore.fsyncs,
     };
   } finally {

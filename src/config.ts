@@ -58,10 +58,6 @@ export interface Config {
     readonly transcriptRetentionDays: number;
     readonly archiveRetentionDays: number;
     readonly surveyRetentionDays: number;
-    /** `BRIDGE_STORE_ENGINE`: the embedded store's engine, the journal files or SQLite. */
-    readonly storeEngine: 'file' | 'sqlite';
-    /** `BRIDGE_DEBUG_SYNC_RECORD`: the file store writes down what a power cut would keep (power-loss simulation). */
-    readonly debugSyncRecord: boolean;
     readonly shutdownDeadlineMs: number;
   };
   readonly nlu: {
@@ -224,8 +220,6 @@ function toConfig(s: RawSettings): Config {
       transcriptRetentionDays: s.BRIDGE_TRANSCRIPT_RETENTION_DAYS,
       archiveRetentionDays: s.BRIDGE_ARCHIVE_RETENTION_DAYS,
       surveyRetentionDays: s.BRIDGE_SURVEY_RETENTION_DAYS,
-      storeEngine: s.BRIDGE_STORE_ENGINE,
-      debugSyncRecord: s.BRIDGE_DEBUG_SYNC_RECORD === 'on',
       shutdownDeadlineMs: s.BRIDGE_SHUTDOWN_DEADLINE_MS,
     },
     nlu: {

@@ -3,8 +3,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
-import { openFileStore, type Store } from './storage/index.js';
-import { openSqliteStore } from './storage/sqlite/open-sqlite-store.js';
+import { openSqliteStore, type Store } from './storage/index.js';
 import type { LeaseEvents } from './storage/postgres/lease-keeper.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
@@ -96,9 +95,7 @@ async function openCore(
         ...(options.standby ? { standby: options.standby } : {}),
         ...(options.lease ? { lease: options.lease } : {}),
       })
-    : config.bridge.storeEngine === 'sqlite'
-      ? await openSqliteStore({ ...storeOptions, dataDir })
-      : await openFileStore({ ...storeOptions, dataDir, debugSyncRecord: config.bridge.debugSyncRecord });
+    : await openSqliteStore({ ...storeOptions, dataDir });
   cleanups.push(() => store.close());
   const { metrics } = options;
   const engage = createEngageClient({

@@ -14,7 +14,6 @@ import { makeContacts } from './load-driver.js';
 import { LogTail } from './log-tail.js';
 import { writeOpenHoursSeed } from './open-hours-seed.js';
 import { startSimulator, type RunningSim } from './processes.js';
-import { POWER_LOSS_ENV, emptyPowerLossTally, interruptionPlan, powerLoss } from './power-loss-fault.js';
 import { seededRandom } from './prng.js';
 import type { Faults } from './sim-client.js';
 
@@ -23,8 +22,6 @@ export interface ChaosOptions {
   readonly messagesPerContact: number;
   /** kill -9 and restart of the bridge, spread evenly over the messages sent. */
   readonly kills: number;
-  /** Power cuts (kill -9, then every unsynced write dropped: `power-loss-fault.ts`), placed among the kills. */
-  readonly powerLosses?: number;
   readonly faults: Faults;
   readonly seed: number;
   readonly pollIntervalMs: number;
@@ -60,7 +57,7 @@ export interface ChaosReport extends Omit<Verdict, 'details' | 'messages'> {
   readonly details: Verdict['details'] & {
     readonly settle_ms: number;
     readonly bridge_log_lines: number;
-    /** Per kill or power cut: ms until the next incarnation answered its health check. */
+    /** Per kill: ms until the next incarnation answered its health check. */
     readonly down_ms?: readonly number[];
     /** ms during which a rate-limit refusal held every call (see `rateLimitedMs`). */
     readonly rate_limited_ms: number;
@@ -101,7 +98,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       waitFor: 'health',
       extra: {
         LOG_LEVEL: o.bridgeLogLevel ?? 'info',
-        ...((o.powerLosses ?? 0) > 0 && !o.failover ? POWER_LOSS_ENV : {}),
         ...(databaseUrl && o.failover ? { BRIDGE_DATABASE_URL: databaseUrl, BRIDGE_LEASE_TTL_MS: String(o.failover.leaseTtlMs) } : {}),
       },
       ...(o.webhook ? { webhookSecret } : {}),
@@ -122,18 +118,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     if (o.realism) await sim.client.realism(o.realism);
 
     const total = o.contacts * o.messagesPerContact;
-    // Power cuts model the file store's journal: with two instances on PostgreSQL every interruption is a kill.
-    const plan = interruptionPlan(o.kills, o.failover ? 0 : (o.powerLosses ?? 0));
-    const killAt = plan.map((_, i) => Math.floor(((i + 1) * total) / (plan.length + 1)));
-    const powerLosses = emptyPowerLossTally();
+    const killAt = Array.from({ length: o.kills }, (_, i) => Math.floor(((i + 1) * total) / (o.kills + 1)));
     let sent = 0;
     let restarting: Promise<void> = Promise.resolve();
     const onMessage = async () => {
       sent++;
       const at = killAt.indexOf(sent);
       if (at < 0) return;
-      const fault = plan[at]!;
-      log(`${fault === 'power-loss' ? 'power loss (kill -9, unsynced writes dropped)' : 'kill -9'} after ${sent} messages`);
+      log(`kill -9 after ${sent} messages`);
       const k = keeper!;
       if (k instanceof FailoverPair) {
         // The standby takes over and the killed one comes back as standby while customers keep writing. Chained
@@ -142,9 +134,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         markHandled(restarting);
         return;
       }
-      // Chained at once: two interruptions close together (another contact's message arriving during a kill)
-      // would otherwise both see the old chain and start two bridges on one data directory.
-      const stopped = restarting.then(() => (fault === 'power-loss' ? powerLoss(k, join(dir, 'data'), powerLosses) : k.kill()));
+      // Chained at once: two kills close together (another contact's message arriving during a kill) would
+      // otherwise both see the old chain and start two bridges on one data directory.
+      const stopped = restarting.then(() => k.kill());
       // The restart runs while customers keep writing: what they say meanwhile waits in the service.
       restarting = stopped.then(async () => {
         await k.start();
@@ -208,16 +200,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     return {
       messages: verdict.messages,
       contacts: o.contacts,
-      kills: keeper.kills - powerLosses.count,
+      kills: keeper.kills,
       faults: {
         injected: o.faults,
         api_calls: api.length,
         answered_503: api.filter((r) => r.status === 503).length,
         answered_400: api.filter((r) => r.status === 400).length,
         dropped_or_reset: api.filter((r) => r.status === 0).length,
-        power_loss: powerLosses.count,
-        power_loss_journal_bytes_cut: powerLosses.journalBytesCut,
-        power_loss_snapshot_renames_undone: powerLosses.coreRenamesUndone,
       },
       answered: verdict.answered,
       escalated: verdict.escalated,

@@ -10,7 +10,7 @@ import { processCpuMs } from './process-cpu.js';
 import { processMemoryMb } from './process-memory.js';
 import { burstPhase, callsPerAnswerOf, escalationPhase, pacedPhase, throughputOf, type PhaseContext } from './scenario-phases.js';
 import { seedConversations } from './seed-store.js';
-import { directoryBytes, StoreJournalWatch } from './store-watch.js';
+import { directoryBytes, StoreWriteWatch } from './store-watch.js';
 import { summarize } from './percentiles.js';
 import type { ScenarioResult, ScenarioSpec } from './scenario-types.js';
 import { budgetCheck } from './budget-check.js';
@@ -27,7 +27,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
   const dataDir = join(dir, 'data');
   let sim: RunningSim | undefined;
   let bridge: RunningBridge | undefined;
-  let watch: StoreJournalWatch | undefined;
+  let watch: StoreWriteWatch | undefined;
   try {
     if (spec.storedConversations > 0) await seedConversations(dataDir, spec.storedConversations);
     sim = await startSimulator({ seedFile: await writeOpenHoursSeed(dir) });
@@ -43,7 +43,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     });
     const rssAtReady = await processMemoryMb(bridge.child.pid);
     if (spec.ingestion === 'webhook') await sim.client.webhook(`${bridge.url}/webhooks/engage/${WEBHOOK_SECRET}`);
-    watch = new StoreJournalWatch(dataDir, bridge.url);
+    watch = new StoreWriteWatch(bridge.child.pid, bridge.url);
     await watch.start();
     const outbound = LogTail.outbound(sim.client, 10);
     const requests = LogTail.requests(sim.client, 250);
@@ -73,7 +73,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
     const memory = await processMemoryMb(bridge.child.pid);
     await outbound.stop();
     await requests.stop();
-    const journal = await watch.stop();
+    const written = await watch.stop();
     await bridge.child.stop('SIGTERM');
     const storeBytes = await directoryBytes(dataDir);
     const budget = spec.rateLimitPerHour > 0 && burst ? budgetCheck(burst.requests, spec.rateLimitPerHour) : null;
@@ -113,8 +113,8 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
       api_calls_per_escalation: escalation?.callsPerEscalation ?? null,
       peak_rss_mb: memory?.peakMb ?? null,
       store_writes_per_s: watch.peakWritesPerSecond,
-      fsyncs_per_s: journal.writes === null ? null : round1(journal.writes / journal.seconds),
-      journal_bytes_per_answer: answered > 0 ? Math.round(journal.journalBytes / answered) : null,
+      fsyncs_per_s: written.writes === null ? null : round1(written.writes / written.seconds),
+      disk_bytes_per_answer: answered > 0 && written.diskBytes !== null ? Math.round(written.diskBytes / answered) : null,
       durability: 'fsync',
       stored_conversations: spec.storedConversations,
       startup_ms: bridge.startupMs,
@@ -141,9 +141,9 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
         limit: limit ? { ...limit, simCpuMsPerReply: limitSimCpuMsPerReply } : null,
         flow_limit: flowLimit ?? null,
         store: {
-          writes: journal.writes,
-          mean_writes_per_s: journal.writes === null ? null : round1(journal.writes / loadSeconds),
-          journal_bytes: journal.journalBytes,
+          writes: written.writes,
+          mean_writes_per_s: written.writes === null ? null : round1(written.writes / loadSeconds),
+          disk_bytes: written.diskBytes,
           size_bytes: storeBytes,
         },
         // The bridge process's own CPU (user + system) per answered message of the burst and paced phases: steadier than wall-clock figures on a shared machine.

@@ -49,10 +49,10 @@ export interface ScenarioResult {
   peak_rss_mb: number | null;
   /** The most group commits in one second (sampled each second from /metrics). */
   store_writes_per_s: number | null;
-  /** Group commits per second over the load: each is one journal append and one fsync. */
+  /** Group commits per second over the load: each is one SQLite transaction, its WAL synced. */
   fsyncs_per_s: number | null;
-  /** Journal bytes appended during the load ÷ answered messages. */
-  journal_bytes_per_answer: number | null;
+  /** Bytes the bridge process wrote to the disk during the load (`/proc/<pid>/io` write_bytes) ÷ answered messages. */
+  disk_bytes_per_answer: number | null;
   /** What "durable" means for the store: synced to disk. */
   durability: 'fsync';
   stored_conversations: number;

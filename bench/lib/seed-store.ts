@@ -1,4 +1,4 @@
-import { openFileStore, type ConversationRecord } from '../../src/storage/index.js';
+import { openSqliteStore, type ConversationRecord } from '../../src/storage/index.js';
 
 /** Service ids of the seeded conversations start here; the live load uses other ranges. */
 export const SEEDED_FIRST_ID = 32_470_000_000;
@@ -34,7 +34,7 @@ export function storedConversation(i: number, lines: number, now: number): Conve
  */
 export async function seedConversations(dataDir: string, count: number, lines = 6, now = Date.now()): Promise<{ ms: number }> {
   const started = performance.now();
-  const store = await openFileStore({ dataDir });
+  const store = await openSqliteStore({ dataDir });
   try {
     for (let i = 0; i < count; i++) await store.saveConversation(storedConversation(i, lines, now));
     // The bridge takes an existing store as already started: without a baseline it would treat this as a first start.

@@ -1,20 +1,17 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const JOURNAL_FILE = /^journal-\d+\.jsonl$/;
 const WRITES_METRIC = /^engage_bridge_store_writes\s+(\d+(?:\.\d+)?)$/m;
 
 /**
- * Watches the bridge's store from outside its process while the load runs. Group commits (each one
- * journal append and one fsync) are read from `/metrics` (`engage_bridge_store_writes`, the store's own
- * count); journal bytes from the sizes of the `journal-*.jsonl` files in the data directory (a file's
- * largest size seen; a file that a snapshot deletes has stopped growing long before, as the snapshot
- * starts by rotating to a new one). Sampled every second.
+ * Watches the bridge's store from outside its process while the load runs. Group commits (each one SQLite
+ * transaction, its WAL synced) are read from `/metrics` (`engage_bridge_store_writes`, the store's own count),
+ * sampled every second; bytes written to the disk from `/proc/<pid>/io` (`write_bytes`: what the bridge process
+ * sent to the block layer, WAL appends and checkpoints alike; its logs go to a pipe and are not in it).
  */
-export class StoreJournalWatch {
+export class StoreWriteWatch {
   private timer: NodeJS.Timeout | undefined;
-  private readonly journalSizes = new Map<string, number>();
-  private startBytes = 0;
+  private startBytes: number | undefined;
   private startWrites: number | undefined;
   private lastWrites: number | undefined;
   private lastAt = 0;
@@ -24,13 +21,12 @@ export class StoreJournalWatch {
   peakWritesPerSecond = 0;
 
   constructor(
-    private readonly dataDir: string,
+    private readonly pid: number | undefined,
     private readonly bridgeUrl: string,
   ) {}
 
   async start(): Promise<void> {
-    await this.sampleJournal();
-    this.startBytes = this.journalBytes();
+    this.startBytes = await this.writtenBytes();
     this.startWrites = await this.readWrites();
     this.lastWrites = this.startWrites;
     this.startedAt = Date.now();
@@ -38,21 +34,22 @@ export class StoreJournalWatch {
     this.timer = setInterval(() => void this.sample(), 1000);
   }
 
-  async stop(): Promise<{ writes: number | null; journalBytes: number; seconds: number }> {
+  /** `diskBytes` is null where `/proc/<pid>/io` cannot be read. */
+  async stop(): Promise<{ writes: number | null; diskBytes: number | null; seconds: number }> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.sample();
+    const endBytes = await this.writtenBytes();
     this.stoppedAt = Date.now();
     const writes = this.lastWrites !== undefined && this.startWrites !== undefined ? this.lastWrites - this.startWrites : null;
     return {
       writes,
-      journalBytes: this.journalBytes() - this.startBytes,
+      diskBytes: endBytes !== undefined && this.startBytes !== undefined ? endBytes - this.startBytes : null,
       seconds: Math.max(0.001, (this.stoppedAt - this.startedAt) / 1000),
     };
   }
 
   private async sample(): Promise<void> {
-    await this.sampleJournal();
     const writes = await this.readWrites();
     const now = Date.now();
     if (writes !== undefined && this.lastWrites !== undefined && now > this.lastAt) {
@@ -65,26 +62,13 @@ export class StoreJournalWatch {
     this.lastAt = now;
   }
 
-  private journalBytes(): number {
-    let total = 0;
-    for (const size of this.journalSizes.values()) total += size;
-    return total;
-  }
-
-  private async sampleJournal(): Promise<void> {
-    let names: string[];
+  private async writtenBytes(): Promise<number | undefined> {
+    if (this.pid === undefined) return undefined;
     try {
-      names = await readdir(this.dataDir);
+      const match = /^write_bytes:\s+(\d+)$/m.exec(await readFile(`/proc/${this.pid}/io`, 'utf8'));
+      return match ? Number(match[1]) : undefined;
     } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!JOURNAL_FILE.test(name)) continue;
-      const size = await stat(join(this.dataDir, name)).then(
-        (info) => info.size,
-        () => 0,
-      );
-      this.journalSizes.set(name, Math.max(size, this.journalSizes.get(name) ?? 0));
+      return undefined;
     }
   }
 

@@ -96,7 +96,12 @@ export const SETTINGS = [
     "`0` (only the service's headers)",
     'client-side API call budget per hour; calls beyond it wait (queued, never dropped) and polling slows to use at most half of it',
   ),
-  setting('BRIDGE_DATA_DIR', z.string().min(1).default('./data'), '`./data`', 'where the embedded store keeps its file'),
+  setting(
+    'BRIDGE_DATA_DIR',
+    z.string().min(1).default('./data'),
+    '`./data`',
+    'where the embedded store keeps its file, `bridge.db` (SQLite)',
+  ),
   setting(
     'BRIDGE_DATABASE_URL',
     z
@@ -104,7 +109,7 @@ export const SETTINGS = [
       .trim()
       .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
       .optional(),
-    'none (the embedded file store)',
+    'none (the embedded SQLite store)',
     'puts the store on PostgreSQL (`postgres://user:pass@host/db`, `?sslmode=require` for TLS); several instances may share it, one active',
     true,
   ),
@@ -265,15 +270,16 @@ export const SETTINGS = [
   ),
   setting(
     'BRIDGE_STORE_ENGINE',
-    z.enum(['file', 'sqlite']).default('file'),
-    '`file`',
-    'the embedded store (without `BRIDGE_DATABASE_URL`): `file`, the journal store; `sqlite`, one SQLite file `bridge.db` in `BRIDGE_DATA_DIR` (built-in `node:sqlite`, WAL, `synchronous=FULL`; a directory the file store wrote is imported once, its files kept in `journal-store-backup/`). `sqlite` is on trial: it still loads every conversation at start (slower than `file` with tens of thousands stored)',
-  ),
-  setting(
-    'BRIDGE_DEBUG_SYNC_RECORD',
-    z.enum(['off', 'on']).default('off'),
-    '`off`',
-    'debug only (file store): `on` writes down, after each sync, what a power cut would keep (`debug-sync-record.json` in `BRIDGE_DATA_DIR`), so `npm run chaos` can simulate power loss; costs two file operations per write',
+    z
+      .enum(['sqlite'], {
+        error: (issue) =>
+          issue.input === 'file'
+            ? 'the journal store (`file`) was removed: the embedded store is SQLite (`bridge.db`), and a data directory the journal store wrote is imported into it at the first start; remove BRIDGE_STORE_ENGINE'
+            : 'the only embedded store is `sqlite`',
+      })
+      .default('sqlite'),
+    '`sqlite`',
+    'the embedded store (without `BRIDGE_DATABASE_URL`): one SQLite file `bridge.db` in `BRIDGE_DATA_DIR` (built-in `node:sqlite`, WAL, `synchronous=FULL`); a directory the journal store of 0.1 wrote is imported once, its files kept in `journal-store-backup/`. `file` (the journal store) was removed and is refused with that explanation',
   ),
   setting(
     'BRIDGE_NLU_URL',

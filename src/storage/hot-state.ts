@@ -61,11 +61,11 @@ function slotClass(slot: ConversationSlot): string {
   return 'archived';
 }
 
-/** The line of an in-memory or archived slot; a cold slot's line is in its shard file (see `cold-conversations.ts`). */
+/** The line of an in-memory or archived slot; a cold slot's line is read through `Persistence.readCold`. */
 export function slotLine(key: string, slot: ConversationSlot): string {
   if ('json' in slot) return slot.json;
   if ('archivedAt' in slot) return JSON.stringify({ archivedKey: key, archivedAt: slot.archivedAt });
-  throw new Error(`conversation ${key} is cold: its line is read from its shard file`);
+  throw new Error(`conversation ${key} is cold: its line is read through the persistence`);
 }
 
 export function emptyHotState(now: number): HotState {

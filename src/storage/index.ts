@@ -1,7 +1,3 @@
-export { openFileStore } from './open-file-store.js';
-export type { FileStoreOptions } from './open-file-store.js';
-export { cutToSyncRecord } from './sync-record.js';
-export type { PowerLossCut } from './sync-record.js';
 export { openSqliteStore } from './sqlite/open-sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite/open-sqlite-store.js';
 export { createMemoryStore } from './create-memory-store.js';

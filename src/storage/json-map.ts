@@ -1,7 +1,7 @@
 /**
  * A Map that serialises as a plain JSON object. Maps keep ids like `constructor` or `__proto__` from
  * colliding with object internals, and `toJSON` lets the whole state go through one `JSON.stringify`.
- * It remembers which keys changed since the journal last took them (entries given to the constructor
+ * It remembers which keys changed since they were last taken (entries given to the constructor
  * are loaded state, not changes).
  */
 export class JsonMap<V> extends Map<string, V> {

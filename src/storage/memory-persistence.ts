@@ -3,7 +3,7 @@ import type { HotState } from './hot-state.js';
 import type { Persistence, PersistenceCounters } from './persistence.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 
-/** Keeps the cold data in memory; a "write" only hands over the changed shards, as the file store does. */
+/** Keeps the cold data in memory; a "write" only hands over the changed shards, as the SQL stores do. */
 export class MemoryPersistence implements Persistence {
   private audit: AuditEntry[] = [];
   /** Copies in append order, like the file archive: a re-archived conversation has several. */

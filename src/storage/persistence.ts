@@ -3,21 +3,21 @@ import type { AuditEntry, ConversationRecord } from './records.js';
 import type { ColdSlot } from './state/conversations.js';
 
 /**
- * Where a store keeps its state: the file store writes to disk, the memory store keeps it in memory.
- * The store logic above it is shared, so one contract suite covers both.
+ * Where a store keeps its state: SQLite or PostgreSQL rows, or memory. The store logic above it is shared, so one
+ * contract suite covers them all.
  */
 export interface PersistenceCounters {
-  /** fsync/fdatasync calls on files (journal records, archive appends; snapshot files not counted). */
+  /** Committed write transactions (each one sync of the WAL, or one PostgreSQL commit). */
   fsyncs: number;
-  /** Journal bytes appended since open. */
+  /** Bytes of the rows written since open. */
   bytes: number;
   snapshots: number;
 }
 
 export interface Persistence {
-  /** Makes the changes since the last call durable (one journal record, synced); returns the bytes written. */
+  /** Makes the changes since the last call durable (one transaction, committed); returns the bytes written. */
   writeHot(state: HotState): Promise<number>;
-  /** Writes a snapshot of the whole state, after which the journal behind it is dropped. */
+  /** Writes whatever is still to write (at close and after a migration); the SQL stores commit what is dirty. */
   snapshot(state: HotState): Promise<void>;
   stats(): PersistenceCounters;
   appendAudit(entries: AuditEntry[]): Promise<void>;
@@ -38,11 +38,7 @@ export interface Persistence {
   removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number>;
   /** Drops archive copies that are superseded or no longer archived; returns how many. */
   compactArchive(isArchived: (key: string) => boolean): Promise<number>;
-  /**
-   * Told how to make every change so far durable (the store's group commit). A snapshot builds its conversation
-   * files after its cut, so they may hold changes the journal has not synced yet (a decision's new state): it
-   * waits for this before it renames such a file into place.
-   */
+  /** Told how to make every change so far durable (the store's group commit); no store needs it since the journal store went. */
   useFlush?(flush: () => Promise<void>): void;
   /** Releases the data directory (the lock); nothing is written afterwards. */
   release(): Promise<void>;

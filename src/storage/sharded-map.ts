@@ -1,4 +1,4 @@
-/** FNV-1a: stable across processes and versions, so a key always lands in the same shard file. */
+/** FNV-1a: stable across processes and versions, so a key always lands in the same shard. */
 export function shardOf(key: string, shardCount: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i += 1) {
@@ -8,19 +8,14 @@ export function shardOf(key: string, shardCount: number): number {
   return (hash >>> 0) % shardCount;
 }
 
-export function shardFileName(index: number): string {
-  return `${index.toString(16).padStart(2, '0')}.jsonl`;
-}
-
 /**
- * A keyed collection split into shards by key hash, each shard one JSON Lines file of the snapshot. It
- * tracks which keys changed (for the next journal batch) and which shards (for the next snapshot), so
- * the cost of a write follows what changed, not how much is stored.
+ * A keyed collection split into shards by key hash, each shard one row of the SQL stores (`sql-state.ts`). It
+ * tracks which keys changed and which shards, so the cost of a write follows what changed, not how much is stored.
  */
 export class ShardedMap<V> {
   private readonly shards: Array<Map<string, V>>;
   private dirty = new Set<number>();
-  /** Keys changed since the last journal batch (set or deleted): the journal records their current value. */
+  /** Keys changed since they were last taken (set or deleted). */
   private changed = new Set<string>();
   private count = 0;
 
@@ -70,21 +65,6 @@ export class ShardedMap<V> {
     this.changed.add(key);
   }
 
-  /**
-   * Puts a value read from the store's files in shard `home` (the key's, from `shardOf`): not a change, so neither
-   * the journal nor the next snapshot hears of it, and one hash of the key instead of three (tens of thousands at
-   * start). Returns false when the key was there already.
-   */
-  load(home: number, key: string, value: V): boolean {
-    const shard = this.shards[home]!;
-    const known = shard.get(key);
-    if (known === undefined) this.count += 1;
-    else this.count1(known, -1);
-    this.count1(value, 1);
-    shard.set(key, value);
-    return known === undefined;
-  }
-
   delete(key: string): boolean {
     const index = shardOf(key, this.shardCount);
     const shard = this.shards[index]!;
@@ -96,26 +76,6 @@ export class ShardedMap<V> {
       this.changed.add(key);
     }
     return removed;
-  }
-
-  /**
-   * Replaces a value with an equivalent one (the same record, held another way): not a change, so
-   * neither the journal nor the next snapshot hears of it.
-   */
-  replaceQuietly(key: string, value: V): void {
-    const shard = this.shard(key);
-    if (!shard.has(key)) return;
-    this.count1(shard.get(key), -1);
-    this.count1(value, 1);
-    shard.set(key, value);
-  }
-
-  isChanged(key: string): boolean {
-    return this.changed.has(key);
-  }
-
-  shardEntries(index: number): IterableIterator<[string, V]> {
-    return (this.shards[index] ?? new Map<string, V>()).entries();
   }
 
   /**
@@ -154,7 +114,7 @@ export class ShardedMap<V> {
     for (const index of indexes) this.dirty.add(index);
   }
 
-  /** Hands over the keys changed since the last call; a failed journal write gives them back with `markChanged`. */
+  /** Hands over the keys changed since the last call; a failed write gives them back with `markChanged`. */
   takeChanged(): string[] {
     const taken = [...this.changed];
     this.changed = new Set();

@@ -46,7 +46,7 @@ const anyJson = z.unknown();
 const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
 const WRITE_RETRY_DELAY_MS = 1000;
 
-/** The store's logic over any persistence: the file store and the memory store differ only below it. */
+/** The store's logic over any persistence: the SQLite, PostgreSQL and memory stores differ only below it. */
 export class StoreCore implements Store {
   private auditBuffer: AuditEntry[] = [];
   private readonly book: ConversationBook;
@@ -332,7 +332,7 @@ export class StoreCore implements Store {
     if (this.closed) return;
     try {
       await this.writer.flushNow();
-      // A clean stop leaves a snapshot and an empty journal: the next start replays nothing.
+      // A clean stop leaves nothing unwritten.
       await this.persistence.snapshot(this.state);
     } finally {
       this.closed = true;

@@ -22,7 +22,7 @@ interface Rule {
 const RULES: Record<string, Rule> = {
   engage: { areas: [], packages: ['undici', 'zod'] },
   simulator: { areas: ['engage'], packages: ['zod'] },
-  storage: { areas: [], packages: ['lowdb', 'zod', 'pg'] },
+  storage: { areas: [], packages: ['zod', 'pg'] },
   bot: { areas: [], packages: ['zod', 'yaml', 'tinyld'], pure: true },
   bridge: { areas: ['engage', 'storage', 'bot', 'nlu'], packages: ['node-cron', 'zod'] },
   commands: { areas: ['engage', 'storage', 'bridge', 'bot'], packages: ['zod'] },

@@ -45,13 +45,13 @@ describe('bench harness (smoke)', () => {
       'peak_rss_mb',
       'startup_ms',
       'fsyncs_per_s',
-      'journal_bytes_per_answer',
+      'disk_bytes_per_answer',
     ] as const) {
       expect(row[key], key).toBeTypeOf('number');
     }
     expect(row.latency_ms.p99).toBeTypeOf('number');
     expect(row.durability).toBe('fsync');
     expect(row.fsyncs_per_s).toBeGreaterThan(0);
-    expect(row.journal_bytes_per_answer).toBeGreaterThan(0);
+    expect(row.disk_bytes_per_answer).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -45,8 +45,8 @@ async function ownerOf(serviceId: string): Promise<string> {
 }
 
 async function pausedForAll(): Promise<boolean> {
-  const { openFileStore } = await import('../../src/storage/index.js');
-  const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+  const { openSqliteStore } = await import('../../src/storage/index.js');
+  const store = await openSqliteStore({ dataDir: join(dir.path, 'data') });
   try {
     return (await store.getMeta()).values['pausedForAll'] === true;
   } finally {
@@ -61,7 +61,7 @@ describe('engage-bridge cmd without a running bridge', () => {
     expect(err).toBe('');
     expect(out).toContain('handover <service>/<service_id> [status|bot|agents]');
     // It opened the bridge's store in BRIDGE_DATA_DIR, and let go of it again.
-    expect(existsSync(join(dir.path, 'data', 'store.json'))).toBe(true);
+    expect(existsSync(join(dir.path, 'data', 'bridge.db'))).toBe(true);
     expect(existsSync(join(dir.path, 'data', 'store.lock'))).toBe(false);
   });
 
@@ -117,9 +117,9 @@ describe('engage-bridge cmd without a running bridge', () => {
     };
     expect((await cmd(`bot pause whatsapp/${BOB}`)).code).toBe(0);
     // A message the bridge recorded while the contact was paused, not yet decided.
-    const { openFileStore } = await import('../../src/storage/index.js');
+    const { openSqliteStore } = await import('../../src/storage/index.js');
     const key = `whatsapp:${BOB}`;
-    const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+    const store = await openSqliteStore({ dataDir: join(dir.path, 'data') });
     try {
       await store.recordInbound({
         id: said.id,
@@ -134,7 +134,7 @@ describe('engage-bridge cmd without a running bridge', () => {
     // Resuming wakes the contact's worker: cmd returns only when that work is done and on disk.
     const resumed = await cmd(`bot resume whatsapp/${BOB}`);
     expect(resumed.code).toBe(0);
-    const after = await openFileStore({ dataDir: join(dir.path, 'data') });
+    const after = await openSqliteStore({ dataDir: join(dir.path, 'data') });
     try {
       expect(await after.pendingInbound(key)).toEqual([]);
     } finally {
@@ -144,8 +144,8 @@ describe('engage-bridge cmd without a running bridge', () => {
 
   it('keeps the malformed command in the audit log, as Slack does', async () => {
     await cmd('bogus again');
-    const { openFileStore } = await import('../../src/storage/index.js');
-    const store = await openFileStore({ dataDir: join(dir.path, 'data') });
+    const { openSqliteStore } = await import('../../src/storage/index.js');
+    const store = await openSqliteStore({ dataDir: join(dir.path, 'data') });
     try {
       const audit = await store.listAudit();
       expect(audit.some((a) => a.actor === 'cli:terminal' && a.action === 'malformed' && a.subject === 'bogus again')).toBe(true);

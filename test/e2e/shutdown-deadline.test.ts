@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { settlesWithin } from '../../src/cli/settles-within.js';
-import { openFileStore } from '../../src/storage/index.js';
+import { openSqliteStore } from '../../src/storage/index.js';
 import { botMessagesTo, startHarness, waitFor, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -36,7 +36,7 @@ describe('shutdown', () => {
     expect(finished, 'stop() finished while the API held its requests').toBe(true);
     expect(botMessagesTo(h, ANN).length).toBe(repliesBefore);
 
-    const store = await openFileStore({ dataDir: h.dataDir });
+    const store = await openSqliteStore({ dataDir: h.dataDir });
     try {
       const pending = await store.pendingEffects();
       expect(pending.length).toBeGreaterThan(0);

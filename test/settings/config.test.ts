@@ -148,6 +148,13 @@ describe('settings', () => {
     expect(problems[0]).toContain('bad.json');
   });
 
+  it('refuses BRIDGE_STORE_ENGINE=file, the removed journal store, saying the data directory is imported', () => {
+    const problems = problemsOf(() => parseConfig({ env: { BRIDGE_STORE_ENGINE: 'file' } }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^BRIDGE_STORE_ENGINE: .*removed.*imported/);
+    expect(parseConfig({ env: { BRIDGE_STORE_ENGINE: 'sqlite' } }).demo).toBe(true);
+  });
+
   it('documents every setting in the README table', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const s of SETTINGS) expect(readme, s.name).toContain(`| \`${s.name}\``);

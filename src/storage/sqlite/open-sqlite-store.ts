@@ -36,13 +36,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   await ensurePrivateDir(dir).catch((error: unknown) => {
     throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
   });
-  // A directory the journal store (up to 0.1) wrote is imported once, before this store takes the lock: the import
-  // takes it itself, through the old store's own reader.
-  if (await importJournalDir(dir, resolved)) resolved.logger.info({ dataDir: dir }, 'imported the journal store into bridge.db');
   const lock = await acquireLock(join(dir, LOCK_FILE), dir, resolved.logger);
   const file = join(dir, SQLITE_FILE);
   let db: DatabaseSync | undefined;
   try {
+    // A directory the journal store (release 0.1) wrote is imported once, under the same lock.
+    if (await importJournalDir(dir, resolved)) resolved.logger.info({ dataDir: dir }, 'imported the journal store into bridge.db');
     db = openDatabase(file);
     // Customer data: the database and its WAL and shared-memory files are the bridge user's only.
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await makePrivate(file + suffix);

@@ -1,10 +1,9 @@
-import { readFile, readdir, truncate } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cpSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/bot/index.js';
 import { commitDecision } from '../../../src/bridge/run-brain.js';
-import { openFileStore, type ConversationRecord, type Store } from '../../../src/storage/index.js';
-import { killCopy, lastJournalRecord } from '../../storage/crash-helpers.js';
+import { openSqliteStore, type ConversationRecord, type Store } from '../../../src/storage/index.js';
+import { killCopy } from '../../storage/crash-helpers.js';
 import { useTempDirs } from '../../storage/test-dirs.js';
 import { FakeClock, KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
@@ -111,13 +110,13 @@ describe('each decision reads the dialog from the store; the worker carries no s
     expect(w.engage.published.map((p) => p.mentionId)).toEqual(ids);
   });
 
-  describe('on the file store', () => {
+  describe('on the SQLite store', () => {
     const tempDir = useTempDirs();
 
-    it('commitDecision writes the conversation with its new state and lines, and the effects, in one journal record', async () => {
+    it('commitDecision makes the conversation with its new state and lines durable together with the effects', async () => {
       const clock = new FakeClock();
       const dataDir = await tempDir();
-      const store = await openFileStore({ dataDir, clock: clock.now });
+      const store = await openSqliteStore({ dataDir, clock: clock.now });
       stores.push(store);
       world = await coreWorld({ clock, store });
       const conv: ConversationRecord = {
@@ -134,19 +133,20 @@ describe('each decision reads the dialog from the store; the worker carries no s
       await store.flush();
       const decision = { state: { step: 'after' }, actions: [{ type: 'reply', text: 'Hello' }] } as unknown as Decision;
       await commitDecision(world.bridge.context, KEY, '9500', decision, { mentionId: '9500', topicId: TOPIC }, (c) => c);
-      const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal-'));
-      const last = (await readFile(join(dataDir, journal!), 'utf8')).trimEnd().split('\n').at(-1)!;
-      const record = JSON.parse(last) as { conversations: Array<[string, ConversationRecord]>; outbox: Array<[string]> };
-      expect(record.conversations.map(([key, c]) => [key, c.dialog, c.transcript.map((l) => l.text)])).toEqual([
-        [KEY, { step: 'after' }, ['hi', 'Hello']],
-      ]);
-      expect(record.outbox.map(([key]) => key).sort()).toEqual(['9500:1:reply', '9500:decision']);
+      // What a kill -9 right now would leave: the files as they are.
+      const copy = await killCopy(dataDir, await tempDir());
+      const reopened = await openSqliteStore({ dataDir: copy, clock: clock.now });
+      stores.push(reopened);
+      const after = await reopened.getConversation(KEY);
+      expect([after?.dialog, after?.transcript.map((l) => l.text)]).toEqual([{ step: 'after' }, ['hi', 'Hello']]);
+      expect((await reopened.pendingEffects()).map((e) => e.key)).toEqual(['9500:1:reply']);
+      expect((await reopened.getEffect('9500:decision'))?.status).toBe('done');
     });
 
-    it('a decision whose journal record was torn by a crash is decided again from the old state, and answered once', async () => {
+    it('a decision lost by a crash before its commit is decided again from the old state, and answered once', async () => {
       const clock = new FakeClock();
       const dataDir = await tempDir();
-      const store = await openFileStore({ dataDir, clock: clock.now });
+      const store = await openSqliteStore({ dataDir, clock: clock.now });
       stores.push(store);
       world = await coreWorld({ clock, store });
       const w = world;
@@ -154,24 +154,19 @@ describe('each decision reads the dialog from the store; the worker carries no s
       await drain(w.bridge, KEY);
       const before = await store.getConversation(KEY);
       const id = await customerWrites(store, KEY, 'thanks', 1_001);
-      // The process dies once the decision is appended: its record is the journal's last line.
+      // The process dies when the worker flushes the applied decision: the files hold everything before its commit.
+      const copy = await tempDir();
       const flush = store.flush.bind(store);
       store.flush = async () => {
         store.flush = flush;
-        await flush();
+        cpSync(dataDir, copy, { recursive: true, filter: (source) => !source.endsWith('store.lock') });
         throw new Error('killed');
       };
       await drain(w.bridge, KEY);
       expect(w.engage.replies()).toHaveLength(1);
-      const copy = await killCopy(dataDir, await tempDir());
-      const { path, text, last, record } = await lastJournalRecord(copy);
-      // The conversation's new state and the effects are in that one record.
-      expect(record.conversations.map(([key]) => key)).toEqual([KEY]);
-      expect(record.outbox.map(([key]) => key).sort()).toEqual([`${TOPIC}/${id}:1:reply`, `${TOPIC}/${id}:decision`]);
-      await truncate(path, Buffer.byteLength(text) - 1 - Math.floor(Buffer.byteLength(last) / 2));
       await w.bridge.stop();
 
-      const reopened = await openFileStore({ dataDir: copy, clock: clock.now });
+      const reopened = await openSqliteStore({ dataDir: copy, clock: clock.now });
       stores.push(reopened);
       expect(await reopened.getEffect(`${TOPIC}/${id}:decision`)).toBeUndefined();
       expect((await reopened.getConversation(KEY))?.dialog).toEqual(before?.dialog);
