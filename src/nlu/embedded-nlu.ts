@@ -48,6 +48,17 @@ interface NlpInstance {
 
 interface NluManager {
   process(locale: string, text: string): Promise<{ classifications?: Classification[] }>;
+  domainManagers?: Record<string, { domains?: Record<string, { cache?: { results?: Record<string, unknown> } }> }>;
+}
+
+/**
+ * NLP.js keeps every text it classified (its tokens) for an hour: a running bridge would hold each customer message,
+ * and every clause and variant read, that long. Forgotten after each reading (a repeated text costs a few µs more).
+ */
+function forgetUtterances(manager: NluManager, lang: string): void {
+  for (const domain of Object.values(manager.domainManagers?.[lang]?.domains ?? {})) {
+    if (domain.cache?.results) domain.cache.results = {};
+  }
 }
 
 /** Stop words that ask for a person on their own ("iemand daar?", "someone please"): kept in the content check. */
@@ -71,6 +82,10 @@ export const CHECKED_INTENT = '_person';
 const NONE = 'None';
 /** The brain's names for "none of the flows' intents" and "never mind": they yield to an intent said beside them. */
 const RESERVED_MINOR = ['_none', '_cancel'];
+/** A short message read as an intent this surely is not read clause by clause. */
+const SURE = 0.5;
+/** A long message's last clauses that are read (the request comes last; a very long text costs no more). */
+const MAX_CLAUSES = 8;
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, log() {}, trace() {} };
 
 function bootstrap(languages: readonly string[]): { nlp: NlpInstance; container: Container } {
@@ -173,6 +188,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const plain = emojiAsWords(text, lang);
     // The classifier alone (NLP.js's whole pipeline would also run entities, sentiment and answers on every clause).
     const r = await nluManager.process(lang, words ? correctTypos(plain, words) : plain);
+    forgetUtterances(nluManager, lang);
     return (r.classifications ?? []).filter((c) => c.intent !== NONE && c.score > 0).sort((a, b) => b.score - a.score);
   };
 
@@ -227,9 +243,12 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     if (!best) return undefined;
     const lang = best.lang;
     const whole = await readIn(lang, text, best.ranked);
-    const clauses = clausesOf(withoutNegated(text));
+    // The clauses are read when the message is long, or when the whole is only a thanks, none or unsure.
+    const long = wordCount(text) >= LONG_WORDS;
+    const settled = !long && whole[0] !== undefined && !minor.has(whole[0].intent) && whole[0].score >= SURE;
+    const clauses = settled ? [] : clausesOf(withoutNegated(text)).slice(-MAX_CLAUSES);
     const parts = clauses.length >= 2 ? await Promise.all(clauses.map((c) => readIn(lang, c))) : [];
-    const ranked = combineClauses(whole, parts, { long: wordCount(text) >= LONG_WORDS, person: CHECKED_INTENT, minor });
+    const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
     const [top, next] = ranked;
     const sentiment = await sentimentOf(lang, text);
     return {
