@@ -32,6 +32,9 @@ const letterCount = (text: string): number =>
     .replace(/ {2,}/g, ' ')
     .trim().length;
 
+/** The text without words that hold a digit: "mijn bestelling GH-77120" is Dutch, but the detector reads "GH" as English. */
+const withoutCodes = (text: string): string => text.replace(/[\p{L}\p{N}-]*\p{N}[\p{L}\p{N}-]*/gu, ' ');
+
 // The detector's scores are not probabilities; on short mixed English ("Order 42 arrived broken") it guesses
 // French at 0.06. A guess counts only when it is clear on its own and well ahead of the runner-up.
 const MIN_ACCURACY = 0.15;
@@ -50,7 +53,7 @@ export function detectLanguage(
   if (!guess || declared.length < 2 || letterCount(text) < minChars) return undefined;
   try {
     const [best, next] = guess(
-      text,
+      withoutCodes(text),
       declared.map((l) => l.split('-')[0] ?? l),
     );
     if (!best || best.accuracy < MIN_ACCURACY || (next && best.accuracy < MIN_LEAD * next.accuracy)) return undefined;

@@ -5,7 +5,7 @@ import { foldText, containsPhrase } from './fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
-import { clarify, intentForEntity } from './clarify.js';
+import { clarify, collectEntities, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
 import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
 import { handleClick } from './handle-click.js';
@@ -36,9 +36,14 @@ export function isCancel(turn: Turn, text: string): boolean {
   const words = folded.split(' ').length;
   // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
   if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
+  // A phrase counts in a short clause of its own: "oh never mind, I found it myself" calls the request off.
+  const clauses = text
+    .split(/[,.;:!?\n]+/u)
+    .map(foldText)
+    .filter(Boolean);
   return cancel.phrases.some((p) => {
     const phrase = foldText(p);
-    return containsPhrase(folded, phrase) && words <= phrase.split(' ').length + 1;
+    return clauses.some((c) => containsPhrase(c, phrase) && c.split(' ').length <= phrase.split(' ').length + 1);
   });
 }
 
@@ -136,6 +141,7 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
     return 'handled';
   }
   delete state.takingMessage;
+  if (!clicked) collectEntities(turn, text);
   if (contactTagTriggered(turn)) return 'handled';
   let said = text;
   if (click) {

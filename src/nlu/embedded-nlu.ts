@@ -209,8 +209,10 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     if (ranked[0]?.intent !== CHECKED_INTENT) return ranked;
     const content = contentWords(lang, text);
     const c = content ? await classify(lang, content) : undefined;
-    if (c?.[0]?.intent === CHECKED_INTENT && !NOBODY.test(text)) return ranked;
-    return (c ?? []).filter((r) => r.intent !== CHECKED_INTENT);
+    if (NOBODY.test(text)) return (c ?? []).filter((r) => r.intent !== CHECKED_INTENT);
+    // Content words the examples do not know ("verbind door helpdesk") say nothing against the request.
+    if (c === undefined || c[0] === undefined || c[0].intent === CHECKED_INTENT) return ranked;
+    return c.filter((r) => r.intent !== CHECKED_INTENT);
   };
 
   /** One text read in one language: negated clauses left out when another says what is wanted, a person checked. */
@@ -247,7 +249,9 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const long = wordCount(text) >= LONG_WORDS;
     const settled = !long && whole[0] !== undefined && !minor.has(whole[0].intent) && whole[0].score >= SURE;
     const clauses = settled ? [] : clausesOf(withoutNegated(text)).slice(-MAX_CLAUSES);
-    const parts = clauses.length >= 2 ? await Promise.all(clauses.map((c) => readIn(lang, c))) : [];
+    // One clause is worth reading alone when the rest was too short to count ("Merci ! Et vous fermez quand ?").
+    const apart = clauses.length >= 2 || (clauses.length === 1 && wordCount(clauses[0] ?? '') < wordCount(text));
+    const parts = apart ? await Promise.all(clauses.map((c) => readIn(lang, c))) : [];
     const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
     const [top, next] = ranked;
     const sentiment = await sentimentOf(lang, text);

@@ -92,6 +92,37 @@ describe('customers understood in their own words', () => {
     expect(escalation(actions)?.packet.reason).toBe('negative_sentiment');
   });
 
+  it('keeps the order number of a message that goes to people for another reason, so the agent has it', async () => {
+    const { actions } = await firstMessage('I want a refund for order AB-12345, it arrived broken');
+    expect(escalation(actions)?.packet.intent).toBe('refund');
+    expect(escalation(actions)?.packet.collected).toEqual({ order_number: 'AB-12345' });
+  });
+
+  it('reads an order number typed with a dash from a phone ("AB–12345") as the answer to its question', async () => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    await chat.tell('where is my order?');
+    const actions = await chat.tell('it is AB–12345');
+    expect(escalation(actions)?.packet.collected).toEqual({ order_number: 'AB-12345' });
+  });
+
+  it('hands over a second angry message in Dutch and French, where NLP.js alone hears no anger', async () => {
+    for (const [first, second] of [
+      ['wat een rotbedrijf, ik word er gek van', 'dit is echt schandalig'],
+      ["j'en ai marre de votre service", "c'est vraiment inadmissible"],
+    ]) {
+      const chat = new ReadChat({ languageGuesser: guesser });
+      await chat.tell(first ?? '');
+      expect(escalation(await chat.tell(second ?? ''))?.packet.reason).toBe('negative_sentiment');
+    }
+  });
+
+  it('takes "niemand helpt me" and "personne ne répond" for complaints, not requests for a person', async () => {
+    for (const text of ['dit is echt belachelijk, niemand helpt me', 'je suis furieux, personne ne répond jamais']) {
+      const { actions } = await firstMessage(text);
+      expect(escalation(actions)?.packet.reason, text).not.toBe('explicit_request');
+    }
+  });
+
   it('offers the two likeliest intents when the NLU hesitates between them, and the menu when it knows nothing', () => {
     const chat = new Chat();
     chat.say('hello');
