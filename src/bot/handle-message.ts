@@ -36,6 +36,8 @@ export function isCancel(turn: Turn, text: string): boolean {
   const words = folded.split(' ').length;
   // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
   if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
+  // While people are asked for, refusing them calls it off: "actually I don't need an agent anymore".
+  if (turn.state.pendingEscalation && refusesPerson(turn, text)) return true;
   // A phrase counts in a short clause of its own: "oh never mind, I found it myself" calls the request off.
   const clauses = text
     .split(/[,.;:!?\n]+/u)
@@ -45,6 +47,13 @@ export function isCancel(turn: Turn, text: string): boolean {
     const phrase = foldText(p);
     return clauses.some((c) => containsPhrase(c, phrase) && c.split(' ').length <= phrase.split(' ').length + 1);
   });
+}
+
+/** The text names a person only in a clause that refuses one ("no agent needed", "geen medewerker meer nodig"). */
+function refusesPerson(turn: Turn, text: string): boolean {
+  const t = turn.flows.escalation.triggers.explicit_request;
+  const words = [...t.phrases, ...t.keywords];
+  return findWords(text, words) !== undefined && findWords(blankRefused(text), words) === undefined;
 }
 
 export function handleCancel(turn: Turn): void {

@@ -3,123 +3,30 @@
 // they are listed here (folded: lower case, no accents), and every language's list counts (customers mix them).
 // Shouting (a message of several words in capitals) counts too.
 
-/** Words that start with one of these (folded) are angry: "ridiculous", "belachelijke", "scandaleuse". */
+/** Words that start with one of these (folded) are angry: "ridiculous", "belachelijke", "scandaleuse". By language. */
 const STEMS = [
-  // en
-  'ridiculous',
-  'terrible',
-  'horrible',
-  'awful',
-  'useless',
-  'pathetic',
-  'disgrace',
-  'disgusting',
-  'unacceptable',
-  'outrageous',
-  'scandal',
-  'furious',
-  'angry',
-  'annoyed',
-  'annoying',
-  'worst',
-  'rubbish',
-  'garbage',
-  'incompetent',
-  'shameful',
-  'frustrat',
-  'infuriat',
-  'livid',
-  'appalling',
-  'lousy',
-  'nonsense',
-  'fuck',
-  'shit',
-  'wtf',
-  'hopeless',
-  // nl
-  'belachelijk',
-  'schandalig',
-  'schande',
-  'waardelo',
-  'slechtste',
-  'onaanvaardbaar',
-  'onacceptabel',
-  'boos',
-  'kwaad',
-  'woedend',
-  'razend',
-  'rotbedrijf',
-  'rotzooi',
-  'rotservice',
-  'klote',
-  'kut',
-  'verschrikkelijk',
-  'vreselijk',
-  'nutteloos',
-  'nutteloze',
-  'prutser',
-  'gefrustreerd',
-  'frustrerend',
-  'ergerlijk',
-  'geirriteerd',
-  'bespottelijk',
-  'onbeschoft',
-  'oplichter',
-  'oplichting',
-  'zielig',
-  'hopeloos',
-  'lachwekkend',
-  // fr
-  'inadmissible',
-  'inacceptable',
-  'scandaleu',
-  'honteu',
-  'honte',
-  'ridicule',
-  'lamentable',
-  'pitoyable',
-  'furieu',
-  'enerve',
-  'colere',
-  'incompetent',
-  'catastroph',
-  'deplorable',
-  'insupportable',
-  'degoute',
-  'arnaque',
-  'escroc',
-  'merde',
-  'putain',
-  'nuls',
-  'exaspere',
-  'agace',
-  'intolerable',
-  'minable',
-  'inutiles',
-];
+  'ridiculous|terrible|horrible|awful|useless|pathetic|disgrace|disgusting|unacceptable|outrageous|scandal|furious',
+  'angry|annoyed|annoying|worst|rubbish|garbage|incompetent|shameful|frustrat|infuriat|livid|appalling|lousy|nonsense',
+  'fuck|shit|wtf|hopeless|disappointed|irritat|upset|pissed|outraged|horrendous|atrocious|shocking|stupid|idiot|crap',
+  'sucks',
+  'belachelijk|schandalig|schande|waardelo|slechtste|onaanvaardbaar|onacceptabel|boos|kwaad|woedend|razend|rotbedrijf',
+  'rotzooi|rotservice|klote|kut|verschrikkelijk|vreselijk|nutteloos|nutteloze|prutser|gefrustreerd|frustrerend',
+  'ergerlijk|geirriteerd|bespottelijk|onbeschoft|oplichter|oplichting|zielig|hopeloos|lachwekkend|teleurgesteld',
+  'teleurstellend|pissig|woest|geergerd|afgrijselijk|idioot|tijdverspilling|lamentabel',
+  'inadmissible|inacceptable|scandaleu|honteu|honte|ridicule|lamentable|pitoyable|furieu|enerve|colere|incompetent',
+  'catastroph|deplorable|insupportable|degoute|arnaque|escroc|merde|putain|nuls|exaspere|agace|intolerable|minable',
+  'inutiles|decu|decevant|revoltant|stupide|debile|pourri|bordel',
+].join('|');
 
 /** Phrases (folded, whole words) that are angry where their words alone are not. */
 const PHRASES = [
-  'fed up',
-  'sick of',
-  'sick and tired',
-  'had enough',
-  'a joke',
-  'het beu',
-  'ben het zat',
-  'genoeg van',
-  'gek van',
-  'het gehad',
-  'slechte service',
-  'en ai marre',
-  'ras le bol',
-  'n importe quoi',
-  'en ai assez',
-  'vous etes nul',
-  'c est nul',
-  'trop nul',
-  'pire service',
-];
+  'fed up|sick of|sick and tired|had enough|a joke|waste of time|bad service|poor service|what the hell|never again',
+  'het beu|ben het zat|genoeg van|gek van|het gehad|slechte service|een grap|nooit meer',
+  'en ai marre|ras le bol|n importe quoi|en ai assez|vous etes nul|c est nul|trop nul|pire service|perte de temps',
+  'une blague|plus jamais|vraiment nul',
+]
+  .join('|')
+  .split('|');
 
 function fold(text: string): string {
   return text
@@ -130,7 +37,7 @@ function fold(text: string): string {
     .trim();
 }
 
-const stems = new RegExp(`(?:^| )(?:${STEMS.join('|')})`, 'u');
+const stems = new RegExp(`(?:^| )(?:${STEMS})`, 'u');
 
 /** Several words, most letters in capitals: "WHERE IS MY ORDER". */
 function shouting(text: string): boolean {

@@ -40,6 +40,15 @@ describe('cancelling an escalation', () => {
     }
   });
 
+  it('calls off a pending handover when the customer refuses a person ("I don\'t need an agent anymore")', () => {
+    for (const words of ["actually I don't need an agent anymore, sorry", 'sorry, ik heb toch geen medewerker meer nodig']) {
+      const chat = new Chat();
+      chat.say('hi');
+      chat.click(B3);
+      expect(chat.say(words)[0], words).toEqual({ type: 'cancel-escalation', reason: 'quick_reply' });
+    }
+  });
+
   it('does not take "cancel my order" for a cancellation', () => {
     const chat = new Chat();
     chat.say('hi');

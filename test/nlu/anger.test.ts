@@ -13,6 +13,9 @@ describe('anger in the customer’s own words', () => {
       "c'est scandaleux",
       "j'en ai marre",
       'WHERE IS MY ORDER',
+      'je suis très déçue',
+      'what a waste of time',
+      'ik ben echt teleurgesteld',
     ])
       expect(soundsAngry(text), text).toBe(true);
   });
