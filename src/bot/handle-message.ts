@@ -98,8 +98,16 @@ function personAsked(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
   if (findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined) return true;
-  return nluSays(turn, PERSON_INTENT) && matchIntent(turn.flows, withoutNegated(text)) === undefined;
+  if (!nluSays(turn, PERSON_INTENT)) return false;
+  const keyword = matchIntent(turn.flows, withoutNegated(text));
+  // A keyword yields to a sure reading that hesitates with nothing else ("... a return and a new order, so I would
+  // really like someone from your team to take this over").
+  const r = turn.nlu;
+  return keyword === undefined || ((r?.confidence ?? 0) >= SURE_PERSON && r?.runnerUp?.intent !== keyword.name);
 }
+
+/** The NLU's confidence in a request for a person that an intent's keyword in the text does not overrule. */
+const SURE_PERSON = 0.95;
 
 /** A contact tagged for personal service (e.g. vip) goes to people once, on the first message the bot sees. */
 function contactTagTriggered(turn: Turn): boolean {

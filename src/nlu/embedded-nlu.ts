@@ -9,7 +9,7 @@ import { LangFr } from '@nlpjs/lang-fr';
 import { LangNl } from '@nlpjs/lang-nl';
 import { Language } from '@nlpjs/language-min';
 import { Nlp } from '@nlpjs/nlp';
-import { withoutNegated } from '../shared/negation.js';
+import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { correctTypos, wordsOf } from './spelling.js';
 import { emojiAsWords } from './emoji.js';
 import { soundsAngry } from './anger.js';
@@ -248,10 +248,15 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     // The clauses are read when the message is long, or when the whole is only a thanks, none or unsure.
     const long = wordCount(text) >= LONG_WORDS;
     const settled = !long && whole[0] !== undefined && !minor.has(whole[0].intent) && whole[0].score >= SURE;
-    const clauses = settled ? [] : clausesOf(withoutNegated(text)).slice(-MAX_CLAUSES);
+    // A clause that refuses something ("I don't want a refund", "geen medewerker nodig") says what is not wanted.
+    const clauses = settled
+      ? []
+      : clausesOf(text)
+          .filter((c) => blankRefused(c) === c)
+          .slice(-MAX_CLAUSES);
     // One clause is worth reading alone when the rest was too short to count ("Merci ! Et vous fermez quand ?").
     const apart = clauses.length >= 2 || (clauses.length === 1 && wordCount(clauses[0] ?? '') < wordCount(text));
-    const parts = apart ? await Promise.all(clauses.map((c) => readIn(lang, c))) : [];
+    const parts = apart ? await Promise.all(clauses.map(async (c) => ({ ranked: await readIn(lang, c), words: wordCount(c) }))) : [];
     const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
     const [top, next] = ranked;
     const sentiment = await sentimentOf(lang, text);

@@ -92,6 +92,15 @@ describe('customers understood in their own words', () => {
     expect(escalation(actions)?.packet.reason).toBe('negative_sentiment');
   });
 
+  it("reads a long message by what it asks after the context, even beside other intents' words", async () => {
+    const asking =
+      'I have explained this problem three times already in this chat and the answers do not fit my situation at all, it is about a combination of a return and a new order, so I would really like someone from your team to take this over.';
+    expect(escalation((await firstMessage(asking)).actions)?.packet.reason).toBe('explicit_request');
+    const waiting =
+      'Hi, so last Tuesday I ordered two pairs of running shoes in your web shop, size 42, paid with PayPal, and the confirmation mail said two to three working days, but nothing has arrived and the tracking link gives an error. Can you check?';
+    expect((await firstMessage(waiting)).chat.state?.lastIntent).toBe('order_status');
+  });
+
   it('keeps the order number of a message that goes to people for another reason, so the agent has it', async () => {
     const { actions } = await firstMessage('I want a refund for order AB-12345, it arrived broken');
     expect(escalation(actions)?.packet.intent).toBe('refund');
