@@ -92,7 +92,8 @@ function fromNlu(scores: Readonly<Record<string, number>> | undefined, declared:
 /**
  * Sets the state's language for this turn. The customer's own choice wins; a long, clear message decides (over the
  * contact's remembered language and the service's field, and over a language chosen before); a short one never flips
- * a chosen language, and where none is chosen yet it is judged with the customer's text so far, the NLU's language
+ * a language chosen from a long text (one guessed from short messages alone is judged again with all the customer
+ * wrote), and where none is chosen yet it is judged with the customer's text so far, the NLU's language
  * scores, the contact's remembered language and the service's field, in that order; else the default.
  */
 export function chooseLanguage(flows: Flows, state: DialogState, clues: LanguageClues): string {
@@ -109,8 +110,14 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
   const fromText = clues.text ? detect(clues.text) : undefined;
   if (fromText) return set(fromText, 'detected');
   const kept = normalizeLanguage(state.language, declared);
-  if (kept && state.languageSource !== undefined && state.languageSource !== 'default') return kept;
   const soFar = clues.earlier?.length && clues.text ? detect([...clues.earlier, clues.text].join('. ')) : undefined;
+  if (kept && state.languageSource !== undefined && state.languageSource !== 'default') {
+    // A language guessed from short messages alone ("Hello", then "waar is mijn pakket?") is judged again with all
+    // the customer wrote; one guessed from a long text, or chosen, is kept.
+    const guessedShort =
+      state.languageSource === 'detected' && letterCount((clues.earlier ?? []).join(' ')) < flows.languages.detect_min_chars;
+    return guessedShort && soFar && soFar !== kept ? set(soFar, 'detected') : kept;
+  }
   if (soFar) return set(soFar, 'detected');
   const known = flows.languages.detect ? fromNlu(clues.nluLanguages, declared) : undefined;
   if (known) return set(known, 'detected');

@@ -101,6 +101,19 @@ describe('customers understood in their own words', () => {
     expect((await firstMessage(waiting)).chat.state?.lastIntent).toBe('order_status');
   });
 
+  it('judges a language guessed from a greeting alone again with the next short message ("Hello", then Dutch)', async () => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    await chat.tell('Hello');
+    expect(chat.state?.language).toBe('en');
+    await chat.tell('waar is mijn pakket?');
+    expect(chat.state?.language).toBe('nl');
+    // Once a long text chose it, a short message in another language does not flip it.
+    const long = new ReadChat({ languageGuesser: guesser });
+    await long.tell('Goedemiddag, ik had graag geweten wanneer mijn bestelling geleverd wordt');
+    await long.tell('ok merci');
+    expect(long.state?.language).toBe('nl');
+  });
+
   it('keeps the order number of a message that goes to people for another reason, so the agent has it', async () => {
     const { actions } = await firstMessage('I want a refund for order AB-12345, it arrived broken');
     expect(escalation(actions)?.packet.intent).toBe('refund');
