@@ -82,6 +82,8 @@ export const CHECKED_INTENT = '_person';
 const NONE = 'None';
 /** The brain's names for "none of the flows' intents" and "never mind": they yield to an intent said beside them. */
 const RESERVED_MINOR = ['_none', '_cancel'];
+/** The share of a request's content words the examples must know for it to stand where the classifier reads none. */
+const KNOWN_CONTENT = 0.5;
 /** A short message read as an intent this surely is not read clause by clause. */
 const SURE = 0.5;
 /** A long message's last clauses that are read (the request comes last; a very long text costs no more). */
@@ -210,9 +212,11 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const content = contentWords(lang, text);
     const c = content ? await classify(lang, content) : undefined;
     if (NOBODY.test(text)) return (c ?? []).filter((r) => r.intent !== CHECKED_INTENT);
-    // Content words the examples do not know ("verbind door helpdesk") say nothing against the request.
-    if (c === undefined || c[0] === undefined || c[0].intent === CHECKED_INTENT) return ranked;
-    return c.filter((r) => r.intent !== CHECKED_INTENT);
+    if (c?.[0]?.intent === CHECKED_INTENT) return ranked;
+    // Content words the classifier reads as nothing, but the examples know ("verbind door helpdesk"), say nothing
+    // against the request; words they do not know ("nice one", "you're the best") are no request.
+    if (content && c?.[0] === undefined && (coverage(content)[lang] ?? 0) >= KNOWN_CONTENT) return ranked;
+    return (c ?? []).filter((r) => r.intent !== CHECKED_INTENT);
   };
 
   /** One text read in one language: negated clauses left out when another says what is wanted, a person checked. */

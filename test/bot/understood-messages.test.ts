@@ -34,13 +34,16 @@ describe('customers understood in their own words', () => {
     expect(chat.state?.language).toBe(language);
   });
 
-  it.each(['Can I order a gift card?', 'Dag, ik wil graag een refund', 'Est-ce que vous avez un magasin à Bruxelles ?'])(
-    'does not take "%s" for a request for a person (it sounds like one only in its function words)',
-    async (text) => {
-      const { actions } = await firstMessage(text);
-      expect(escalation(actions)?.packet.reason).not.toBe('explicit_request');
-    },
-  );
+  it.each([
+    'Can I order a gift card?',
+    'Dag, ik wil graag een refund',
+    'Est-ce que vous avez un magasin à Bruxelles ?',
+    'nice one',
+    "you're the best",
+  ])('does not take "%s" for a request for a person (it sounds like one only in its function words)', async (text) => {
+    const { actions } = await firstMessage(text);
+    expect(escalation(actions)?.packet.reason).not.toBe('explicit_request');
+  });
 
   it('answers "No agent needed, just tell me your opening hours" with the hours, not a handover', async () => {
     const { actions, chat } = await firstMessage('No agent needed, just tell me your opening hours');
