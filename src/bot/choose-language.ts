@@ -32,6 +32,9 @@ const letterCount = (text: string): number =>
     .replace(/ {2,}/g, ' ')
     .trim().length;
 
+/** The text without words that hold a digit: "mijn bestelling GH-77120" is Dutch, but the detector reads "GH" as English. */
+const withoutCodes = (text: string): string => text.replace(/[\p{L}\p{N}-]*\p{N}[\p{L}\p{N}-]*/gu, ' ');
+
 // The detector's scores are not probabilities; on short mixed English ("Order 42 arrived broken") it guesses
 // French at 0.06. A guess counts only when it is clear on its own and well ahead of the runner-up.
 const MIN_ACCURACY = 0.15;
@@ -50,7 +53,7 @@ export function detectLanguage(
   if (!guess || declared.length < 2 || letterCount(text) < minChars) return undefined;
   try {
     const [best, next] = guess(
-      text,
+      withoutCodes(text),
       declared.map((l) => l.split('-')[0] ?? l),
     );
     if (!best || best.accuracy < MIN_ACCURACY || (next && best.accuracy < MIN_LEAD * next.accuracy)) return undefined;
@@ -89,7 +92,8 @@ function fromNlu(scores: Readonly<Record<string, number>> | undefined, declared:
 /**
  * Sets the state's language for this turn. The customer's own choice wins; a long, clear message decides (over the
  * contact's remembered language and the service's field, and over a language chosen before); a short one never flips
- * a chosen language, and where none is chosen yet it is judged with the customer's text so far, the NLU's language
+ * a language chosen from a long text (one guessed from short messages alone is judged again with all the customer
+ * wrote), and where none is chosen yet it is judged with the customer's text so far, the NLU's language
  * scores, the contact's remembered language and the service's field, in that order; else the default.
  */
 export function chooseLanguage(flows: Flows, state: DialogState, clues: LanguageClues): string {
@@ -106,8 +110,14 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
   const fromText = clues.text ? detect(clues.text) : undefined;
   if (fromText) return set(fromText, 'detected');
   const kept = normalizeLanguage(state.language, declared);
-  if (kept && state.languageSource !== undefined && state.languageSource !== 'default') return kept;
   const soFar = clues.earlier?.length && clues.text ? detect([...clues.earlier, clues.text].join('. ')) : undefined;
+  if (kept && state.languageSource !== undefined && state.languageSource !== 'default') {
+    // A language guessed from short messages alone ("Hello", then "waar is mijn pakket?") is judged again with all
+    // the customer wrote; one guessed from a long text, or chosen, is kept.
+    const guessedShort =
+      state.languageSource === 'detected' && letterCount((clues.earlier ?? []).join(' ')) < flows.languages.detect_min_chars;
+    return guessedShort && soFar && soFar !== kept ? set(soFar, 'detected') : kept;
+  }
   if (soFar) return set(soFar, 'detected');
   const known = flows.languages.detect ? fromNlu(clues.nluLanguages, declared) : undefined;
   if (known) return set(known, 'detected');

@@ -29,13 +29,35 @@ export function clarify(turn: Turn): boolean {
   return true;
 }
 
+/** Dashes as phones and word processors type them ("AB–12345"), read as the hyphen patterns expect. */
+export function plainDashes(text: string): string {
+  return text.replace(/[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/gu, '-');
+}
+
+/** The value of a question's pattern in a customer's text, typed dashes read as hyphens. */
+export function entityValue(pattern: string, text: string): string | undefined {
+  return extractAnswer(pattern, text) ?? extractAnswer(pattern, plainDashes(text));
+}
+
 /** The intent whose question the text already answers ("AB-12345" alone), for a question that declares an entity. */
 export function intentForEntity(turn: Turn, text: string): IntentMatch | undefined {
   for (const [name, intent] of Object.entries(turn.flows.intents)) {
     const q = intent.then?.ask !== undefined ? turn.flows.questions[intent.then.ask] : undefined;
     if (q?.entity === undefined) continue;
-    const value = extractAnswer(q.pattern, text);
+    const value = entityValue(q.pattern, text);
     if (value !== undefined) return { name, words: value };
   }
   return undefined;
+}
+
+/**
+ * Keeps every declared entity the customer's message holds ("a refund for order AB-12345", "a person about
+ * AB-12345"): whatever follows, a person or a question gets the value, and the bot does not ask for it again.
+ */
+export function collectEntities(turn: Turn, text: string): void {
+  for (const [name, q] of Object.entries(turn.flows.questions)) {
+    if (q.entity === undefined) continue;
+    const value = entityValue(q.pattern, text);
+    if (value !== undefined) turn.state.collected[q.save_as ?? name] = q.uppercase ? value.toUpperCase() : value;
+  }
 }

@@ -97,6 +97,9 @@ export function checkReferences(flows: Flows): ReferenceProblem[] {
   for (const [nluName, ours] of Object.entries(flows.nlu.intents)) {
     if (!flows.intents[ours]) out.push({ path: ['nlu', 'intents', nluName], message: `no intent named "${ours}" under intents` });
   }
+  flows.nlu.embedded.yielding.forEach((name, i) => {
+    if (!flows.intents[name]) out.push({ path: ['nlu', 'embedded', 'yielding', i], message: `no intent named "${name}" under intents` });
+  });
   checkIntentLoops(flows, out);
   const known = new Set<string>(BUILTIN_VARIABLES);
   for (const [qName, q] of Object.entries(flows.questions)) known.add(q.save_as ?? qName);

@@ -5,7 +5,7 @@ import { foldText, containsPhrase } from './fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
-import { clarify, intentForEntity } from './clarify.js';
+import { clarify, collectEntities, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
 import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
 import { handleClick } from './handle-click.js';
@@ -36,10 +36,24 @@ export function isCancel(turn: Turn, text: string): boolean {
   const words = folded.split(' ').length;
   // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
   if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
+  // While people are asked for, refusing them calls it off: "actually I don't need an agent anymore".
+  if (turn.state.pendingEscalation && refusesPerson(turn, text)) return true;
+  // A phrase counts in a short clause of its own: "oh never mind, I found it myself" calls the request off.
+  const clauses = text
+    .split(/[,.;:!?\n]+/u)
+    .map(foldText)
+    .filter(Boolean);
   return cancel.phrases.some((p) => {
     const phrase = foldText(p);
-    return containsPhrase(folded, phrase) && words <= phrase.split(' ').length + 1;
+    return clauses.some((c) => containsPhrase(c, phrase) && c.split(' ').length <= phrase.split(' ').length + 1);
   });
+}
+
+/** The text names a person only in a clause that refuses one ("no agent needed", "geen medewerker meer nodig"). */
+function refusesPerson(turn: Turn, text: string): boolean {
+  const t = turn.flows.escalation.triggers.explicit_request;
+  const words = [...t.phrases, ...t.keywords];
+  return findWords(text, words) !== undefined && findWords(blankRefused(text), words) === undefined;
 }
 
 export function handleCancel(turn: Turn): void {
@@ -84,8 +98,16 @@ function personAsked(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
   if (findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined) return true;
-  return nluSays(turn, PERSON_INTENT) && matchIntent(turn.flows, withoutNegated(text)) === undefined;
+  if (!nluSays(turn, PERSON_INTENT)) return false;
+  const keyword = matchIntent(turn.flows, withoutNegated(text));
+  // A keyword yields to a sure reading that hesitates with nothing else ("... a return and a new order, so I would
+  // really like someone from your team to take this over").
+  const r = turn.nlu;
+  return keyword === undefined || ((r?.confidence ?? 0) >= SURE_PERSON && r?.runnerUp?.intent !== keyword.name);
 }
+
+/** The NLU's confidence in a request for a person that an intent's keyword in the text does not overrule. */
+const SURE_PERSON = 0.95;
 
 /** A contact tagged for personal service (e.g. vip) goes to people once, on the first message the bot sees. */
 function contactTagTriggered(turn: Turn): boolean {
@@ -136,6 +158,7 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
     return 'handled';
   }
   delete state.takingMessage;
+  if (!clicked) collectEntities(turn, text);
   if (contactTagTriggered(turn)) return 'handled';
   let said = text;
   if (click) {

@@ -3,6 +3,7 @@ import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
 import { extractAnswer as extract, runStep } from './run-step.js';
 import { matchIntent } from './match-intent.js';
+import { entityValue } from './clarify.js';
 
 export type AnswerResult = 'handled' | 'not-an-answer';
 
@@ -16,7 +17,7 @@ export function handleAnswer(turn: Turn, text: string): AnswerResult {
   }
   const entity = q.entity !== undefined ? turn.nlu?.entities.find((e) => e.entity === q.entity)?.value : undefined;
   // The NLU may find the value where the pattern does not ("it's ab 12345"); it still has to fit the pattern.
-  const value = extract(q.pattern, text) ?? (entity !== undefined ? extract(q.pattern, entity) : undefined);
+  const value = entityValue(q.pattern, text) ?? (entity !== undefined ? extract(q.pattern, entity) : undefined);
   if (value !== undefined) {
     state.collected[q.save_as ?? pending.name] = q.uppercase ? value.toUpperCase() : value;
     delete state.question;

@@ -57,6 +57,8 @@ export const nluSchema = z
         threshold: z.number().min(0).max(1).default(0.5),
         /** Below the threshold, the two likeliest intents are offered when both are at least this likely. */
         clarify_min: z.number().min(0).max(1).default(0.25),
+        /** Intents that yield to another one said in the same message ("thanks, but where is my order?"). */
+        yielding: z.array(name).default([]),
       })
       .strict()
       .prefault({}),

@@ -13,6 +13,8 @@ export const NONE_INTENT = '_none';
 export interface TrainingSet {
   /** Example utterances by intent, then by language. */
   intents: Record<string, Record<string, string[]>>;
+  /** Intents that yield to another one said in the same message (nlu.embedded.yielding). */
+  yielding: string[];
 }
 
 export function trainingSetOf(flows: Flows): TrainingSet {
@@ -24,7 +26,7 @@ export function trainingSetOf(flows: Flows): TrainingSet {
   for (const [name, examples] of Object.entries(intents)) {
     if (Object.values(examples).every((xs) => xs.length === 0)) delete intents[name];
   }
-  return { intents };
+  return { intents, yielding: [...flows.nlu.embedded.yielding] };
 }
 
 /** Where the flows give a declared language no examples (allowed: that language relies on keywords there). */

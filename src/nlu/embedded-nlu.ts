@@ -9,14 +9,18 @@ import { LangFr } from '@nlpjs/lang-fr';
 import { LangNl } from '@nlpjs/lang-nl';
 import { Language } from '@nlpjs/language-min';
 import { Nlp } from '@nlpjs/nlp';
-import { withoutNegated } from '../shared/negation.js';
+import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { correctTypos, wordsOf } from './spelling.js';
 import { emojiAsWords } from './emoji.js';
+import { soundsAngry } from './anger.js';
+import { clausesOf, combineClauses, LONG_WORDS, wordCount } from './clauses.js';
 import type { Understander, Understanding } from './understanding.js';
 
 /** Example utterances by intent, then by language. */
 export interface TrainingSet {
   readonly intents: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /** Intents that yield to another one said in the same message (a thanks with a question). */
+  readonly yielding?: readonly string[];
 }
 
 export interface EmbeddedNlu extends Understander {
@@ -34,18 +38,35 @@ interface Classification {
   score: number;
 }
 
-interface NlpResult {
-  classifications?: Classification[];
-  sentiment?: { vote?: string };
-}
-
 interface NlpInstance {
   settings: Record<string, unknown>;
   addLanguage(locales: string[]): void;
   addDocument(locale: string, utterance: string, intent: string): void;
   train(): Promise<unknown>;
-  process(locale: string, text: string): Promise<NlpResult>;
+  getSentiment(locale: string, text: string): Promise<{ sentiment?: { vote?: string; score?: number } } | undefined>;
 }
+
+interface NluManager {
+  process(locale: string, text: string): Promise<{ classifications?: Classification[] }>;
+  domainManagers?: Record<string, { domains?: Record<string, { cache?: { results?: Record<string, unknown> } }> }>;
+}
+
+/**
+ * NLP.js keeps every text it classified (its tokens) for an hour: a running bridge would hold each customer message,
+ * and every clause and variant read, that long. Forgotten after each reading (a repeated text costs a few µs more).
+ */
+function forgetUtterances(manager: NluManager, lang: string): void {
+  for (const domain of Object.values(manager.domainManagers?.[lang]?.domains ?? {})) {
+    if (domain.cache?.results) domain.cache.results = {};
+  }
+}
+
+/** Stop words that ask for a person on their own ("iemand daar?", "someone please"): kept in the content check. */
+const SOMEONE = new Set(['someone', 'somebody', 'anyone', 'anybody', 'iemand', 'quelqu', "quelqu'un", 'quelquun']);
+/** NLP.js's sentiment counts as anger at or below this score (its lexicons call "vous pouvez me passer" -0.2). */
+const NEGATIVE_SCORE = -0.4;
+/** "Nobody answers", "niemand helpt me", "personne ne répond": a complaint, not a request for a person. */
+const NOBODY = /(?<![\p{L}])(?:nobody|no one|no-one|niemand|personne(?= ne| n'| n’)|(?<=(?:ne|n'|n’)\s?\S*\s)personne)(?![\p{L}])/iu;
 
 interface Stemmer {
   tokenizeAndStem(text: string, keepStops?: boolean): string[];
@@ -59,6 +80,14 @@ const MAX_TEXT = 2000;
 /** The intent whose reading is checked on content words: a request for a person (the brain's `_person`). */
 export const CHECKED_INTENT = '_person';
 const NONE = 'None';
+/** The brain's names for "none of the flows' intents" and "never mind": they yield to an intent said beside them. */
+const RESERVED_MINOR = ['_none', '_cancel'];
+/** The share of a request's content words the examples must know for it to stand where the classifier reads none. */
+const KNOWN_CONTENT = 0.5;
+/** A short message read as an intent this surely is not read clause by clause. */
+const SURE = 0.5;
+/** A long message's last clauses that are read (the request comes last; a very long text costs no more). */
+const MAX_CLAUSES = 8;
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, log() {}, trace() {} };
 
 function bootstrap(languages: readonly string[]): { nlp: NlpInstance; container: Container } {
@@ -104,6 +133,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     }
   }
   const languages = [...byLanguage.keys()].sort();
+  const minor = new Set([NONE, ...RESERVED_MINOR, ...(set.yielding ?? [])]);
   const { nlp, container } = bootstrap(languages);
   const vocabulary = new Map<string, Set<string>>();
   let examples = 0;
@@ -150,15 +180,54 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const tokenizer = container.get(`tokenizer-${lang}`) as { tokenize(t: string, normalize?: boolean): string[] } | undefined;
     const stopwords = container.get(`stopwords-${lang}`) as { removeStopwords(tokens: string[]): string[] } | undefined;
     if (!tokenizer || !stopwords) return text;
-    return stopwords.removeStopwords(tokenizer.tokenize(emojiAsWords(text, lang), true)).join(' ');
+    const tokens = tokenizer.tokenize(emojiAsWords(text, lang), true);
+    return tokens.filter((t) => SOMEONE.has(t) || stopwords.removeStopwords([t]).length > 0).join(' ');
   };
 
-  const classify = async (lang: string, text: string): Promise<{ ranked: Classification[]; sentiment?: string }> => {
+  const nluManager = (nlp as unknown as { nluManager: NluManager }).nluManager;
+  const classify = async (lang: string, text: string): Promise<Classification[]> => {
     const words = spelling.get(lang);
     const plain = emojiAsWords(text, lang);
-    const r = await nlp.process(lang, words ? correctTypos(plain, words) : plain);
-    const ranked = (r.classifications ?? []).filter((c) => c.intent !== NONE && c.score > 0).sort((a, b) => b.score - a.score);
-    return { ranked, ...(r.sentiment?.vote ? { sentiment: r.sentiment.vote } : {}) };
+    // The classifier alone (NLP.js's whole pipeline would also run entities, sentiment and answers on every clause).
+    const r = await nluManager.process(lang, words ? correctTypos(plain, words) : plain);
+    forgetUtterances(nluManager, lang);
+    return (r.classifications ?? []).filter((c) => c.intent !== NONE && c.score > 0).sort((a, b) => b.score - a.score);
+  };
+
+  /** Anger in the customer's words (listed), or NLP.js's clearly negative sentiment; else its vote. */
+  const sentimentOf = async (lang: string, text: string): Promise<Understanding['sentiment']> => {
+    if (soundsAngry(text)) return 'negative';
+    const s = (await nlp.getSentiment(lang, text))?.sentiment;
+    if (s?.vote === 'negative') return (s.score ?? 0) <= NEGATIVE_SCORE ? 'negative' : 'neutral';
+    return s?.vote === 'positive' || s?.vote === 'neutral' ? s.vote : undefined;
+  };
+
+  /**
+   * A request for a person must rest on words that say so, not on "can I", "ik wil graag een", "je voudrais": read
+   * without the function words (but with "someone", "iemand", "quelqu'un"), the request must still be there; and
+   * "nobody answers", "niemand helpt me", "personne ne répond" are complaints, not requests.
+   */
+  const personChecked = async (lang: string, text: string, ranked: Classification[]): Promise<Classification[]> => {
+    if (ranked[0]?.intent !== CHECKED_INTENT) return ranked;
+    const content = contentWords(lang, text);
+    const c = content ? await classify(lang, content) : undefined;
+    if (NOBODY.test(text)) return (c ?? []).filter((r) => r.intent !== CHECKED_INTENT);
+    if (c?.[0]?.intent === CHECKED_INTENT) return ranked;
+    // Content words the classifier reads as nothing, but the examples know ("verbind door helpdesk"), say nothing
+    // against the request; words they do not know ("nice one", "you're the best") are no request.
+    if (content && c?.[0] === undefined && (coverage(content)[lang] ?? 0) >= KNOWN_CONTENT) return ranked;
+    return (c ?? []).filter((r) => r.intent !== CHECKED_INTENT);
+  };
+
+  /** One text read in one language: negated clauses left out when another says what is wanted, a person checked. */
+  const readIn = async (lang: string, text: string, ranked?: Classification[]): Promise<Classification[]> => {
+    let out = ranked ?? (await classify(lang, text));
+    const kept = withoutNegated(text);
+    if (kept !== text) {
+      const c = await classify(lang, kept);
+      if ((c[0]?.score ?? 0) >= 0.5) out = c;
+    }
+    return personChecked(lang, kept, out);
   };
 
   const read = async (input: string): Promise<Understanding | undefined> => {
@@ -166,35 +235,35 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     if (!text || languages.length === 0) return undefined;
     const { coverage: scores, combined } = languageScores(text);
     // The language knowing most of the words reads it; on a tie, the one most sure of an intent.
-    let best: { lang: string; ranked: Classification[]; sentiment?: string } | undefined;
+    let best: { lang: string; ranked: Classification[] } | undefined;
     const most = Math.max(...languages.map((l) => scores[l] ?? 0));
     // Only the languages that know most of the words are asked (one, mostly: a third of the time).
     for (const lang of languages.filter((l) => (scores[l] ?? 0) === most)) {
-      const c = await classify(lang, text);
+      const ranked = await classify(lang, text);
       const better =
         !best ||
         (scores[lang] ?? 0) > (scores[best.lang] ?? 0) ||
-        ((scores[lang] ?? 0) === (scores[best.lang] ?? 0) && (c.ranked[0]?.score ?? 0) > (best.ranked[0]?.score ?? 0));
-      if (better) best = { lang, ...c };
+        ((scores[lang] ?? 0) === (scores[best.lang] ?? 0) && (ranked[0]?.score ?? 0) > (best.ranked[0]?.score ?? 0));
+      if (better) best = { lang, ranked };
     }
     if (!best) return undefined;
-    const kept = withoutNegated(text);
-    if (kept !== text) {
-      const c = await classify(best.lang, kept);
-      if ((c.ranked[0]?.score ?? 0) >= 0.5) best = { ...best, ranked: c.ranked };
-    }
-    if (best.ranked[0]?.intent === CHECKED_INTENT) {
-      // Asking for a person must rest on words that say so, not on "can I", "ik wil graag een", "je voudrais":
-      // read without the function words, the request must still be there.
-      const content = contentWords(best.lang, text);
-      const c = content ? await classify(best.lang, content) : undefined;
-      if (c?.ranked[0]?.intent !== CHECKED_INTENT) {
-        best = { ...best, ranked: [...(c?.ranked ?? []).filter((r) => r.intent !== CHECKED_INTENT)] };
-      }
-    }
-    const [top, next] = best.ranked;
-    const sentiment =
-      best.sentiment === 'negative' || best.sentiment === 'positive' || best.sentiment === 'neutral' ? best.sentiment : undefined;
+    const lang = best.lang;
+    const whole = await readIn(lang, text, best.ranked);
+    // The clauses are read when the message is long, or when the whole is only a thanks, none or unsure.
+    const long = wordCount(text) >= LONG_WORDS;
+    const settled = !long && whole[0] !== undefined && !minor.has(whole[0].intent) && whole[0].score >= SURE;
+    // A clause that refuses something ("I don't want a refund", "geen medewerker nodig") says what is not wanted.
+    const clauses = settled
+      ? []
+      : clausesOf(text)
+          .filter((c) => blankRefused(c) === c)
+          .slice(-MAX_CLAUSES);
+    // One clause is worth reading alone when the rest was too short to count ("Merci ! Et vous fermez quand ?").
+    const apart = clauses.length >= 2 || (clauses.length === 1 && wordCount(clauses[0] ?? '') < wordCount(text));
+    const parts = apart ? await Promise.all(clauses.map(async (c) => ({ ranked: await readIn(lang, c), words: wordCount(c) }))) : [];
+    const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
+    const [top, next] = ranked;
+    const sentiment = await sentimentOf(lang, text);
     return {
       source: 'embedded',
       intent: top?.intent ?? NONE,

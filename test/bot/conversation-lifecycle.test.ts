@@ -31,6 +31,24 @@ describe('cancelling an escalation', () => {
     expect(chat.say('never mind')).toEqual([{ type: 'nothing', why: 'a person owns the conversation' }]);
   });
 
+  it('calls off a handover with a phrase in a short clause of its own ("oh never mind, I found it myself")', () => {
+    for (const words of ['oh never mind, I found it myself', 'nee hoeft niet meer, ik heb het al gevonden']) {
+      const chat = new Chat();
+      chat.say('hi');
+      chat.click(B3);
+      expect(chat.say(words)[0], words).toEqual({ type: 'cancel-escalation', reason: 'quick_reply' });
+    }
+  });
+
+  it('calls off a pending handover when the customer refuses a person ("I don\'t need an agent anymore")', () => {
+    for (const words of ["actually I don't need an agent anymore, sorry", 'sorry, ik heb toch geen medewerker meer nodig']) {
+      const chat = new Chat();
+      chat.say('hi');
+      chat.click(B3);
+      expect(chat.say(words)[0], words).toEqual({ type: 'cancel-escalation', reason: 'quick_reply' });
+    }
+  });
+
   it('does not take "cancel my order" for a cancellation', () => {
     const chat = new Chat();
     chat.say('hi');

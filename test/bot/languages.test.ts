@@ -118,6 +118,10 @@ describe('choosing the conversation language', () => {
     expect(escalation(actions)?.packet.summary).toContain('language nl');
   });
 
+  it('guesses the language without the order numbers and codes in the text ("GH" reads as English to the detector)', () => {
+    expect(detectLanguage('mijn bestelling met nummer GH-77120 is er nog altijd niet', ['en', 'nl', 'fr'], 20, guesser)).toBe('nl');
+  });
+
   it('leaves a short or unclear message in the default language', () => {
     expect(detectLanguage('hoi', ['en', 'nl', 'fr'], 20, guesser)).toBeUndefined();
     expect(detectLanguage('Order 42 arrived broken', ['en', 'nl', 'fr'], 20, guesser)).toBeUndefined();

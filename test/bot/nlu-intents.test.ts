@@ -54,6 +54,12 @@ describe('intents read by an NLU server', () => {
     expect(escalation(actions)?.packet.collected).toEqual({ order_number: 'AB12345' });
   });
 
+  it('refuses an intent to yield that the flows do not have', () => {
+    expect(() =>
+      parseFlows('greeting: { text: Hi }\nfallback: { text: Sorry }\nnlu:\n  embedded:\n    yielding: [thankz]\n', 'flows.yaml'),
+    ).toThrow(/yielding.*no intent named "thankz"|no intent named "thankz"/s);
+  });
+
   it('refuses a mapping to an intent the flows do not have', () => {
     expect(() =>
       parseFlows('greeting: { text: Hi }\nfallback: { text: Sorry }\nnlu:\n  intents:\n    greet: hello\n', 'flows.yaml'),

@@ -34,13 +34,16 @@ describe('customers understood in their own words', () => {
     expect(chat.state?.language).toBe(language);
   });
 
-  it.each(['Can I order a gift card?', 'Dag, ik wil graag een refund', 'Est-ce que vous avez un magasin à Bruxelles ?'])(
-    'does not take "%s" for a request for a person (it sounds like one only in its function words)',
-    async (text) => {
-      const { actions } = await firstMessage(text);
-      expect(escalation(actions)?.packet.reason).not.toBe('explicit_request');
-    },
-  );
+  it.each([
+    'Can I order a gift card?',
+    'Dag, ik wil graag een refund',
+    'Est-ce que vous avez un magasin à Bruxelles ?',
+    'nice one',
+    "you're the best",
+  ])('does not take "%s" for a request for a person (it sounds like one only in its function words)', async (text) => {
+    const { actions } = await firstMessage(text);
+    expect(escalation(actions)?.packet.reason).not.toBe('explicit_request');
+  });
 
   it('answers "No agent needed, just tell me your opening hours" with the hours, not a handover', async () => {
     const { actions, chat } = await firstMessage('No agent needed, just tell me your opening hours');
@@ -90,6 +93,59 @@ describe('customers understood in their own words', () => {
     await chat.tell('This is terrible, my parcel is late again and I am furious');
     const actions = await chat.tell('Useless service, absolutely horrible');
     expect(escalation(actions)?.packet.reason).toBe('negative_sentiment');
+  });
+
+  it("reads a long message by what it asks after the context, even beside other intents' words", async () => {
+    const asking =
+      'I have explained this problem three times already in this chat and the answers do not fit my situation at all, it is about a combination of a return and a new order, so I would really like someone from your team to take this over.';
+    expect(escalation((await firstMessage(asking)).actions)?.packet.reason).toBe('explicit_request');
+    const waiting =
+      'Hi, so last Tuesday I ordered two pairs of running shoes in your web shop, size 42, paid with PayPal, and the confirmation mail said two to three working days, but nothing has arrived and the tracking link gives an error. Can you check?';
+    expect((await firstMessage(waiting)).chat.state?.lastIntent).toBe('order_status');
+  });
+
+  it('judges a language guessed from a greeting alone again with the next short message ("Hello", then Dutch)', async () => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    await chat.tell('Hello');
+    expect(chat.state?.language).toBe('en');
+    await chat.tell('waar is mijn pakket?');
+    expect(chat.state?.language).toBe('nl');
+    // Once a long text chose it, a short message in another language does not flip it.
+    const long = new ReadChat({ languageGuesser: guesser });
+    await long.tell('Goedemiddag, ik had graag geweten wanneer mijn bestelling geleverd wordt');
+    await long.tell('ok merci');
+    expect(long.state?.language).toBe('nl');
+  });
+
+  it('keeps the order number of a message that goes to people for another reason, so the agent has it', async () => {
+    const { actions } = await firstMessage('I want a refund for order AB-12345, it arrived broken');
+    expect(escalation(actions)?.packet.intent).toBe('refund');
+    expect(escalation(actions)?.packet.collected).toEqual({ order_number: 'AB-12345' });
+  });
+
+  it('reads an order number typed with a dash from a phone ("AB–12345") as the answer to its question', async () => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    await chat.tell('where is my order?');
+    const actions = await chat.tell('it is AB–12345');
+    expect(escalation(actions)?.packet.collected).toEqual({ order_number: 'AB-12345' });
+  });
+
+  it('hands over a second angry message in Dutch and French, where NLP.js alone hears no anger', async () => {
+    for (const [first, second] of [
+      ['wat een rotbedrijf, ik word er gek van', 'dit is echt schandalig'],
+      ["j'en ai marre de votre service", "c'est vraiment inadmissible"],
+    ]) {
+      const chat = new ReadChat({ languageGuesser: guesser });
+      await chat.tell(first ?? '');
+      expect(escalation(await chat.tell(second ?? ''))?.packet.reason).toBe('negative_sentiment');
+    }
+  });
+
+  it('takes "niemand helpt me" and "personne ne répond" for complaints, not requests for a person', async () => {
+    for (const text of ['dit is echt belachelijk, niemand helpt me', 'je suis furieux, personne ne répond jamais']) {
+      const { actions } = await firstMessage(text);
+      expect(escalation(actions)?.packet.reason, text).not.toBe('explicit_request');
+    }
   });
 
   it('offers the two likeliest intents when the NLU hesitates between them, and the menu when it knows nothing', () => {

@@ -3,9 +3,10 @@ import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo, REPO } from '../cli/cli-helpers.js';
 
 // CI runs the shipped conversation tests (config/flows.test.yaml, held out from training) on the default flows.
-// The file's thresholds are the targets; these floors are what the default flows reach today (measured
-// 2026-11-26), so a change that makes the bot understand customers worse fails here.
-const FLOORS = { intent: 0.88, person_recall: 0.9, person_precision: 0.94, language: 0.95, entities: 0.9, dialogues: 0.6 };
+// The file's thresholds are the targets; these floors are a little below what the default flows reach (measured
+// 2026-11-27: intent 0.926, person recall 0.962, precision 0.953, language 0.986, entities 1.0, dialogues 0.833), so a
+// change that makes the bot understand customers worse fails here.
+const FLOORS = { intent: 0.91, person_recall: 0.95, person_precision: 0.945, language: 0.97, entities: 0.97, dialogues: 0.8 };
 
 describe('the default flows on their held-out conversation tests', () => {
   it('understand customers at least as well as measured, with no test sentence among the training examples', async () => {

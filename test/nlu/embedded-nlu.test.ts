@@ -37,3 +37,38 @@ describe('the embedded NLU', () => {
     expect(await (await trainEmbeddedNlu({ intents: {} })).parse('hello')).toBeUndefined();
   });
 });
+
+describe('the embedded NLU on messages with several parts', () => {
+  const parts = {
+    intents: {
+      hours: { en: ['when are you open', 'what are your opening hours', 'what time do you close'] },
+      order: { en: ['where is my order', 'my parcel did not arrive', 'when will my package come'] },
+      thanks: { en: ['thanks', 'thank you very much', 'cheers, that helped'] },
+      _person: { en: ['I want to talk to a human', 'let me speak to someone', 'get me an agent', 'someone please'] },
+      _none: { en: ['hello', 'this is ridiculous', 'nobody ever answers here', 'tell me a joke'] },
+    },
+    yielding: ['thanks'],
+  };
+
+  it('reads the question beside a thanks, and a complaint that nobody answers as no request for a person', async () => {
+    const nlu = await trainEmbeddedNlu(parts);
+    expect(await nlu.parse('thank you very much, that helped, but where is my order?')).toMatchObject({ intent: 'order' });
+    expect(await nlu.parse('thanks a lot! cheers! when are you open?')).toMatchObject({ intent: 'hours' });
+    expect(await nlu.parse('thank you very much')).toMatchObject({ intent: 'thanks' });
+    expect((await nlu.parse('nobody wants to talk to me'))?.intent).not.toBe('_person');
+    expect(await nlu.parse('nobody answers, I want to talk to a human')).toMatchObject({ intent: '_person' });
+    expect(await nlu.parse('someone?')).toMatchObject({ intent: '_person' });
+  });
+
+  it('reads a long message by what it asks for after the context', async () => {
+    const nlu = await trainEmbeddedNlu(parts);
+    const long = 'hello, thank you very much for the help yesterday, it really helped, my parcel did not arrive though and I am waiting';
+    expect(await nlu.parse(long)).toMatchObject({ intent: 'order' });
+  });
+
+  it('reads anger from the customer’s words', async () => {
+    const nlu = await trainEmbeddedNlu(parts);
+    expect(await nlu.parse('my parcel did not arrive, this is so annoying')).toMatchObject({ sentiment: 'negative' });
+    expect((await nlu.parse('where is my order'))?.sentiment).not.toBe('negative');
+  });
+});
