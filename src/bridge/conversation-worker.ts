@@ -28,6 +28,13 @@ interface Batch {
    * the round began, so that answer is newer than each of them: no second GET for the next one.
    */
   ownerConfirmed?: boolean;
+  /** The mentions taken in this round so far (decided, parked or left to people), by `mentionRef`. */
+  taken: Set<string>;
+  /**
+   * Set by a customer's mention that found, once its awaits were over, an earlier one (or people's activity) recorded
+   * meanwhile: it was not decided, and the round takes the earlier one first.
+   */
+  overtaken?: boolean;
 }
 
 /**
@@ -91,20 +98,40 @@ export class ConversationWorker {
    */
   private async round(key: string): Promise<void> {
     if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
-    const items = humanActivityFirst(await this.ready(key)).slice(0, BATCH_LIMIT);
-    if (items.length > 0) {
-      const batch: Batch = {};
-      try {
-        for (const item of items) await this.handleOrPark(item, batch);
-      } finally {
-        // The decisions were recorded in memory only: on disk before any of their effects is performed, now or later.
-        await this.ctx.store.flush();
+    const batch: Batch = { taken: new Set() };
+    const items: InboundMention[] = [];
+    // The waiting mentions are read again before each decision, not once per round: a decision may wait seconds on
+    // the service, and a message the customer wrote earlier may be recorded meanwhile (after a restart the webhook
+    // brings the newest first, the poll the older ones a moment later). It is decided before the later ones.
+    let decided = false;
+    try {
+      // Bounded: a mention overtaken again and again gives way at most BATCH_LIMIT times in a round.
+      for (let tries = 0; items.length < BATCH_LIMIT && tries < 2 * BATCH_LIMIT; tries += 1) {
+        const next = await this.nextWaiting(key, batch);
+        if (!next) break;
+        decided = true;
+        batch.overtaken = false;
+        await this.handleOrPark(next, batch);
+        if (batch.overtaken) continue;
+        batch.taken.add(mentionRef(next.topicId, next.id));
+        items.push(next);
       }
+    } finally {
+      // The decisions were recorded in memory only: on disk before any of their effects is performed, now or later.
+      if (decided) await this.ctx.store.flush();
+    }
+    if (items.length > 0) {
       if (!(await runPendingEffects(this.ctx, key, this.escalations, true))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
       if ((await this.ready(key)).length > 0) this.ctx.wake(key);
     }
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
+  }
+
+  /** The mention to decide next: people's activity first, then the customer's oldest, among those not taken yet. */
+  private async nextWaiting(key: string, batch: Batch): Promise<InboundMention | undefined> {
+    const waiting = (await this.ready(key)).filter((m) => !batch.taken.has(mentionRef(m.topicId, m.id)));
+    return humanActivityFirst(waiting)[0];
   }
 
   /**
@@ -215,6 +242,11 @@ export class ConversationWorker {
     const nlu = reader ? await reader.parse(p.text) : undefined;
     // Loaded as the bridge starts (create-bridge.ts); a command-only bridge loads it here, at the first message.
     const languageGuesser = mayGuessLanguage(ctx.flows) ? await ctx.languageGuesser() : undefined;
+    // The awaits above may have taken seconds: what was recorded meanwhile and comes first is decided first.
+    if ((await this.nextWaiting(key, batch))?.id !== item.id) {
+      batch.overtaken = true;
+      return;
+    }
     const decision = runBrain(
       ctx,
       patch(conv),
