@@ -7,6 +7,7 @@ import { openFileStore, type Store } from './storage/index.js';
 import { openSqliteStore } from './storage/sqlite/open-sqlite-store.js';
 import type { LeaseEvents } from './storage/postgres/lease-keeper.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
+import { databaseTlsWarning } from './settings/database-tls.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { withMappedHandover } from './bridge/mapped-handover.js';
@@ -83,6 +84,8 @@ async function openCore(
       archiveAfterDays: config.bridge.archiveAfterDays,
     },
   };
+  const tlsWarning = config.bridge.databaseUrl ? databaseTlsWarning(config.bridge.databaseUrl) : undefined;
+  if (tlsWarning !== undefined) log.warn({}, tlsWarning);
   // PostgreSQL's module graph (pg) is loaded only when it is configured.
   const store: Store = config.bridge.databaseUrl
     ? await (await import('./storage/postgres/open-postgres-store.js')).openPostgresStore({
