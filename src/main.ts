@@ -6,6 +6,7 @@ import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openSqliteStore, type Store } from './storage/index.js';
 import type { LeaseEvents } from './storage/postgres/lease-keeper.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
+import { databaseTlsWarning } from './settings/database-tls.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { withMappedHandover } from './bridge/mapped-handover.js';
@@ -86,6 +87,8 @@ async function openCore(
       surveyDays: config.bridge.surveyRetentionDays,
     },
   };
+  const tlsWarning = config.bridge.databaseUrl ? databaseTlsWarning(config.bridge.databaseUrl) : undefined;
+  if (tlsWarning !== undefined) log.warn({}, tlsWarning);
   // PostgreSQL's module graph (pg) is loaded only when it is configured.
   const store: Store = config.bridge.databaseUrl
     ? await (await import('./storage/postgres/open-postgres-store.js')).openPostgresStore({

@@ -53,7 +53,8 @@ export class SimClient {
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      // The control API takes writes only as JSON (it refuses what a web page could send), an empty one too.
+      ...(method === 'POST' ? { body: JSON.stringify(body ?? {}), headers: { 'content-type': 'application/json' } } : {}),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`simulator ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);

@@ -1,7 +1,7 @@
 // The flow file's schema: what the people who run the bot may write in config/flows.yaml.
 import { z } from 'zod';
 import { outcomeTextsSchema } from './outcome-texts.js';
-import { stripAccents } from './fold-text.js';
+import { patternProblem } from './linear-pattern.js';
 import type { Translations } from './localized-texts.js';
 import { type Examples, examplesSchema, idText, languageCode, name } from './flow-names.js';
 import { languagesSchema as languages, nluSchema as nlu, surveySchema as survey } from './reach-schemas.js';
@@ -14,11 +14,8 @@ const regex = z
   .string()
   .min(1)
   .superRefine((src, ctx) => {
-    try {
-      new RegExp(stripAccents(src), 'iu');
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(e as Error).message}` });
-    }
+    const problem = patternProblem(src);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 const escalateSpec = z

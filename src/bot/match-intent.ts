@@ -1,6 +1,7 @@
 // Intent matching by keywords, phrases and regular expressions, case- and accent-insensitive.
 import type { Flows, IntentSpec } from './flow-schema.js';
 import { foldText, stripAccents } from './fold-text.js';
+import { type LinearPattern, linearPattern } from './linear-pattern.js';
 
 export interface IntentMatch {
   name: string;
@@ -10,12 +11,12 @@ export interface IntentMatch {
   exact?: boolean;
 }
 
-const compiled = new WeakMap<IntentSpec, RegExp[]>();
+const compiled = new WeakMap<IntentSpec, LinearPattern[]>();
 
-function patternsOf(intent: IntentSpec): RegExp[] {
+function patternsOf(intent: IntentSpec): LinearPattern[] {
   let res = compiled.get(intent);
   if (!res) {
-    res = intent.patterns.map((p) => new RegExp(stripAccents(p), 'iu'));
+    res = intent.patterns.map(linearPattern);
     compiled.set(intent, res);
   }
   return res;
@@ -44,7 +45,8 @@ interface ReadText {
 function matchOne(t: ReadText, intent: IntentSpec): { words: string; score: number } | undefined {
   for (const re of patternsOf(intent)) {
     const m = re.exec(t.plain) ?? re.exec(t.text);
-    if (m) return { words: m[0], score: 3000 + m[0].length };
+    const words = m?.[0];
+    if (words !== undefined) return { words, score: 3000 + words.length };
   }
   const phrase = wordsIn(t.padded, intent.phrases);
   if (phrase !== undefined) return { words: phrase, score: 2000 + phrase.length };

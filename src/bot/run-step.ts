@@ -3,12 +3,13 @@ import type { Flows, Step } from './flow-schema.js';
 import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
 import { stripAccents } from './fold-text.js';
+import { linearPattern } from './linear-pattern.js';
 
 /** The value a question's pattern finds in a text (its first group, if any). */
 export function extractAnswer(pattern: string, text: string): string | undefined {
-  const m = new RegExp(stripAccents(pattern), 'iu').exec(stripAccents(text));
+  const m = linearPattern(pattern).exec(stripAccents(text));
   if (!m) return undefined;
-  return (m[1] ?? m[0]).trim() || undefined;
+  return (m[1] ?? m[0] ?? '').trim() || undefined;
 }
 
 export interface StepOrigin {

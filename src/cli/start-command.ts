@@ -1,5 +1,5 @@
-import { loadConfig, redactedConfig } from '../config.js';
-import { crashReporter, createLogger, refreshLogSecrets } from '../log.js';
+import { loadConfig, redactedConfig, type Config } from '../config.js';
+import { crashReporter, createLogger, type LoggerOptions, refreshLogSecrets } from '../log.js';
 import { start } from '../main.js';
 import { pseudonymKeyOf } from '../settings/pseudonymise.js';
 import { settlesWithin } from './settles-within.js';
@@ -7,16 +7,21 @@ import { howToRun, shippedDoc } from './how-to-run.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedArgs } from './run-cli.js';
 
+/** The process logger's options from the settings: level, secrets to scrub, and customer ids pseudonymised unless `LOG_CUSTOMER_IDS=clear`. */
+export function bridgeLogOptions(config: Config): LoggerOptions {
+  return {
+    level: config.logLevel,
+    secrets: config.secrets,
+    ...(config.logCustomerIds === 'clear' ? {} : { pseudonymKey: pseudonymKeyOf(config) }),
+  };
+}
+
 /** `engage-bridge start`: runs until SIGINT/SIGTERM, then stops cleanly with nothing lost. */
 export async function startCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   // `--shadow` is BRIDGE_MODE=shadow for this run (it wins over the settings, reloads included).
   const env = args.values.shadow === true ? { ...io.env, BRIDGE_MODE: 'shadow' } : io.env;
   const config = loadConfig({ cwd: io.cwd, env, configFile: args.values.config as string | undefined });
-  const log = createLogger({
-    level: config.logLevel,
-    secrets: config.secrets,
-    ...(config.logCustomerIds === 'clear' ? {} : { pseudonymKey: pseudonymKeyOf(config) }),
-  });
+  const log = createLogger(bridgeLogOptions(config));
   const exit = io.exit;
   const stopCrashWatch = exit ? io.onCrash?.(crashReporter(log, exit)) : undefined;
   log.debug({ config: redactedConfig(config) }, 'settings');

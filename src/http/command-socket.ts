@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { chmod, lstat, mkdtemp, realpath, rm, rmdir, symlink, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readlink, rm, rmdir, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { refuseCommandRequest } from './command-request-guard.js';
 
 /** The terminal's way in: a Unix socket in the data directory, readable and writable by its owner only. */
@@ -105,7 +105,18 @@ function shortBase(): string {
   return base;
 }
 
-/** Removes a socket (or link to one) a killed bridge left; refuses when a live bridge answers on it. */
+/** Whether a link at the socket's place is the bridge's own (to `eb-sock-XXXXXX/bridge.sock`), its target a socket or gone. */
+async function ownLink(path: string): Promise<string | undefined> {
+  const target = await readlink(path).catch(() => undefined);
+  if (target === undefined || basename(target) !== 'bridge.sock' || !basename(dirname(target)).startsWith('eb-sock-')) return undefined;
+  const entry = await lstat(target).catch(() => undefined);
+  return entry === undefined || entry.isSocket() ? target : undefined;
+}
+
+/**
+ * Removes a socket (or the bridge's own link to one) a killed bridge left; refuses when a live bridge answers on it,
+ * and refuses anything else there (a regular file, a directory, another link), which it leaves as it is.
+ */
 async function clearStale(path: string): Promise<void> {
   let entry: Awaited<ReturnType<typeof lstat>>;
   try {
@@ -113,10 +124,20 @@ async function clearStale(path: string): Promise<void> {
   } catch {
     return;
   }
-  const target = entry.isSymbolicLink() ? await realpath(path).catch(() => undefined) : path;
-  if (target !== undefined && (await answers(target))) throw new Error(`another bridge answers on ${path}`);
+  const target = entry.isSocket() ? path : entry.isSymbolicLink() ? await ownLink(path) : undefined;
+  if (target === undefined) {
+    const what = entry.isSymbolicLink()
+      ? 'a symbolic link'
+      : entry.isDirectory()
+        ? 'a directory'
+        : entry.isFile()
+          ? 'a regular file'
+          : 'not a socket';
+    throw new Error(`${path} is ${what}, not a socket the bridge left: not deleting it; move it away to start the bridge`);
+  }
+  if (await answers(target)) throw new Error(`another bridge answers on ${path}`);
   await unlink(path);
-  if (entry.isSymbolicLink() && target !== undefined) {
+  if (target !== path) {
     await unlink(target).catch(() => undefined);
     await rmdir(dirname(target)).catch(() => undefined);
   }

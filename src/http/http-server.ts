@@ -39,6 +39,11 @@ function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 
+/** Whether `/metrics` answers a caller at this address (`BRIDGE_METRICS_HOST=loopback`: only 127.0.0.0/8 and ::1). */
+export function metricsAnswered(remoteAddress: string | undefined, loopbackOnly: boolean): boolean {
+  return !loopbackOnly || isLoopback(remoteAddress);
+}
+
 const WEBHOOK_PREFIX = '/webhooks/engage/';
 
 /** A path as it may be logged: the secret a caller put in a webhook path is never shown, in any encoding. */
@@ -133,7 +138,7 @@ async function handle(
     return send(res, r.ready ? 200 : 503, answer);
   }
   if (req.method === 'GET' && path === '/metrics') {
-    if (deps.metricsLoopbackOnly && !isLoopback(req.socket.remoteAddress)) return send(res, 404, { error: 'not found' });
+    if (!metricsAnswered(req.socket.remoteAddress, deps.metricsLoopbackOnly === true)) return send(res, 404, { error: 'not found' });
     return send(res, 200, await deps.metricsText(), deps.metricsContentType);
   }
   if (path === '/webhooks/engage' || path.startsWith(WEBHOOK_PREFIX)) {

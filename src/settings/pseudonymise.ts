@@ -2,10 +2,15 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Config } from '../config.js';
 import { CHANNELS } from '../shared/channels.js';
 
-/** A phone number as written in ids and texts: `+` and 7 to 15 digits. */
-const PHONE = /\+\d{7,15}\b/g;
-/** A contact key, `channel/id`: the id goes up to a quote, space, comma, colon, bracket or the next slash. */
-const CONTACT_KEY = new RegExp(`\\b(${CHANNELS.join('|')})/([^"'\\s,;:)\\]}/\\\\]+)`, 'g');
+/** A phone number as written in ids and texts: `+` and 7 to 15 digits, maybe grouped by spaces, dots or dashes. */
+const PHONE = /\+\d(?:[ .-]?\d){6,14}\b/g;
+/**
+ * A contact key, `channel/id` (paths, effect keys) or `channel:id` (the store's key): the id goes up to a quote, space,
+ * comma, colon, bracket or the next slash. A WhatsApp or SMS id is often the bare phone number, without `+`.
+ */
+const CONTACT_KEY = new RegExp(`\\b(${CHANNELS.join('|')})([/:])([^"'\\s,;:)\\]}/\\\\]+)`, 'g');
+/** A JSON field that holds a phone or a service's id for a contact, when its value is digits (a bare phone number). */
+const PHONE_FIELD = /"(serviceId|service_id|phone|msisdn|wa_id|from|to)":"(\+?\d[\d .-]{5,20})"/g;
 
 /** One id's pseudonym under `key`: `c-` and 10 hex digits of its HMAC-SHA256. */
 function pseudonymOf(key: string, id: string): string {
@@ -41,8 +46,9 @@ export function pseudonymiser(key: string): (text: string) => string {
   };
   return (text) =>
     text
-      .replace(CONTACT_KEY, (_m, channel: string, id: string) => `${channel}/${id.startsWith('c-') ? id : of(id)}`)
-      .replace(PHONE, (m) => of(m));
+      .replace(CONTACT_KEY, (_m, channel: string, sep: string, id: string) => `${channel}${sep}${id.startsWith('c-') ? id : of(id)}`)
+      .replace(PHONE_FIELD, (_m, field: string, value: string) => `"${field}":"${of(value)}"`)
+      .replace(PHONE, (m) => of(m.replace(/[ .-]/g, '')));
 }
 
 /**

@@ -110,7 +110,7 @@ export const SETTINGS = [
       .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
       .optional(),
     'none (the embedded SQLite store)',
-    'puts the store on PostgreSQL (`postgres://user:pass@host/db`, `?sslmode=require` for TLS); several instances may share it, one active',
+    "puts the store on PostgreSQL (`postgres://user:pass@host/db?sslmode=verify-full`: TLS that checks the server's certificate and name; add `sslrootcert=/path/ca.pem` for a private CA); several instances may share it, one active. A warning at start when it says `sslmode=no-verify`, or a database off this machine is reached without `verify-ca`/`verify-full`",
     true,
   ),
   setting(

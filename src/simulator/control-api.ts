@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { refuseControlRequest } from './control-guard.js';
 import { z } from 'zod';
 import { faultsSchema } from './faults.js';
 import { guessRealismShape } from './guesses.js';
@@ -141,7 +142,7 @@ const ROUTES: Record<string, Partial<Record<'GET' | 'POST', Handler>>> = {
   },
 };
 
-/** The control API under `/_sim/`: JSON in, JSON out, no token (the simulator listens on loopback). */
+/** The control API under `/_sim/`: JSON in, JSON out, no token (the simulator listens on loopback, and refuses browsers). */
 export async function handleControl(
   sim: Simulator,
   req: IncomingMessage,
@@ -150,6 +151,11 @@ export async function handleControl(
   query: URLSearchParams,
 ): Promise<void> {
   try {
+    const refused = refuseControlRequest(req.method, req.headers, req.socket.localPort);
+    if (refused) {
+      req.resume();
+      throw new SimError(refused.status, refused.status === 415 ? 'invalid_request' : 'forbidden', refused.message);
+    }
     const route = ROUTES[pathname.replace(/\/+$/, '')];
     if (!route) throw notFound(`No control route ${pathname}`);
     const method = req.method === 'GET' || req.method === 'POST' ? req.method : undefined;

@@ -23,7 +23,7 @@ const RULES: Record<string, Rule> = {
   engage: { areas: [], packages: ['undici', 'zod'] },
   simulator: { areas: ['engage'], packages: ['zod'] },
   storage: { areas: [], packages: ['zod', 'pg'] },
-  bot: { areas: [], packages: ['zod', 'yaml', 'tinyld'], pure: true },
+  bot: { areas: [], packages: ['zod', 'yaml', 'tinyld', 're2js'], pure: true },
   bridge: { areas: ['engage', 'storage', 'bot', 'nlu'], packages: ['node-cron', 'zod'] },
   commands: { areas: ['engage', 'storage', 'bridge', 'bot'], packages: ['zod'] },
   slack: { areas: ['commands', 'bridge', 'http'], packages: ['@slack/bolt'] },

@@ -1,5 +1,6 @@
 import { testTempDir } from '../support/temp-dir.js';
-import { parseConfig } from '../../src/config.js';
+import type { Logger } from 'pino';
+import { type Config, parseConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { start, type RunningBridge } from '../../src/main.js';
 import {
@@ -52,6 +53,8 @@ export async function startHarness(
     history?: ReadonlyArray<{ id: string; text: string; secondsAgo: number }>;
     /** Realism switches the simulated service starts with (and returns to on `/_sim/reset`). */
     realism?: Partial<Realism>;
+    /** The bridge's logger, made from its settings (default: silent). */
+    logger?: (config: Config) => Logger;
   } = {},
 ): Promise<Harness> {
   // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
@@ -85,7 +88,8 @@ export async function startHarness(
       ...options.env,
     },
   });
-  let running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+  const log = options.logger?.(config) ?? silentLogger();
+  let running = await start(config, { log, cwd: REPO, now: clock, loops: false });
   // The simulator's clock is fixed (setClock) while the bridge's runs on: a customer writes at the bridge's now
   // (plus the offset a test gives the service's clock). Otherwise, when starting took over a second (a busy
   // machine), the first mentions would be dated well before the bridge's first read.
@@ -135,7 +139,7 @@ export async function startHarness(
     async restart(meanwhile) {
       await running.stop();
       await meanwhile?.();
-      running = await start(config, { log: silentLogger(), cwd: REPO, now: clock, loops: false });
+      running = await start(config, { log, cwd: REPO, now: clock, loops: false });
       return running;
     },
     async settle() {

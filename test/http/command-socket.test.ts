@@ -1,4 +1,16 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,6 +48,24 @@ function rawPost(path: string, headers: Record<string, string>, body = JSON.stri
   });
 }
 
+/** A real socket file with nobody behind it: a child process listens on it and is killed (SIGKILL leaves the file). */
+async function leaveStaleSocket(path: string): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the listening child exited early (${code})`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}
+
 describe('the terminal command socket', () => {
   it('takes a manager command on a socket in the data directory that only its owner may open', async () => {
     socket = await startCommandSocket({ run }, { path: commandSocketPath(dir) });
@@ -64,10 +94,26 @@ describe('the terminal command socket', () => {
     expect(ran).toEqual([]);
   });
 
-  it('replaces a socket file left behind by a killed bridge', async () => {
-    writeFileSync(commandSocketPath(dir), '');
-    socket = await startCommandSocket({ run }, { path: commandSocketPath(dir) });
+  it('replaces a socket left behind by a killed bridge', async () => {
+    const path = commandSocketPath(dir);
+    await leaveStaleSocket(path);
+    expect(lstatSync(path).isSocket()).toBe(true);
+    socket = await startCommandSocket({ run }, { path });
     expect(await askCommandSocket(socket.path, 'help')).toEqual({ exitCode: 0, output: 'ran help' });
+  });
+
+  it.each([
+    ['a regular file', (path: string) => writeFileSync(path, 'keep me'), /regular file/],
+    ['a symbolic link', (path: string) => symlinkSync(join(dir, 'elsewhere'), path), /symbolic link/],
+  ])('refuses %s where the socket goes, and leaves it as it is', async (_what, make, reason) => {
+    const path = commandSocketPath(dir);
+    writeFileSync(join(dir, 'elsewhere'), 'theirs');
+    make(path);
+    const before = lstatSync(path);
+    await expect(startCommandSocket({ run }, { path })).rejects.toThrow(reason);
+    const after = lstatSync(path);
+    expect([after.ino, after.mode, after.size]).toEqual([before.ino, before.mode, before.size]);
+    expect(readFileSync(join(dir, 'elsewhere'), 'utf8')).toBe('theirs');
   });
 
   it('refuses to start while another bridge answers on the socket', async () => {

@@ -27,6 +27,17 @@ describe('customer ids in log lines', () => {
     expect(text).toContain('1764197000000');
   });
 
+  it('cover a phone id written without + (the store key whatsapp:32…, a service id field) and a grouped phone', () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ level: 'info', pretty: false, destination, pseudonymKey: 'deployment-key' });
+    log.info({ contact: 'whatsapp:32470123456', serviceId: '32470123456', path: '/inbox/handover/twilio/32470123456' }, 'x');
+    log.info({}, 'call +32 470 12 34 56 or +32.470.12.34.56');
+    const text = lines.join('');
+    for (const form of ['32470123456', '470 12 34 56', '470.12.34.56']) expect(text).not.toContain(form);
+    expect(text).toContain('"contact":"whatsapp:c-');
+    expect(text).toContain('twilio/c-');
+  });
+
   it('differ between deployment keys, and are written in clear when no key is given (the debug setting)', () => {
     const a = capture();
     const b = capture();

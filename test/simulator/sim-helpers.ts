@@ -61,7 +61,13 @@ export async function startSim(opts: SimulatorOptions = {}): Promise<TestSim> {
     );
   };
   const control: TestSim['control'] = async (method, path, body) =>
-    answer(await fetch(`${running.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+    answer(
+      await fetch(`${running.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    );
   const inbound: TestSim['inbound'] = async (channel, authorId, text, extra = {}) => {
     const res = await control('POST', '/_sim/inbound', { channel, author: { id: authorId, name: `Customer ${authorId}` }, text, ...extra });
     if (res.status !== 201) throw new Error(`inbound failed: ${res.status} ${res.text}`);
