@@ -49,13 +49,10 @@ export async function ingestMentions(
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
   const bot = await knownBotUser({ store });
-  // The service may show the bot's own replies as reply actions too: those are not a person taking over.
-  const botUserId = bot?.id;
   for (const m of mentions) {
     const added = m.date?.added ?? undefined;
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
-    const all = classifyMention(m, o);
-    const items = all.filter((i) => !(i.payload.kind === 'agent-action' && botUserId !== undefined && i.payload.userId === botUserId));
+    const items = classifyMention(m, o).flatMap((i) => asSeenFromBot(i, bot?.id));
     if (items.length === 0) ignored++;
     for (const item of items) {
       const history = o.historyBefore !== undefined && item.addedAt < o.historyBefore;
@@ -104,6 +101,21 @@ export async function ingestMentions(
   const recorded = outcomes.filter(Boolean).length;
   repeated += outcomes.length - historyCount - recorded;
   return { recorded, repeated, ignored, history: historyCount, newestAddedAt: newest };
+}
+
+/**
+ * A reply action is a person taking over only when its user is positively not the bot's: the bot's own user is
+ * known and the action names another. The service may show the bot's own replies as reply actions too (dropped when
+ * they name the bot's user); one naming no user, or read while the bot's user is still unknown (publish answers
+ * without `user_id`: issue 26), may be the bot's own. Such an action is kept as the account having written to the
+ * customer with nothing to tell who: the worker reads the handover item (the described signal), never POSTs it.
+ */
+function asSeenFromBot(item: InboundItem, botUserId: string | undefined): InboundItem[] {
+  if (item.payload.kind !== 'agent-action') return [item];
+  const { userId } = item.payload;
+  if (botUserId !== undefined && userId === botUserId) return [];
+  if (botUserId !== undefined && userId !== undefined) return [item];
+  return [{ ...item, payload: { kind: 'account', text: '' } }];
 }
 
 /** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */

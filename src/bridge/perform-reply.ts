@@ -2,7 +2,7 @@ import { InvalidParameterError } from '../engage/index.js';
 import type { Effect } from '../storage/index.js';
 import { splitKey } from './contact-key.js';
 import { RecheckIncompleteError } from './effect-errors.js';
-import { learnBotUser } from './own-echo.js';
+import { knownBotUser, learnBotUser } from './own-echo.js';
 import { findPublishedReply } from './reply-check.js';
 import type { ReplyService } from './reply-services.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
@@ -43,9 +43,11 @@ export async function performReply(
     // its own): a send that timed out may still land a little after its failure was recorded.
     const notBeforeMs = Math.max(effect.updatedAt, effect.retryAt ?? 0);
     const search = line ? { serviceFromMs: line.at, notBeforeMs } : { sinceMs: effect.createdAt };
+    // Only the bot's own published reply counts as this one: an agent may have answered the same mention.
+    const botUserId = (await knownBotUser(deps))?.id;
     const check = await findPublishedReply(
       deps.engage,
-      { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...search },
+      { mentionId: p.target.mentionId, topicId: p.target.topicId, text: p.text, ...(botUserId ? { botUserId } : {}), ...search },
       deps.now,
       (item) => {
         deps.metrics.skippedItems.inc({ source: 'reply-check', reason: 'invalid-publisher-mention' });

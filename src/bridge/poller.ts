@@ -1,16 +1,16 @@
 import { AuthError, ConnectionError, RateLimitError, ServerError } from '../engage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import { accessAccepted, tokenRefused } from './token-health.js';
-import { ingestMentions } from './ingest.js';
-import { advanceCursor, nextWindow, parseCursor, withDeepScan, type PollCursor, type PollWindowOptions } from './poll-window.js';
-import { readDeepScan } from './poller-deep-scan.js';
+import { ingestMentions, type IngestResult } from './ingest.js';
+import { parseCursor, type PollCursor, type PollWindowOptions } from './poll-window.js';
+import { readBaseline } from './poller-baseline-read.js';
+import { JOINED_CURSOR, readFromCursor } from './poller-cursor-read.js';
 import { effectivePollIntervalMs, type PollCallKind } from './poller-calls.js';
 import type { ClassifyOptions, InboundItem } from './inbound-item.js';
 import { PollPageReader, sourceFilter } from './poller-pages.js';
-import { pollNewestFirst, probeListMode, TRUSTING, type ListMode } from './poller-list-mode.js';
+import { probeListMode, TRUSTING, type ListMode } from './poller-list-mode.js';
 import { readPollPositions } from './poller-topics.js';
 import { MentionRecheck, recheckRecent, watchRecentConversations } from './poller-recheck.js';
-import { serviceNowMs } from './service-time.js';
 import { BaselineTries } from './baseline-tries.js';
 
 export { sourceFilter } from './poller-pages.js';
@@ -21,8 +21,7 @@ const DEEP_SCAN_EVERY_MS = 60_000;
 const PAGE_LIMIT = 100;
 const MAX_BACKOFF_MS = 60_000;
 
-/** Where the joint read of every topic keeps its cursor (a service topic id is never `*`). */
-export const JOINED_CURSOR = '*';
+export { JOINED_CURSOR };
 
 /** Transient faults: the whole poll backs off; any other refusal of a joint read is looked into topic by topic. */
 function isTransient(err: unknown): boolean {
@@ -157,81 +156,22 @@ export class Poller {
     return this.readTopics(JOINED_CURSOR, topicIds, cursor);
   }
 
-  /**
-   * A read from the cursor kept under `cursorKey` through every page and, at the same time, the next pages of the
-   * deep re-scan when one is due or under way. Both keep their progress page by page in the one cursor, so a failed
-   * page or a restart resumes there. Only the read from the cursor fails the poll: a failed re-scan is logged and
-   * goes on at the next poll.
-   */
-  private async readTopics(cursorKey: string, topicIds: readonly string[], start: PollCursor | undefined): Promise<number> {
-    const { ctx } = this;
-    const o = this.windowOptions();
-    const window = nextWindow(start, ctx.now(), o);
-    if (this.mode.newestFirst) {
-      const skipInvalid = (i: Parameters<PollPageReader['skipInvalid']>[1]) => this.reader.skipInvalid(cursorKey, i);
-      const p = { reader: this.reader, topicIds, fromSeconds: window.fromSeconds, pageLimit: PAGE_LIMIT, skipInvalid };
-      const read = await pollNewestFirst(ctx, { ...p, sort: this.mode.newestFirstSort, ingest: (m) => this.ingest(m) });
-      await ctx.store.setCursor(cursorKey, advanceCursor(start, read.newest, ctx.now(), window));
-      if (read.newest !== undefined)
-        this.o.onRead?.(cursorKey === JOINED_CURSOR ? [...topicIds, JOINED_CURSOR] : topicIds, read.newest, true);
-      return read.recorded;
-    }
-    // What both reads have learnt so far: every save writes the two together.
-    let cursor: PollCursor | undefined = start && (withDeepScan(start, ctx.now(), o) ?? start);
-    const save = async (): Promise<void> => {
-      if (cursor) await ctx.store.setCursor(cursorKey, cursor);
-    };
-    if (cursor?.deepScan && cursor.deepScan !== start?.deepScan) await save(); // a restart goes on with this re-scan
-    const cell = {
-      get: () => cursor,
-      set: (c: PollCursor) => {
-        cursor = c;
+  /** A read from the cursor kept under `cursorKey` (`poller-cursor-read.ts`). */
+  private readTopics(cursorKey: string, topicIds: readonly string[], start: PollCursor | undefined): Promise<number> {
+    return readFromCursor(
+      {
+        ctx: this.ctx,
+        reader: this.reader,
+        mode: this.mode,
+        window: this.windowOptions(),
+        pageLimit: PAGE_LIMIT,
+        ingest: (m) => this.ingest(m),
+        ...(this.o.onRead ? { onRead: this.o.onRead } : {}),
       },
-      save,
-    };
-    const deep = readDeepScan(topicIds, cell, {
-      scope: cursorKey,
-      reader: this.reader,
-      ingest: (m) => this.ingest(m),
-      pageLimit: PAGE_LIMIT,
-    });
-    deep.catch(() => undefined); // awaited below: never an unhandled rejection while the read from the cursor runs
-    let recorded = 0;
-    let newest: number | undefined;
-    try {
-      const query = { topicIds, dateFrom: new Date(window.fromSeconds * 1000), sort: 'dateadd:asc' as const, limit: PAGE_LIMIT };
-      const readKeys = cursorKey === JOINED_CURSOR ? [...topicIds, JOINED_CURSOR] : topicIds;
-      // The next page is asked for while this one is recorded: after an outage this read has many pages to catch up.
-      for await (const page of this.reader.pages(query, { prefetch: true })) {
-        this.reader.skipInvalid(cursorKey, page.invalid);
-        const r = await this.ingest(page.data);
-        recorded += r.recorded;
-        if (r.newestAddedAt !== undefined) {
-          newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
-          // After they are recorded: a contact woken by the poll's progress finds every mention the page brought.
-          this.o.onRead?.(readKeys, r.newestAddedAt);
-        }
-        // Progress is kept page by page (ascending by date): a failed page or a restart resumes here, not from the start.
-        if (newest !== undefined) {
-          cursor = advanceCursor(cursor, newest, ctx.now(), window);
-          await save();
-        }
-      }
-      cursor = advanceCursor(cursor, newest, ctx.now(), window);
-      await save();
-      if (newest !== undefined) this.o.onRead?.(readKeys, newest, true);
-    } finally {
-      recorded += await deep.catch((err: unknown) => {
-        if (err instanceof AuthError) throw err;
-        ctx.log.warn(
-          { cursor: cursorKey, err: (err as Error)?.message },
-          'the deep re-scan failed; the next poll goes on from where it stopped',
-        );
-        return 0;
-      });
-    }
-    if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
-    return recorded;
+      cursorKey,
+      topicIds,
+      start,
+    );
   }
 
   /** The start-up probe of what the mentions list honours (issue 26); a failed probe leaves the trusting mode. */
@@ -244,7 +184,7 @@ export class Poller {
     if (!this.mode.sourceFilter) this.reader.dropFilter();
   }
 
-  private ingest(mentions: Parameters<typeof ingestMentions>[1], historyBefore?: number) {
+  private ingest(mentions: Parameters<typeof ingestMentions>[1], historyBefore?: number): Promise<IngestResult> {
     return ingestMentions(this.ctx.store, mentions, { ...this.classify, historyBefore, schedule: this.o.schedule });
   }
 
@@ -323,25 +263,8 @@ export class Poller {
     const { ctx } = this;
     const cursor = parseCursor(await ctx.store.getCursor(topicId));
     if (cursor !== undefined) return this.readTopics(topicId, [topicId], cursor);
-    let recorded = 0;
-    const o = this.windowOptions();
-    // A baseline's reach and its history boundary are moments on the service's clock (ours until it answered once).
-    const window = nextWindow(undefined, serviceNowMs(ctx) ?? ctx.now(), o);
-    this.baselines.note(topicId, serviceNowMs(ctx));
-    const plan = this.baselines.plan(topicId, window, o.backfillSeconds + o.lookbackSeconds);
-    let newest: number | undefined;
-    const dateFrom = new Date(plan.fromSeconds * 1000);
-    for await (const page of this.reader.pages({ topicIds: [topicId], dateFrom, sort: 'dateadd:asc', limit: PAGE_LIMIT })) {
-      this.baselines.note(topicId, serviceNowMs(ctx));
-      this.reader.skipInvalid(topicId, page.invalid);
-      const r = await this.ingest(page.data, plan.historyBefore);
-      recorded += r.recorded;
-      if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
-    }
-    // A baseline keeps no progress page by page: one cut short is tried again whole (`baseline-tries.ts`).
-    await ctx.store.setCursor(topicId, advanceCursor(undefined, newest, ctx.now(), window));
-    if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
-    return recorded;
+    const d = { ctx, reader: this.reader, baselines: this.baselines, window: this.windowOptions(), pageLimit: PAGE_LIMIT };
+    return readBaseline({ ...d, ingest: (m, historyBefore) => this.ingest(m, historyBefore) }, topicId);
   }
 
   start(): void {

@@ -45,8 +45,37 @@ function sameTopic(target: { topic_id?: unknown }, topicId: string | undefined):
   return topicId === undefined || t === undefined || t === null || String(t) === topicId;
 }
 
+/**
+ * Whether a publisher mention answering the customer's mention is the bot's own reply. By who published it: its
+ * `user_id` against the bot's own user, when both are known. A reply of another user to the same mention (an agent
+ * answering in the tool) is never the bot's, whatever its text. Without either id, the own-echo rule: the bot's
+ * text is its trace; another text is neither proof of the bot's reply (an agent's) nor of its absence (a service may
+ * render a canned response's text): undefined, in doubt.
+ */
+function ownReply(full: PublisherMention, reply: ReplyToFind, listedText: string | undefined): boolean | undefined {
+  const raw = (full as { user_id?: unknown }).user_id;
+  const by = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
+  if (by !== undefined && by !== '' && reply.botUserId !== undefined) return by === reply.botUserId;
+  return (textOf(full.message) ?? listedText) === reply.text ? true : undefined;
+}
+
+/** What one looked-up candidate decides: found, in doubt (`unsure`), or nothing (another mention or author). */
+function judge(full: PublisherMention, reply: ReplyToFind, budget: { unsure: boolean }, listedText?: string): ReplyCheck | undefined {
+  if (!full.in_reply_to || String(full.in_reply_to.id) !== reply.mentionId || !sameTopic(full.in_reply_to, reply.topicId)) return undefined;
+  const own = ownReply(full, reply, listedText);
+  if (own === true) return { outcome: 'published', publisherMentionId: String(full.id) };
+  if (own === undefined) budget.unsure = true;
+  return undefined;
+}
+
 /** Who the reply answers, and where the search starts. */
-export type ReplyToFind = { mentionId: string; topicId?: string; text: string } & (
+export type ReplyToFind = {
+  mentionId: string;
+  topicId?: string;
+  text: string;
+  /** The Engage user the bot publishes as, when known (`own-echo.ts`): only its replies are the bot's. */
+  botUserId?: string;
+} & (
   | {
       /** The customer's mention's `date.added` (the service's clock, the same as the list's): the narrow window. */
       serviceFromMs: number;
@@ -65,7 +94,7 @@ async function scan(
   reply: ReplyToFind,
   items: readonly PublisherMention[],
   fromMs: number,
-  budget: { gets: number; deadline: number; looked: Set<string> },
+  budget: { gets: number; deadline: number; looked: Set<string>; unsure: boolean },
   now: () => number,
 ): Promise<ReplyCheck | undefined> {
   // The same text first (the likeliest), then the others: a text is no proof either way (a service may send a canned
@@ -84,9 +113,8 @@ async function scan(
     }
     budget.gets++;
     budget.looked.add(String(pm.id));
-    const full = await engage.publisherMentions.get(pm.id);
-    if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
-      return { outcome: 'published', publisherMentionId: String(full.id) };
+    const found = judge(await engage.publisherMentions.get(pm.id), reply, budget, textOf(pm.message));
+    if (found) return found;
   }
   return undefined;
 }
@@ -117,9 +145,8 @@ async function scanInvalid(
     budget.gets++;
     budget.looked.add(item.id);
     try {
-      const full = await engage.publisherMentions.get(item.id);
-      if (full.in_reply_to && String(full.in_reply_to.id) === reply.mentionId && sameTopic(full.in_reply_to, reply.topicId))
-        return { outcome: 'published', publisherMentionId: String(full.id) };
+      const found = judge(await engage.publisherMentions.get(item.id), reply, budget);
+      if (found) return found;
     } catch (err) {
       if (!(err instanceof MalformedResponseError)) throw err;
       budget.unsure = true;
@@ -128,14 +155,17 @@ async function scanInvalid(
   return undefined;
 }
 
-/** 'absent' only when nothing listed was left unread. */
+/** 'absent' only when nothing listed was left unread, and no reply to the mention was of an unknown author. */
 function absentUnlessUnsure(budget: { unsure: boolean }): ReplyCheck {
-  return budget.unsure ? { outcome: 'unknown', why: 'a listed publisher mention could not be read' } : { outcome: 'absent' };
+  return budget.unsure
+    ? { outcome: 'unknown', why: 'a listed publisher mention could not be read, or answers the mention with no sign of who wrote it' }
+    : { outcome: 'absent' };
 }
 
 /**
  * Was this reply already published (a crash or an unanswered call between sending and recording)? Decided by ids:
- * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention.
+ * a publisher mention whose `in_reply_to` (one GET each; the list does not carry it) is the customer's mention and
+ * that the bot published (`ownReply`: another user's reply to the same mention is not the bot's).
  * A listed `mention_id` rules a candidate out without a GET; its text never does (candidates of the same text are looked
  * at first). Bounded in pages, GETs and time.
  * With `notBeforeMs`, a listing read for another re-check may serve this one (see `shared-reply-listing.ts`); when

@@ -73,4 +73,39 @@ describe('ingesting mentions', () => {
       }
     });
   });
+
+  describe("a reply action on a customer's mention", () => {
+    const channels = new Map([['whatsapp', 'whatsapp']]);
+    const answered = (userId: string | undefined) =>
+      mentionSchema.parse({
+        id: 'c-1',
+        topic_id: '2001',
+        date: { added: 100 },
+        source: { service: 'whatsapp' },
+        author: { id: '+3200000021', name: 'Ann' },
+        message: { content: 'hello' },
+        actions: [{ type: 'reply', ...(userId ? { user_id: userId } : {}), date: { added: 110 } }],
+      });
+    const kindsAfter = async (botUser: { id: string; name?: string } | undefined, userId: string | undefined) => {
+      const store = await createMemoryStore();
+      if (botUser) await store.setMeta({ values: { botUser } });
+      await ingestMentions(store, [answered(userId)], { channelBySource: channels, schedule: () => undefined });
+      const kinds = (await store.pendingInbound()).map((i) => (i.payload as { kind: string }).kind);
+      await store.close();
+      return kinds;
+    };
+
+    it("is a person's only when the bot's user is known and the action names another user", async () => {
+      expect(await kindsAfter({ id: 'u1', name: 'Engage Bot' }, 'agent-7')).toEqual(['customer', 'agent-action']);
+    });
+
+    it("is dropped when it names the bot's own user", async () => {
+      expect(await kindsAfter({ id: 'u1', name: 'Engage Bot' }, 'u1')).toEqual(['customer']);
+    });
+
+    it("is only the account having written (the handover item decides, no takeover) while the bot's user is unknown or the action names nobody", async () => {
+      expect(await kindsAfter(undefined, 'u1')).toEqual(['customer', 'account']);
+      expect(await kindsAfter({ id: 'u1', name: 'Engage Bot' }, undefined)).toEqual(['customer', 'account']);
+    });
+  });
 });

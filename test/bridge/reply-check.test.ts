@@ -140,7 +140,7 @@ describe('a shared listing that cannot serve', () => {
 });
 
 describe('the re-check after a crash never decides "not sent" on text alone (issue 26)', () => {
-  it('asks for published history (status=posted) and finds a reply the service shows with another text', async () => {
+  it("asks for published history (status=posted) and finds a reply of the bot's user the service shows with another text", async () => {
     const added = Date.UTC(2026, 10, 23, 12, 0, 30);
     const statuses: Array<string | undefined> = [];
     const engage = {
@@ -150,15 +150,47 @@ describe('the re-check after a crash never decides "not sent" on text alone (iss
           // The service rendered the reply (a canned response's text, trimmed): not the text the bot sent.
           yield { data: [{ id: 'pm-7', message: { content: 'Hi  Ann ' }, date: { added: added / 1000 + 1 } }] };
         },
-        get: async (id: string) => ({ id, in_reply_to: { id: '9001', topic_id: '2001' } }),
+        get: async (id: string) => ({ id, user_id: 'u1', in_reply_to: { id: '9001', topic_id: '2001' } }),
       },
     };
     const check = await findPublishedReply(
       engage as never,
-      { mentionId: '9001', topicId: '2001', text: 'Hi Ann', serviceFromMs: added },
+      { mentionId: '9001', topicId: '2001', text: 'Hi Ann', botUserId: 'u1', serviceFromMs: added },
       () => added,
     );
     expect(check).toEqual({ outcome: 'published', publisherMentionId: 'pm-7' });
     expect(statuses).toEqual(['posted']);
+  });
+
+  describe('decides "sent" only from a reply the bot published', () => {
+    const added = Date.UTC(2026, 10, 23, 12, 0, 30);
+    const serviceWith = (reply: Record<string, unknown>) => ({
+      publisherMentions: {
+        listPages: async function* () {
+          yield { data: [{ id: 'pm-7', message: reply['message'], date: { added: added / 1000 + 1 } }] };
+        },
+        get: async (id: string) => ({ id, ...reply, in_reply_to: { id: '9001', topic_id: '2001' } }),
+      },
+    });
+    const check = (engage: unknown, botUserId?: string) =>
+      findPublishedReply(
+        engage as never,
+        { mentionId: '9001', topicId: '2001', text: 'Hi Ann', ...(botUserId ? { botUserId } : {}), serviceFromMs: added },
+        () => added,
+      );
+
+    it("never from another user's reply to the same mention, even with the bot's text", async () => {
+      const agents = serviceWith({ user_id: 'agent-7', message: { content: 'Hi Ann' } });
+      expect(await check(agents, 'u1')).toEqual({ outcome: 'absent' });
+    });
+
+    it("with no sign of who published it, from the bot's text only; another text leaves it in doubt", async () => {
+      expect(await check(serviceWith({ message: { content: 'Hi Ann' } }), 'u1')).toEqual({
+        outcome: 'published',
+        publisherMentionId: 'pm-7',
+      });
+      expect(await check(serviceWith({ user_id: 'u1', message: { content: 'Hello there' } }))).toMatchObject({ outcome: 'unknown' });
+      expect(await check(serviceWith({ message: { content: 'Hello there' } }), 'u1')).toMatchObject({ outcome: 'unknown' });
+    });
   });
 });

@@ -123,7 +123,11 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
             invalid: [{ id: 'pm-odd', problem: 'date.added: expected a number' }],
           };
         },
-        get: (id: string) => ({ id, in_reply_to: { id: id === 'pm-odd' ? TARGET.mentionId : 'other', topic_id: '2001' } }),
+        get: (id: string) => ({
+          id,
+          message: { content: 'Hello Ann' },
+          in_reply_to: { id: id === 'pm-odd' ? TARGET.mentionId : 'other', topic_id: '2001' },
+        }),
       },
     });
     await botOwns(t.store, KEY, t.ctx.now());
@@ -165,6 +169,55 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisherMentions.get')).toBe(1);
     expect(count(t, 'publisher.add')).toBe(1);
+  });
+
+  it("takes an agent's reply to the same mention, with the same text, for the agent's: the bot's own is sent (mention 9870)", async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield { data: [{ id: 'pm-agent', message: { content: 'Hello Ann' } }] };
+        },
+        get: (id: string) => ({
+          id,
+          user_id: 'agent-7',
+          message: { content: 'Hello Ann' },
+          in_reply_to: { id: TARGET.mentionId, topic_id: '2001' },
+        }),
+      },
+    });
+    await t.store.setMeta({ values: { botUser: { id: 'u1', name: 'Engage Bot' } } });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    expect(count(t, 'publisherMentions.get')).toBe(1);
+    expect(count(t, 'publisher.add')).toBe(1);
+    expect((await t.store.getEffect('9001:1:reply'))?.result).not.toMatchObject({ recovered: true });
+  });
+
+  it("finds the bot's own reply by its user among people's replies to the same mention", async () => {
+    const t = effectTestContext({
+      publisherMentions: {
+        listPages: async function* () {
+          yield {
+            data: [
+              { id: 'pm-agent', message: { content: 'Hello Ann' } },
+              { id: 'pm-bot', message: { content: 'Hello, Ann' } },
+            ],
+          };
+        },
+        get: (id: string) => ({
+          id,
+          user_id: id === 'pm-bot' ? 'u1' : 'agent-7',
+          in_reply_to: { id: TARGET.mentionId, topic_id: '2001' },
+        }),
+      },
+    });
+    await t.store.setMeta({ values: { botUser: { id: 'u1', name: 'Engage Bot' } } });
+    await botOwns(t.store, KEY, t.ctx.now());
+    await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
+    await runPendingEffects(t.ctx, KEY, t.escalations);
+    expect(count(t, 'publisher.add')).toBe(0);
+    expect((await t.store.getEffect('9001:1:reply'))?.result).toMatchObject({ publisherMentionId: 'pm-bot', recovered: true });
   });
 
   it('after a restart re-checks only the reply that may have been in flight, not the ones after it', async () => {

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { CliIo } from '../../src/cli/cli-io.js';
-import { createSimulator, type RunningSimulator } from '../../src/simulator/index.js';
+import { createSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import type { Simulator } from '../../src/simulator/simulator.js';
 
 export const REPO = resolve(import.meta.dirname, '../..');
@@ -38,8 +38,8 @@ export interface TestSimulator {
   control(path: string, body?: unknown): Promise<any>;
 }
 
-export async function startSimulator(): Promise<TestSimulator> {
-  const handle = createSimulator();
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<TestSimulator> {
+  const handle = createSimulator(opts);
   const running: RunningSimulator = await handle.listen({ host: '127.0.0.1', port: 0 });
   const control = async (path: string, body?: unknown) => {
     const res = await fetch(`${running.url}${path}`, {
