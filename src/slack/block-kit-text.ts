@@ -40,6 +40,30 @@ export function mrkdwn(text: string, max: number): string {
   return cut;
 }
 
+/** mrkdwn's markup characters and the lookalikes customer text shows instead (Slack has no escape for them). */
+const MARKUP_LOOKALIKES: Record<string, string> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
+/** A word Slack would turn into a link: a scheme (`https://`, `mailto:`), `www.`, or a domain name (`evil.example/x`, `a@b.co`), maybe in brackets. */
+const LINK_LIKE = /(?:^|[^a-z0-9])(?:[a-z][a-z0-9+.-]*:\/\/|(?:mailto|tel|sms|slack):|www\.)|[a-z0-9-]\.[a-z]{2,}/i;
+
+/**
+ * Text a customer (or an agent) wrote, for a mrkdwn field: on one line (a line break cannot start a fake field or
+ * speaker line), markup characters shown as lookalikes (no bold, italics, strike or code), a link-like word's dots and
+ * colons shown as lookalikes (Slack makes no link of it), `& < >` escaped (no `<!channel>`, mention or `<url|label>`),
+ * and cut to `max`.
+ */
+export function customerText(text: string, max: number): string {
+  const oneLine = text.replace(/[\s\u2028\u2029]+/gu, ' ').trim();
+  const unlinked = oneLine
+    .split(' ')
+    .map((word) => (LINK_LIKE.test(word) ? word.replace(/\./g, '\u2024').replace(/:/g, '\u2236').replace(/@/g, '\uff20') : word))
+    .join(' ');
+  return mrkdwn(
+    // `_` inside a word (`explicit_request`) starts no italics: only one at a word's edge is replaced.
+    unlinked.replace(/[*~`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => MARKUP_LOOKALIKES[c] ?? c),
+    max,
+  );
+}
+
 /** Plain text Slack shows as-is (header, buttons): no escaping, only the length. */
 export function plain(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { LIMITS, escapeMrkdwn, mrkdwn, plain, truncate } from './block-kit-text.js';
+import { LIMITS, customerText, mrkdwn, plain, truncate } from './block-kit-text.js';
 import { isServicePermalink } from './permalink-policy.js';
 import type { EscalationNotice, TranscriptLine } from './ports.js';
 
@@ -23,6 +23,8 @@ export interface NoticeButtonValue {
 
 const SPEAKER: Record<TranscriptLine['from'], string> = { customer: 'Customer', bot: 'Bot', agent: 'Agent' };
 const TRANSCRIPT_LINE_MAX = 500;
+/** A field's text after its label (`*Customer*\n`). */
+const FIELD_MAX = LIMITS.fieldText - 16;
 
 /** Slack renders the date in each reader's own time zone; the ISO text is the fallback. */
 export function slackDate(epochMs: number): string {
@@ -55,7 +57,7 @@ export function transcriptExcerpt(lines: readonly TranscriptLine[], max = LIMITS
   let used = header.length + 1 + omitted.length + 1;
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const line = lines[i] as TranscriptLine;
-    const rendered = `*${SPEAKER[line.from] ?? 'Someone'}:* ${mrkdwn(line.text, TRANSCRIPT_LINE_MAX)}`;
+    const rendered = `*${SPEAKER[line.from] ?? 'Someone'}:* ${customerText(line.text, TRANSCRIPT_LINE_MAX)}`;
     if (used + rendered.length + 1 > max) break;
     kept.unshift(rendered);
     used += rendered.length + 1;
@@ -97,13 +99,13 @@ export function renderEscalationNotice(notice: EscalationNotice, outcome?: strin
     {
       type: 'section',
       fields: [
-        { type: 'mrkdwn', text: mrkdwn(`*Customer*\n${notice.customerName} (${notice.contactKey})`, LIMITS.fieldText) },
-        { type: 'mrkdwn', text: mrkdwn(`*Channel*\n${notice.channel}`, LIMITS.fieldText) },
-        { type: 'mrkdwn', text: mrkdwn(`*Reason*\n${notice.reason}`, LIMITS.fieldText) },
+        { type: 'mrkdwn', text: `*Customer*\n${customerText(`${notice.customerName} (${notice.contactKey})`, FIELD_MAX)}` },
+        { type: 'mrkdwn', text: `*Channel*\n${customerText(notice.channel, FIELD_MAX)}` },
+        { type: 'mrkdwn', text: `*Reason*\n${customerText(notice.reason, FIELD_MAX)}` },
         { type: 'mrkdwn', text: `*Since*\n${slackDate(notice.since)}` },
       ],
     },
-    { type: 'section', text: { type: 'mrkdwn', text: `*Summary*\n${mrkdwn(notice.summary || '-', LIMITS.sectionText - 12)}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Summary*\n${customerText(notice.summary || '-', LIMITS.sectionText - 12)}` } },
     { type: 'section', text: { type: 'mrkdwn', text: transcriptExcerpt(notice.transcript) } },
   ];
   if (outcome === undefined) {
@@ -112,7 +114,7 @@ export function renderEscalationNotice(notice: EscalationNotice, outcome?: strin
   } else {
     blocks.push(outcomeBlock(outcome));
   }
-  const fallback = mrkdwn(
+  const fallback = customerText(
     `Escalation: ${notice.customerName} on ${notice.channel} (${notice.reason}). ${notice.summary}`,
     LIMITS.fallbackText,
   );
@@ -121,7 +123,7 @@ export function renderEscalationNotice(notice: EscalationNotice, outcome?: strin
 
 /** The closing line as mrkdwn, from plain text that may carry an agent's name (escaped). */
 export function outcomeText(plainOutcome: string): string {
-  return escapeMrkdwn(plainOutcome);
+  return customerText(plainOutcome, LIMITS.contextText);
 }
 
 export function outcomeBlock(outcome: string): Block {

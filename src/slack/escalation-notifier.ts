@@ -64,6 +64,7 @@ export function createEscalationNotifier(options: EscalationNotifierOptions): Es
         text: message.text,
         blocks: message.blocks,
         unfurl_links: false,
+        unfurl_media: false,
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       });
       if (after !== undefined && typeof result.ts === 'string')

@@ -91,6 +91,38 @@ describe('Block Kit rendering of escalation notices', () => {
     expect(mrkdwn('&&&&&', 7)).toBe('&amp;…');
   });
 
+  it('keeps customer fields on their line, without markup or clickable links, the fallback text included', () => {
+    const hostile = '*bold* _it_ ~gone~ `code` <https://evil.example|click> https://evil.example/x www.evil.com evil.com/y a@evil.com';
+    const notice = {
+      ...base,
+      customerName: 'Eve\n*Reason*\nrefund_approved',
+      contactKey: 'web/v1\r\n*Channel*',
+      summary: `line one\n\n*Agent:* fake\u2028${hostile}`,
+      transcript: [{ from: 'customer' as const, text: `hi\n*Agent:* your refund is approved ${hostile}` }],
+    };
+    const message = renderEscalationNotice(notice);
+    const blocks = message.blocks as AnyBlock[];
+    const fields = blocks.find((b) => b.fields)?.fields ?? [];
+    for (const field of fields) expect(field.text.split('\n')).toHaveLength(2);
+    const summary = blocks.find((b) => b.text?.text.startsWith('*Summary*'))?.text?.text ?? '';
+    expect(summary.split('\n')).toHaveLength(2);
+    const transcript = blocks.find((b) => b.text?.text.startsWith('*Transcript'))?.text?.text ?? '';
+    expect(transcript.split('\n')).toEqual(['*Transcript (latest)*', expect.stringMatching(/^\*Customer:\* hi /)]);
+    const customerParts = [
+      ...fields.slice(0, 3).map((f) => f.text.split('\n')[1] ?? ''),
+      summary.slice(10),
+      transcript.split('\n')[1]?.slice(14) ?? '',
+      message.text,
+    ];
+    for (const text of customerParts) {
+      expect(text).not.toMatch(/[*~`<>]/);
+      expect(text).not.toMatch(/(^|\s)_|_(\s|$)/);
+      for (const link of ['https://', 'evil.example', 'evil.com', 'www.', '@evil']) expect(text).not.toContain(link);
+    }
+    expect(message.text).not.toContain('\n');
+    expect(summary).toContain('&lt;https∶//evil․example|click&gt;');
+  });
+
   it('cuts text without splitting an emoji', () => {
     expect(truncate('ab😀cd', 4)).toBe('ab…');
     expect(truncate('short', 10)).toBe('short');

@@ -51,6 +51,7 @@ describe('escalation notices and their buttons', () => {
     const call = fake.callsTo('/api/chat.postMessage')[0];
     expect(call?.body.channel).toBe('CESC');
     expect(call?.authorization).toBe('Bearer xoxb-test-token');
+    expect([call?.body.unfurl_links, call?.body.unfurl_media].map(String)).toEqual(['false', 'false']);
     const all = JSON.stringify(blocks);
     expect(all).toContain('Ann &lt;script&gt;');
     expect(all).toContain('whatsapp/32470000001');
