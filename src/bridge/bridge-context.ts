@@ -1,4 +1,4 @@
-import type { PollCallLog } from './poller-calls.js';
+import type { PollCallLog } from './intake/poller-calls.js';
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { GuessReport } from './guess-report.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { NotFoundError, type ChannelServices, type EngageClient } from '../engage/index.js';
 import { handoverServiceOf, sourceServiceOf } from '../engage/channel-services.js';
-import { MENTION_LIST_PROBES, type MentionListProbeName } from '../bridge/mention-list-probes.js';
-import { sourceFilter } from '../bridge/poller-pages.js';
+import { MENTION_LIST_PROBES, type MentionListProbeName } from '../bridge/intake/mention-list-probes.js';
+import { sourceFilter } from '../bridge/intake/poller-pages.js';
 import { attempt, why } from './doctor-attempt.js';
 import { fail, pass, skip, type Check } from './doctor-checklist.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WATCHED, MentionRecheck, watchRecentConversations } from '../../src/bridge/poller-recheck.js';
+import { MAX_WATCHED, MentionRecheck, watchRecentConversations } from '../../src/bridge/intake/poller-recheck.js';
 import { Reconciler } from '../../src/bridge/reconcile.js';
 import { createMemoryStore, type ConversationRecord, type Store } from '../../src/storage/index.js';
 

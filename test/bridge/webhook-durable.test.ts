@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { takeWebhookPush } from '../../src/bridge/webhook-intake.js';
+import { takeWebhookPush } from '../../src/bridge/intake/webhook-intake.js';
 import type { Mention } from '../../src/engage/index.js';
 import { createBridgeMetrics } from '../../src/metrics/bridge-metrics.js';
 import { createMemoryStore, type Store } from '../../src/storage/index.js';

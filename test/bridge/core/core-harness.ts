@@ -5,7 +5,7 @@ import { parseFlows, type Flows, type LanguageGuesser } from '../../../src/bot/i
 import { createBridge, type Bridge } from '../../../src/bridge/create-bridge.js';
 import type { BridgeEngage } from '../../../src/bridge/bridge-engage.js';
 import type { BridgeSettings } from '../../../src/bridge/bridge-context.js';
-import type { InboundPayload } from '../../../src/bridge/inbound-item.js';
+import type { InboundPayload } from '../../../src/bridge/intake/inbound-item.js';
 import { silentNotifier, type EscalationNotice } from '../../../src/bridge/notifier.js';
 import { createBridgeMetrics } from '../../../src/metrics/bridge-metrics.js';
 import { silentLogger } from '../../../src/log.js';

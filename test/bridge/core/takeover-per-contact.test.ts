@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboundPayload } from '../../../src/bridge/inbound-item.js';
+import type { InboundPayload } from '../../../src/bridge/intake/inbound-item.js';
 import { TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
 let world: CoreWorld | undefined;

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { nextWindow, advanceCursor, advanceDeepScan, parseCursor, withDeepScan } from '../../src/bridge/poll-window.js';
+import { nextWindow, advanceCursor, advanceDeepScan, parseCursor, withDeepScan } from '../../../src/bridge/intake/poll-window.js';
 
 const o = { shallowOverlapSeconds: 5, lookbackSeconds: 120, deepScanEveryMs: 60_000, backfillSeconds: 0 };
 const NEG = Number.NEGATIVE_INFINITY;
@@ -89,7 +89,7 @@ describe('poll window', () => {
 });
 
 describe('poll pacing', async () => {
-  const { effectivePollIntervalMs } = await import('../../src/bridge/poller.js');
+  const { effectivePollIntervalMs } = await import('../../../src/bridge/intake/poller.js');
   it('keeps the configured interval when no budget is set', () => {
     expect(effectivePollIntervalMs(2000, 0, 3)).toBe(2000);
   });

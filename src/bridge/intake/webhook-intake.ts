@@ -1,6 +1,6 @@
-import type { Mention } from '../engage/index.js';
-import type { BridgeMetrics } from './metrics-port.js';
-import type { Store } from '../storage/index.js';
+import type { Mention } from '../../engage/index.js';
+import type { BridgeMetrics } from '../metrics-port.js';
+import type { Store } from '../../storage/index.js';
 import type { ClassifyOptions } from './inbound-item.js';
 import { ingestMentions, parseWebhookBody } from './ingest.js';
 

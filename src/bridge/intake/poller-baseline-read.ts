@@ -1,10 +1,10 @@
-import type { Mention } from '../engage/index.js';
+import type { Mention } from '../../engage/index.js';
 import type { BaselineTries } from './baseline-tries.js';
-import type { BridgeContext } from './bridge-context.js';
+import type { BridgeContext } from '../bridge-context.js';
 import type { IngestResult } from './ingest.js';
 import { advanceCursor, nextWindow, type PollWindowOptions } from './poll-window.js';
 import type { PollPageReader } from './poller-pages.js';
-import { serviceNowMs } from './service-time.js';
+import { serviceNowMs } from '../service-time.js';
 
 /** What a topic's baseline read uses of the poller. */
 export interface BaselineReadDeps {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BridgeContext } from '../../src/bridge/bridge-context.js';
-import { MentionRecheck, recheckRecent } from '../../src/bridge/poller-recheck.js';
-import { AuthError, type Mention } from '../../src/engage/index.js';
-import { silentLogger } from '../../src/log.js';
-import { createMemoryStore } from '../../src/storage/index.js';
-import { waitFor } from '../support/wait-for.js';
+import type { BridgeContext } from '../../../src/bridge/bridge-context.js';
+import { MentionRecheck, recheckRecent } from '../../../src/bridge/intake/poller-recheck.js';
+import { AuthError, type Mention } from '../../../src/engage/index.js';
+import { silentLogger } from '../../../src/log.js';
+import { createMemoryStore } from '../../../src/storage/index.js';
+import { waitFor } from '../../support/wait-for.js';
 
 describe('a pass reading recent customer mentions again', () => {
   it('has every read of the pass in flight at once, and records what each brought', async () => {

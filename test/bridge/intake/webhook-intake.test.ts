@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../e2e/harness.js';
+import { startHarness, type Harness } from '../../e2e/harness.js';
 
 const SECRET = 'a-webhook-secret-of-at-least-32-characters';
 

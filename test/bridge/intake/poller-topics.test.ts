@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchedTopics } from '../../src/bridge/poller-topics.js';
+import { watchedTopics } from '../../../src/bridge/intake/poller-topics.js';
 
 describe('the watched topics', () => {
   it('lists the topics again after the refresh interval, so a new topic is read without a restart', async () => {

@@ -1,4 +1,4 @@
-import type { Mention } from '../engage/index.js';
+import type { Mention } from '../../engage/index.js';
 import type { IngestResult } from './ingest.js';
 import { advanceDeepScan, type PollCursor } from './poll-window.js';
 import type { PollPageReader } from './poller-pages.js';

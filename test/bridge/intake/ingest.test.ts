@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { INBOUND_TEXT_MAX_CHARS, ingestMentions } from '../../src/bridge/ingest.js';
-import { mentionSchema } from '../../src/engage/index.js';
-import { createMemoryStore } from '../../src/storage/index.js';
+import { INBOUND_TEXT_MAX_CHARS, ingestMentions } from '../../../src/bridge/intake/ingest.js';
+import { mentionSchema } from '../../../src/engage/index.js';
+import { createMemoryStore } from '../../../src/storage/index.js';
 
 describe('ingesting mentions', () => {
   it('keeps only the first part of a huge inbound text, from the moment it arrives', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RestartGap } from '../../src/bridge/restart-gap.js';
+import { RestartGap } from '../../../src/bridge/intake/restart-gap.js';
 
 const T = '2001';
 

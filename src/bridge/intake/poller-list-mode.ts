@@ -1,5 +1,5 @@
-import type { Mention, MentionListQuery } from '../engage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import type { Mention, MentionListQuery } from '../../engage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 import { probeMentionList } from './mention-list-probes.js';
 import type { PollPageReader } from './poller-pages.js';
 

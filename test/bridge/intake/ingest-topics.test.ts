@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+import { botMessagesTo, startHarness, type Harness } from '../../e2e/harness.js';
 
 describe('mentions of several topics', () => {
   let h: Harness | undefined;

@@ -1,4 +1,4 @@
-import type { BridgeContext } from './bridge-context.js';
+import type { BridgeContext } from '../bridge-context.js';
 import { parseCursor } from './poll-window.js';
 
 /** How often the watched topics are listed again when `ENGAGE_TOPIC_IDS` is not set. */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyMention } from '../../src/bridge/inbound-item.js';
-import { knownBotUser } from '../../src/bridge/own-echo.js';
-import { RECHECK_EVERY_MS } from '../../src/bridge/poller-recheck.js';
-import type { Mention } from '../../src/engage/index.js';
-import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+import { classifyMention } from '../../../src/bridge/intake/inbound-item.js';
+import { knownBotUser } from '../../../src/bridge/own-echo.js';
+import { RECHECK_EVERY_MS } from '../../../src/bridge/intake/poller-recheck.js';
+import type { Mention } from '../../../src/engage/index.js';
+import { botMessagesTo, startHarness, type Harness } from '../../e2e/harness.js';
 
 const channelBySource = new Map([['whatsapp', 'whatsapp']]);
 const accountMention = (extra: Record<string, unknown>): Mention =>
@@ -139,7 +139,7 @@ describe('a person taking over in the service tool', () => {
 
 describe('re-reads of recent mentions', () => {
   it('stay within a quarter of a configured hourly budget, and at 20 per pass without one', async () => {
-    const { rechecksPerPass } = await import('../../src/bridge/poller-recheck.js');
+    const { rechecksPerPass } = await import('../../../src/bridge/intake/poller-recheck.js');
     expect(rechecksPerPass(0)).toBe(20);
     expect(rechecksPerPass(1000)).toBe(2); // 250 an hour over 120 passes
     expect(rechecksPerPass(100)).toBe(1);
@@ -149,8 +149,8 @@ describe('re-reads of recent mentions', () => {
 
 describe('the re-read pass', () => {
   it('reads again only mentions of conversations the bot may speak in, each pass at most the bound', async () => {
-    const { MentionRecheck, recheckRecent } = await import('../../src/bridge/poller-recheck.js');
-    const { createMemoryStore } = await import('../../src/storage/index.js');
+    const { MentionRecheck, recheckRecent } = await import('../../../src/bridge/intake/poller-recheck.js');
+    const { createMemoryStore } = await import('../../../src/storage/index.js');
     const store = createMemoryStore({ clock: () => 1_000 });
     const now = () => 1_000;
     for (const [key, owner] of [

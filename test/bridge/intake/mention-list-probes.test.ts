@@ -1,10 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { pollBlind } from '../../src/bridge/create-bridge.js';
-import { probeOrder, probePageSize, probeSourceFilter, probeTopicFilter, probeWindow } from '../../src/bridge/mention-list-probes.js';
-import { readinessAnswer } from '../../src/http/readiness-answer.js';
-import { createEngageClient, RateLimitRegistry, type EngageClient } from '../../src/engage/index.js';
-import type { MentionListParam } from '../../src/simulator/guesses.js';
-import { botMessagesTo, callsOf, startHarness, type Harness } from '../e2e/harness.js';
+import { pollBlind } from '../../../src/bridge/create-bridge.js';
+import {
+  probeOrder,
+  probePageSize,
+  probeSourceFilter,
+  probeTopicFilter,
+  probeWindow,
+} from '../../../src/bridge/intake/mention-list-probes.js';
+import { readinessAnswer } from '../../../src/http/readiness-answer.js';
+import { createEngageClient, RateLimitRegistry, type EngageClient } from '../../../src/engage/index.js';
+import type { MentionListParam } from '../../../src/simulator/guesses.js';
+import { botMessagesTo, callsOf, startHarness, type Harness } from '../../e2e/harness.js';
 
 let h: Harness | undefined;
 let client: EngageClient | undefined;

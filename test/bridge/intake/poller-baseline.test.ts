@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MentionListQuery } from '../../src/engage/index.js';
-import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+import type { MentionListQuery } from '../../../src/engage/index.js';
+import { botMessagesTo, startHarness, type Harness } from '../../e2e/harness.js';
 
 describe('the first-start baseline', () => {
   let h: Harness | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MentionListQuery } from '../../src/engage/index.js';
-import { parseCursor } from '../../src/bridge/poll-window.js';
-import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+import type { MentionListQuery } from '../../../src/engage/index.js';
+import { parseCursor } from '../../../src/bridge/intake/poll-window.js';
+import { botMessagesTo, startHarness, type Harness } from '../../e2e/harness.js';
 
 describe('a long read of a topic', () => {
   let h: Harness | undefined;

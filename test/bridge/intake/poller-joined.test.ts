@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sourceFilter } from '../../src/bridge/poller.js';
-import { InvalidParameterError, type MentionListQuery } from '../../src/engage/index.js';
-import { botMessagesTo, callsOf, startHarness, type Harness } from '../e2e/harness.js';
+import { sourceFilter } from '../../../src/bridge/intake/poller.js';
+import { InvalidParameterError, type MentionListQuery } from '../../../src/engage/index.js';
+import { botMessagesTo, callsOf, startHarness, type Harness } from '../../e2e/harness.js';
 
 describe('polling every watched topic at once (#11.8)', () => {
   let h: Harness | undefined;

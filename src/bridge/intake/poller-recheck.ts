@@ -1,5 +1,5 @@
-import { AuthError, type Mention, NotFoundError } from '../engage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import { AuthError, type Mention, NotFoundError } from '../../engage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 
 /** How often the recently active customer mentions are read again (our clock). */
 export const RECHECK_EVERY_MS = 30_000;

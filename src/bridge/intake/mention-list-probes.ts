@@ -1,5 +1,5 @@
-import type { BridgeEngage } from './bridge-engage.js';
-import type { ProbeResult } from './guess-report.js';
+import type { BridgeEngage } from '../bridge-engage.js';
+import type { ProbeResult } from '../guess-report.js';
 
 /**
  * What the poller relies on `GET inbox/mentions` to honour, though the description does not state it (issue 26):

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerError, type MentionListQuery } from '../../src/engage/index.js';
-import { parseCursor } from '../../src/bridge/poll-window.js';
-import { botMessagesTo, startHarness, type Harness } from '../e2e/harness.js';
+import { ServerError, type MentionListQuery } from '../../../src/engage/index.js';
+import { parseCursor } from '../../../src/bridge/intake/poll-window.js';
+import { botMessagesTo, startHarness, type Harness } from '../../e2e/harness.js';
 
 const customer = (i: number) => `+3200002${String(i).padStart(4, '0')}`;
 

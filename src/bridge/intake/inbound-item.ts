@@ -1,5 +1,5 @@
-import type { Mention } from '../engage/index.js';
-import { contactKey } from './contact-key.js';
+import type { Mention } from '../../engage/index.js';
+import { contactKey } from '../contact-key.js';
 
 /** What the bridge keeps of an inbound mention until its contact's worker has handled it. */
 export type InboundPayload =

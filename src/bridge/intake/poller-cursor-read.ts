@@ -1,11 +1,11 @@
-import { AuthError } from '../engage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import { AuthError } from '../../engage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 import type { IngestResult } from './ingest.js';
 import { advanceCursor, nextWindow, withDeepScan, type PollCursor, type PollWindowOptions } from './poll-window.js';
 import { readDeepScan } from './poller-deep-scan.js';
 import { pollNewestFirst, type ListMode } from './poller-list-mode.js';
 import type { PollPageReader } from './poller-pages.js';
-import type { Mention } from '../engage/index.js';
+import type { Mention } from '../../engage/index.js';
 
 /** Where the joint read of every topic keeps its cursor (a service topic id is never `*`). */
 export const JOINED_CURSOR = '*';
