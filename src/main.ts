@@ -9,7 +9,7 @@ import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-
 import { databaseTlsWarning } from './settings/database-tls.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
-import { withMappedHandover } from './bridge/mapped-handover.js';
+import { withMappedHandover } from './bridge/ownership/mapped-handover.js';
 import { bridgeClientConcurrency, bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';

@@ -9,7 +9,7 @@ import type { EffectLines } from './effect-lines.js';
 import type { Flows, LanguageGuesser } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
-import type { Ownership } from './ownership.js';
+import type { Ownership } from './ownership/ownership.js';
 import type { BridgeNotifier } from './notifier.js';
 import type { BusinessHoursCache } from './business-hours-cache.js';
 import type { PerformerDeps } from './performer.js';

@@ -1,7 +1,7 @@
 import type { BridgeContext } from './bridge-context.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { runBrain, commitDecision } from './run-brain.js';
-import type { OwnershipChange } from './ownership.js';
+import type { OwnershipChange } from './ownership/ownership.js';
 import type { EscalationFailures } from './outbox-runner.js';
 import type { ForgetResult } from '../storage/index.js';
 import { forgetDead } from './effect-dead.js';

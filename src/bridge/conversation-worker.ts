@@ -8,7 +8,7 @@ import { runBrain, commitDecision, decidedKey } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
-import { botUserSettled, knownBotUser, recogniseOwnEcho } from './own-echo.js';
+import { botUserSettled, knownBotUser, recogniseOwnEcho } from './ownership/own-echo.js';
 import { isPermanentFailure, parkDeadMention } from './intake/mention-dead.js';
 import { isLate } from './service-time.js';
 import type { RestartGap } from './intake/restart-gap.js';

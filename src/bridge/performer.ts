@@ -5,7 +5,7 @@ import type { BridgeEngage } from './bridge-engage.js';
 import type { EffectPayload } from './effect-payload.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeNotifier } from './notifier.js';
-import type { Ownership } from './ownership.js';
+import type { Ownership } from './ownership/ownership.js';
 import type { ReplyServices } from './reply-services.js';
 import type { ShadowLog } from './shadow-log.js';
 

@@ -1,7 +1,7 @@
 import { silentLogger } from '../../src/log.js';
 import { createMemoryStore } from '../../src/storage/index.js';
 import { createBridgeMetrics } from '../../src/metrics/bridge-metrics.js';
-import { Ownership } from '../../src/bridge/ownership.js';
+import { Ownership } from '../../src/bridge/ownership/ownership.js';
 import { ReplyServices } from '../../src/bridge/reply-services.js';
 import { EffectLines } from '../../src/bridge/effect-lines.js';
 import type { BridgeContext } from '../../src/bridge/bridge-context.js';

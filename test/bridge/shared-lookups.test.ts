@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
-import { knownBotUser, learnBotUser } from '../../src/bridge/own-echo.js';
+import { knownBotUser, learnBotUser } from '../../src/bridge/ownership/own-echo.js';
 import { ReplyServices } from '../../src/bridge/reply-services.js';
 import { silentLogger } from '../../src/log.js';
 import { createMemoryStore } from '../../src/storage/index.js';

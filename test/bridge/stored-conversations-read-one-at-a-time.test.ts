@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_WATCHED, MentionRecheck, watchRecentConversations } from '../../src/bridge/intake/poller-recheck.js';
-import { Reconciler } from '../../src/bridge/reconcile.js';
+import { Reconciler } from '../../src/bridge/ownership/reconcile.js';
 import { createMemoryStore, type ConversationRecord, type Store } from '../../src/storage/index.js';
 
 const NOW = 1_700_000_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config.js';
-import { withMappedHandover } from '../../src/bridge/mapped-handover.js';
+import { withMappedHandover } from '../../src/bridge/ownership/mapped-handover.js';
 import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
 
 describe('ENGAGE_CHANNEL_SERVICES: the channel → service mapping is a setting', () => {

@@ -1,7 +1,7 @@
 import { mentionSchema, type Mention } from '../../engage/index.js';
 import type { Store } from '../../storage/index.js';
 import { classifyMention, type ClassifyOptions, type InboundItem, type InboundPayload } from './inbound-item.js';
-import { knownBotUser, ownByAuthorName } from '../own-echo.js';
+import { knownBotUser, ownByAuthorName } from '../ownership/own-echo.js';
 
 /** What is kept of an inbound text: the store's transcript line limit (its default), applied at arrival. */
 export const INBOUND_TEXT_MAX_CHARS = 2000;

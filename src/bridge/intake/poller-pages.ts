@@ -1,6 +1,6 @@
 import { InvalidParameterError, type InvalidListItem, type MentionListQuery, type MentionPage } from '../../engage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
-import { accessAccepted } from '../token-health.js';
+import { accessAccepted } from '../ownership/token-health.js';
 
 const MAX_LOGGED_INVALID = 10_000;
 

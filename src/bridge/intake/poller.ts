@@ -1,6 +1,6 @@
 import { AuthError, ConnectionError, RateLimitError, ServerError } from '../../engage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
-import { accessAccepted, tokenRefused } from '../token-health.js';
+import { accessAccepted, tokenRefused } from '../ownership/token-health.js';
 import { ingestMentions, type IngestResult } from './ingest.js';
 import { parseCursor, type PollCursor, type PollWindowOptions } from './poll-window.js';
 import { readBaseline } from './poller-baseline-read.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GuessReport } from '../../../src/bridge/guess-report.js';
-import { Ownership } from '../../../src/bridge/ownership.js';
+import { Ownership } from '../../../src/bridge/ownership/ownership.js';
 import type { BridgeEngage } from '../../../src/bridge/bridge-engage.js';
 import { ServerError } from '../../../src/engage/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyMention } from '../../../src/bridge/intake/inbound-item.js';
-import { knownBotUser } from '../../../src/bridge/own-echo.js';
+import { knownBotUser } from '../../../src/bridge/ownership/own-echo.js';
 import { RECHECK_EVERY_MS } from '../../../src/bridge/intake/poller-recheck.js';
 import type { Mention } from '../../../src/engage/index.js';
 import { botMessagesTo, startHarness, type Harness } from '../../e2e/harness.js';

@@ -1,9 +1,9 @@
-import type { Store, ConversationRecord } from '../storage/index.js';
+import type { Store, ConversationRecord } from '../../storage/index.js';
 import { ownerTransition, type OwnerState, type OwnershipEvent, type OwnerTransition } from './ownership-rules.js';
-import type { BridgeEngage } from './bridge-engage.js';
-import { NotFoundError, readOwnership } from '../engage/index.js';
-import { splitKey } from './contact-key.js';
-import type { GuessReport } from './guess-report.js';
+import type { BridgeEngage } from '../bridge-engage.js';
+import { NotFoundError, readOwnership } from '../../engage/index.js';
+import { splitKey } from '../contact-key.js';
+import type { GuessReport } from '../guess-report.js';
 
 export interface OwnershipChange {
   readonly key: string;

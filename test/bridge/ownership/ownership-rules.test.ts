@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ownerTransition, type OwnerState, type OwnershipEvent } from '../../src/bridge/ownership-rules.js';
+import { ownerTransition, type OwnerState, type OwnershipEvent } from '../../../src/bridge/ownership/ownership-rules.js';
 
 const never = { type: 'observed', owner: 'agents', neverHandedOver: true } as const;
 const agentsHold = { type: 'observed', owner: 'agents', neverHandedOver: false } as const;

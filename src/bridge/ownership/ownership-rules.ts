@@ -1,4 +1,4 @@
-import type { Owner } from '../shared/owner.js';
+import type { Owner } from '../../shared/owner.js';
 /**
  * The ownership state machine of one contact, as data: which events move it where, and which handover call
  * makes the service agree. Every path that changes an owner goes through `ownerTransition`.

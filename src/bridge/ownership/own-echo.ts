@@ -1,5 +1,5 @@
-import type { ConversationRecord } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import type { ConversationRecord } from '../../storage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 
 /** Where the bot's own Engage user is kept once the service has named it (store meta survives restarts). */
 const BOT_USER_META = 'botUser';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { publish } from '../../src/simulator/publish.js';
-import { startHarness, type Harness } from '../e2e/harness.js';
+import { publish } from '../../../src/simulator/publish.js';
+import { startHarness, type Harness } from '../../e2e/harness.js';
 
 let h: Harness | undefined;
 

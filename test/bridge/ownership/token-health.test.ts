@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { accessAccepted, tokenRefused } from '../../src/bridge/token-health.js';
-import { silentLogger } from '../../src/log.js';
-import { createMemoryStore } from '../../src/storage/index.js';
+import { accessAccepted, tokenRefused } from '../../../src/bridge/ownership/token-health.js';
+import { silentLogger } from '../../../src/log.js';
+import { createMemoryStore } from '../../../src/storage/index.js';
 
 function world() {
   const store = createMemoryStore({ clock: () => 1_000 });

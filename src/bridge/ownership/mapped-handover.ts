@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL_SERVICES, handoverServiceOf, type ChannelServices, type EngageClient } from '../engage/index.js';
+import { DEFAULT_CHANNEL_SERVICES, handoverServiceOf, type ChannelServices, type EngageClient } from '../../engage/index.js';
 
 /**
  * The bridge names a contact by its channel (`whatsapp:324…`); the handover path wants the channel's configured

@@ -1,10 +1,10 @@
-import { isOpen } from '../bot/index.js';
-import { readOwnership } from '../engage/index.js';
-import type { ConversationRecord } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
-import type { ConversationEvents } from './conversation-events.js';
-import { splitKey } from './contact-key.js';
-import { noticeOf } from './escalation-record.js';
+import { isOpen } from '../../bot/index.js';
+import { readOwnership } from '../../engage/index.js';
+import type { ConversationRecord } from '../../storage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
+import type { ConversationEvents } from '../conversation-events.js';
+import { splitKey } from '../contact-key.js';
+import { noticeOf } from '../escalation-record.js';
 
 /** At most this many contacts are looked up on the service per run (every 15 s). */
 const MAX_CHECKS_PER_RUN = 20;

@@ -1,5 +1,5 @@
-import type { BridgeContext } from './bridge-context.js';
-import { TOKEN_REFUSED } from './notifier.js';
+import type { BridgeContext } from '../bridge-context.js';
+import { TOKEN_REFUSED } from '../notifier.js';
 
 /** The service refused the token: the bridge pauses (readiness says why) and the managers are told, once. */
 export function tokenRefused(ctx: Pick<BridgeContext, 'health' | 'log' | 'notifier'>): void {
