@@ -5,14 +5,14 @@ import type { GuessReport } from './guess-report.js';
 import type { ChannelServices } from '../engage/index.js';
 import type { Understander } from '../nlu/index.js';
 import type { Store } from '../storage/index.js';
-import type { EffectLines } from './effect-lines.js';
+import type { EffectLines } from './effects/effect-lines.js';
 import type { Flows, LanguageGuesser } from '../bot/index.js';
 import type { BridgeMetrics } from './metrics-port.js';
 import type { BridgeEngage } from './bridge-engage.js';
 import type { Ownership } from './ownership/ownership.js';
 import type { BridgeNotifier } from './notifier.js';
 import type { BusinessHoursCache } from './business-hours-cache.js';
-import type { PerformerDeps } from './performer.js';
+import type { PerformerDeps } from './effects/performer.js';
 import type { ShadowLog } from './shadow-log.js';
 
 export interface BridgeSettings {

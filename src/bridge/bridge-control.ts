@@ -5,7 +5,7 @@ import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { ConversationEvents } from './conversation-events.js';
 import { keyFromSlashForm, slashForm } from './contact-key.js';
-import { deadEffects } from './effect-dead.js';
+import { deadEffects } from './effects/effect-dead.js';
 import { listSurveyAnswers, type SurveyAnswer } from './survey-answers.js';
 import { serviceNowMs } from './service-time.js';
 

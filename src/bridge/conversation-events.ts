@@ -2,9 +2,9 @@ import type { BridgeContext } from './bridge-context.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { runBrain, commitDecision } from './run-brain.js';
 import type { OwnershipChange } from './ownership/ownership.js';
-import type { EscalationFailures } from './outbox-runner.js';
+import type { EscalationFailures } from './effects/outbox-runner.js';
 import type { ForgetResult } from '../storage/index.js';
-import { forgetDead } from './effect-dead.js';
+import { forgetDead } from './effects/effect-dead.js';
 
 export type ReturnCause = 'resolved' | 'idle' | 'manager' | 'service';
 

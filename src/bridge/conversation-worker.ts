@@ -3,13 +3,13 @@ import { mayGuessLanguage } from '../bot/index.js';
 import { mentionRef, type ConversationRecord, type InboundMention, type TranscriptLine } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
 import type { InboundPayload } from './intake/inbound-item.js';
-import { runPendingEffects, type EscalationFailures } from './outbox-runner.js';
+import { runPendingEffects, type EscalationFailures } from './effects/outbox-runner.js';
 import { runBrain, commitDecision, decidedKey } from './run-brain.js';
 import { splitKey } from './contact-key.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 import { ContactTags } from './contact-tags.js';
 import { botUserSettled, knownBotUser, recogniseOwnEcho } from './ownership/own-echo.js';
-import { isPermanentFailure, parkDeadMention } from './intake/mention-dead.js';
+import { isPermanentFailure, parkDeadMention } from './effects/mention-dead.js';
 import { isLate } from './service-time.js';
 import type { RestartGap } from './intake/restart-gap.js';
 

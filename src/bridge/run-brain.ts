@@ -1,7 +1,7 @@
 import { decide, type BotEvent, type Decision, type Channel, type LanguageGuesser, type TranscriptLine as BotLine } from '../bot/index.js';
 import type { ConversationRecord } from '../storage/index.js';
 import type { BridgeContext } from './bridge-context.js';
-import { planEffects, type ReplyTarget } from './effect-payload.js';
+import { planEffects, type ReplyTarget } from './effects/effect-payload.js';
 import { serviceWindowClosed } from './service-time.js';
 
 /** Asks the brain about one event of a conversation, with everything it needs passed in; it decides from the stored state. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deadEffects } from '../../src/bridge/effect-dead.js';
+import { deadEffects } from '../../src/bridge/effects/effect-dead.js';
 import { botMessagesTo, callsOf, startHarness, type Harness } from '../e2e/harness.js';
 
 let h: Harness | undefined;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
-import { findPublishedReply } from '../../src/bridge/reply-check.js';
-import { performReply } from '../../src/bridge/perform-reply.js';
+import { runPendingEffects } from '../../src/bridge/effects/outbox-runner.js';
+import { findPublishedReply } from '../../src/bridge/effects/reply-check.js';
+import { performReply } from '../../src/bridge/effects/perform-reply.js';
 
-import { TARGET, botOwns, effectTestContext } from './effect-test-context.js';
+import { TARGET, botOwns, effectTestContext } from './effects/effect-test-context.js';
 
 const KEY = 'whatsapp:32470000401';
 const reply = (text: string) => ({ kind: 'reply', target: TARGET, text });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
 import { knownBotUser, learnBotUser } from '../../src/bridge/ownership/own-echo.js';
-import { ReplyServices } from '../../src/bridge/reply-services.js';
+import { ReplyServices } from '../../src/bridge/effects/reply-services.js';
 import { silentLogger } from '../../src/log.js';
 import { createMemoryStore } from '../../src/storage/index.js';
 import { waitFor } from '../support/wait-for.js';

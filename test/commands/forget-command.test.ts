@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BridgeContext } from '../../src/bridge/bridge-context.js';
 import { BridgeControlService } from '../../src/bridge/bridge-control.js';
 import { ConversationEvents } from '../../src/bridge/conversation-events.js';
-import { deadEffects, listDead } from '../../src/bridge/effect-dead.js';
+import { deadEffects, listDead } from '../../src/bridge/effects/effect-dead.js';
 import { KeyedMutex } from '../../src/bridge/keyed-mutex.js';
 import { runCliCommand } from '../../src/commands/run-cli-command.js';
 import { runCommand } from '../../src/commands/run-command.js';

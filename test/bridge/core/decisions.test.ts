@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/bot/index.js';
 import { commitDecision } from '../../../src/bridge/run-brain.js';
-import { planEffects } from '../../../src/bridge/effect-payload.js';
-import { TARGET, escalatePayload } from '../effect-test-context.js';
+import { planEffects } from '../../../src/bridge/effects/effect-payload.js';
+import { TARGET, escalatePayload } from '../effects/effect-test-context.js';
 import { KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
 let world: CoreWorld | undefined;

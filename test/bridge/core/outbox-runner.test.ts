@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EFFECT_ATTEMPTS } from '../../../src/bridge/effect-errors.js';
-import { deadEffects } from '../../../src/bridge/effect-dead.js';
-import { runPendingEffects } from '../../../src/bridge/outbox-runner.js';
+import { MAX_EFFECT_ATTEMPTS } from '../../../src/bridge/effects/effect-errors.js';
+import { deadEffects } from '../../../src/bridge/effects/effect-dead.js';
+import { runPendingEffects } from '../../../src/bridge/effects/outbox-runner.js';
 import { AuthError, InvalidParameterError, RateLimitError, ServerError } from '../../../src/engage/index.js';
-import { TARGET, botOwns, effectTestContext, escalatePayload } from '../effect-test-context.js';
+import { TARGET, botOwns, effectTestContext, escalatePayload } from '../effects/effect-test-context.js';
 
 const KEY = 'whatsapp:32470000601';
 const site = { method: 'POST', path: '/1001/publisher/add', status: 503, serviceError: 'server_error', description: 'down' };

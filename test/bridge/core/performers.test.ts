@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runPendingEffects } from '../../../src/bridge/outbox-runner.js';
-import { PERFORMERS, performEffect } from '../../../src/bridge/perform-effect.js';
-import type { Performers } from '../../../src/bridge/performer.js';
+import { runPendingEffects } from '../../../src/bridge/effects/outbox-runner.js';
+import { PERFORMERS, performEffect } from '../../../src/bridge/effects/perform-effect.js';
+import type { Performers } from '../../../src/bridge/effects/performer.js';
 import { InvalidParameterError } from '../../../src/engage/index.js';
-import { TARGET, botOwns, effectTestContext, escalatePayload } from '../effect-test-context.js';
+import { TARGET, botOwns, effectTestContext, escalatePayload } from '../effects/effect-test-context.js';
 
 const KEY = 'whatsapp:32470000701';
 const site = { method: 'POST', path: '/1001/publisher/add', status: 400, serviceError: 'invalid_parameter', description: 'bad' };

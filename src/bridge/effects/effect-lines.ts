@@ -1,5 +1,5 @@
-import type { Effect } from '../storage/index.js';
-import { splitKey } from './contact-key.js';
+import type { Effect } from '../../storage/index.js';
+import { splitKey } from '../contact-key.js';
 
 /** Outcomes kept per line: enough to judge the last few seconds of a busy bridge. */
 const KEPT = 64;

@@ -1,4 +1,4 @@
-import type { Effect } from '../storage/index.js';
+import type { Effect } from '../../storage/index.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
 
 /** The customer called the escalation off: open and queued ones are cancelled; one handed over comes back to the bot. */

@@ -1,5 +1,5 @@
-import type { Effect } from '../storage/index.js';
-import { recordEscalation } from './escalation-record.js';
+import type { Effect } from '../../storage/index.js';
+import { recordEscalation } from '../escalation-record.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
 
 /** Outside opening hours: the escalation is recorded as queued, for the scheduler to release; no call, no notice. */

@@ -1,5 +1,5 @@
-import { MalformedResponseError, type InvalidListItem, type PublisherMention } from '../engage/index.js';
-import type { BridgeEngage } from './bridge-engage.js';
+import { MalformedResponseError, type InvalidListItem, type PublisherMention } from '../../engage/index.js';
+import type { BridgeEngage } from '../bridge-engage.js';
 import { sharedReplyListing } from './shared-reply-listing.js';
 
 /**

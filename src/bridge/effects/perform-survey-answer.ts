@@ -1,7 +1,7 @@
-import type { Effect } from '../storage/index.js';
-import { splitKey } from './contact-key.js';
+import type { Effect } from '../../storage/index.js';
+import { splitKey } from '../contact-key.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
-import { SURVEY_ANSWER_ACTION } from './survey-answers.js';
+import { SURVEY_ANSWER_ACTION } from '../survey-answers.js';
 
 /** A CSAT/NPS answer: `record` keeps it, `tags` tags the answered mention (and the contact). */
 export function performSurveyAnswer(deps: PerformerDeps, effect: Effect, p: PayloadOf<'survey-answer'>): Promise<unknown> {

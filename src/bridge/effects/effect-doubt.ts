@@ -1,5 +1,5 @@
-import type { Effect } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import type { Effect } from '../../storage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 
 /** Starts the stored error of an attempt that got no clear answer: kept on disk, so a restart knows it too. */
 const OUTCOME_UNKNOWN = 'outcome unknown: ';

@@ -1,5 +1,5 @@
-import type { Effect, Store } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import type { Effect, Store } from '../../storage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 
 /** Where parked effects are listed for `status` (store meta survives restarts); the newest few are kept. */
 const DEAD_META = 'deadEffects';

@@ -1,13 +1,13 @@
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
-import type { EngageLogger as Logger } from '../engage/index.js';
-import type { Effect, Store } from '../storage/index.js';
-import type { BridgeEngage } from './bridge-engage.js';
+import type { EngageLogger as Logger } from '../../engage/index.js';
+import type { Effect, Store } from '../../storage/index.js';
+import type { BridgeEngage } from '../bridge-engage.js';
 import type { EffectPayload } from './effect-payload.js';
-import type { BridgeMetrics } from './metrics-port.js';
-import type { BridgeNotifier } from './notifier.js';
-import type { Ownership } from './ownership/ownership.js';
+import type { BridgeMetrics } from '../metrics-port.js';
+import type { BridgeNotifier } from '../notifier.js';
+import type { Ownership } from '../ownership/ownership.js';
 import type { ReplyServices } from './reply-services.js';
-import type { ShadowLog } from './shadow-log.js';
+import type { ShadowLog } from '../shadow-log.js';
 
 /**
  * What a performer may use, and nothing else: handed over explicitly, built once per bridge (`createBridge`), so a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPublishedReply } from '../../src/bridge/reply-check.js';
+import { findPublishedReply } from '../../../src/bridge/effects/reply-check.js';
 
 describe('the search for a reply that may already be out', () => {
   it('starts just before the customer mention was added (the list keeps the same clock), so it reads few pages', async () => {

@@ -1,4 +1,4 @@
-import type { Action } from '../bot/index.js';
+import type { Action } from '../../bot/index.js';
 
 /** Where a reply goes: the customer's mention it answers. */
 export interface ReplyTarget {

@@ -1,5 +1,5 @@
-import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf, type ChannelServices } from '../engage/index.js';
-import type { BridgeEngage } from './bridge-engage.js';
+import { DEFAULT_CHANNEL_SERVICES, sourceServiceOf, type ChannelServices } from '../../engage/index.js';
+import type { BridgeEngage } from '../bridge-engage.js';
 
 /** One service a reply is published from: one of the account's own profiles, as `GET publisher/add` lists it. */
 export interface ReplyService {

@@ -6,7 +6,7 @@ import {
   RateLimitError,
   ServerError,
   UnexpectedStatusError,
-} from '../engage/index.js';
+} from '../../engage/index.js';
 
 /** A crash re-check of a reply reached its bounds before it could say whether the reply is out: nothing was sent. */
 export class RecheckIncompleteError extends Error {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EFFECT_ATTEMPTS, RecheckIncompleteError, judgeEffectError } from '../../src/bridge/effect-errors.js';
-import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
-import { describeHealth } from '../../src/commands/status-command.js';
-import { InvalidParameterError, RateLimitError, ServerError } from '../../src/engage/index.js';
+import { MAX_EFFECT_ATTEMPTS, RecheckIncompleteError, judgeEffectError } from '../../../src/bridge/effects/effect-errors.js';
+import { runPendingEffects } from '../../../src/bridge/effects/outbox-runner.js';
+import { describeHealth } from '../../../src/commands/status-command.js';
+import { InvalidParameterError, RateLimitError, ServerError } from '../../../src/engage/index.js';
 import { TARGET, botOwns, effectTestContext } from './effect-test-context.js';
 
 const site = { method: 'POST', path: '/1001/publisher/add', status: 503, serviceError: 'server_error', description: 'down' };

@@ -1,15 +1,15 @@
-import { silentLogger } from '../../src/log.js';
-import { createMemoryStore } from '../../src/storage/index.js';
-import { createBridgeMetrics } from '../../src/metrics/bridge-metrics.js';
-import { Ownership } from '../../src/bridge/ownership/ownership.js';
-import { ReplyServices } from '../../src/bridge/reply-services.js';
-import { EffectLines } from '../../src/bridge/effect-lines.js';
-import type { BridgeContext } from '../../src/bridge/bridge-context.js';
-import type { BridgeEngage } from '../../src/bridge/bridge-engage.js';
-import type { EscalationNotice } from '../../src/bridge/notifier.js';
-import type { EffectPayload } from '../../src/bridge/effect-payload.js';
-import type { EscalationFailures } from '../../src/bridge/outbox-runner.js';
-import type { Store } from '../../src/storage/index.js';
+import { silentLogger } from '../../../src/log.js';
+import { createMemoryStore } from '../../../src/storage/index.js';
+import { createBridgeMetrics } from '../../../src/metrics/bridge-metrics.js';
+import { Ownership } from '../../../src/bridge/ownership/ownership.js';
+import { ReplyServices } from '../../../src/bridge/effects/reply-services.js';
+import { EffectLines } from '../../../src/bridge/effects/effect-lines.js';
+import type { BridgeContext } from '../../../src/bridge/bridge-context.js';
+import type { BridgeEngage } from '../../../src/bridge/bridge-engage.js';
+import type { EscalationNotice } from '../../../src/bridge/notifier.js';
+import type { EffectPayload } from '../../../src/bridge/effects/effect-payload.js';
+import type { EscalationFailures } from '../../../src/bridge/effects/outbox-runner.js';
+import type { Store } from '../../../src/storage/index.js';
 
 /** One call the fake service saw, in order. */
 export interface SeenCall {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { botMessagesTo, callsOf, startHarness, type Harness } from '../e2e/harness.js';
+import { botMessagesTo, callsOf, startHarness, type Harness } from '../../e2e/harness.js';
 
 let h: Harness | undefined;
 

@@ -1,6 +1,6 @@
-import type { Effect } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
-import { tokenRefused } from './ownership/token-health.js';
+import type { Effect } from '../../storage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
+import { tokenRefused } from '../ownership/token-health.js';
 import { performEffect } from './perform-effect.js';
 import { isServiceFault, judgeEffectError, RecheckIncompleteError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';

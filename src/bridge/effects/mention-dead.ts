@@ -1,8 +1,8 @@
 import { EngageError } from '../../engage/index.js';
 import { mentionRef, type InboundMention } from '../../storage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
-import { judgeEffectError } from '../effect-errors.js';
-import { listDead } from '../effect-dead.js';
+import { judgeEffectError } from './effect-errors.js';
+import { listDead } from './effect-dead.js';
 
 /**
  * True when processing a mention failed in a way that will never mend by retrying: the service refused the

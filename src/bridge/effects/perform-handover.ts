@@ -1,6 +1,6 @@
-import type { Effect } from '../storage/index.js';
+import type { Effect } from '../../storage/index.js';
 import { annotateEscalation, summaryWithNote } from './escalation-annotations.js';
-import { noticeOf, recordEscalation } from './escalation-record.js';
+import { noticeOf, recordEscalation } from '../escalation-record.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
 
 /**

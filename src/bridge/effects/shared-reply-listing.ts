@@ -1,5 +1,5 @@
-import type { InvalidListItem, PublisherMention } from '../engage/index.js';
-import type { BridgeEngage } from './bridge-engage.js';
+import type { InvalidListItem, PublisherMention } from '../../engage/index.js';
+import type { BridgeEngage } from '../bridge-engage.js';
 
 /**
  * How long one listing of published replies may serve later re-checks. After a restart every contact's first

@@ -1,4 +1,4 @@
-import type { Effect } from '../storage/index.js';
+import type { Effect } from '../../storage/index.js';
 import type { EffectPayload } from './effect-payload.js';
 import { performCancelEscalation } from './perform-cancel-escalation.js';
 import { performDecision } from './perform-decision.js';

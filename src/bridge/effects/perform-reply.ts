@@ -1,12 +1,12 @@
-import { InvalidParameterError } from '../engage/index.js';
-import type { Effect } from '../storage/index.js';
-import { splitKey } from './contact-key.js';
+import { InvalidParameterError } from '../../engage/index.js';
+import type { Effect } from '../../storage/index.js';
+import { splitKey } from '../contact-key.js';
 import { RecheckIncompleteError } from './effect-errors.js';
-import { knownBotUser, learnBotUser } from './ownership/own-echo.js';
+import { knownBotUser, learnBotUser } from '../ownership/own-echo.js';
 import { findPublishedReply } from './reply-check.js';
 import type { ReplyService } from './reply-services.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
-import { serviceWindowClosed } from './service-time.js';
+import { serviceWindowClosed } from '../service-time.js';
 
 /** What a performed reply leaves in its effect: the publisher mention is how the reply is found again. */
 export interface ReplyResult {

@@ -1,8 +1,8 @@
-import type { Effect } from '../storage/index.js';
-import type { BridgeContext } from './bridge-context.js';
+import type { Effect } from '../../storage/index.js';
+import type { BridgeContext } from '../bridge-context.js';
 import type { EffectPayload } from './effect-payload.js';
 import type { PayloadOf, PerformerDeps } from './performer.js';
-import { withDecision } from './run-brain.js';
+import { withDecision } from '../run-brain.js';
 
 /**
  * A pending decision effect, stored by a version before decisions were recorded whole (`Store.recordDecision`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParameterError } from '../../src/engage/index.js';
-import { runPendingEffects } from '../../src/bridge/outbox-runner.js';
+import { InvalidParameterError } from '../../../src/engage/index.js';
+import { runPendingEffects } from '../../../src/bridge/effects/outbox-runner.js';
 import { botOwns, effectTestContext, escalatePayload } from './effect-test-context.js';
 
 const KEY = 'whatsapp:32470000201';
