@@ -44,8 +44,9 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
   },
   {
     // A row per key: a commit writes the keys it changed, not whole shards. A live conversation has owner,
-    // updated_at and body; an archived one only archived_at (its copy is in bridge_archive). The version-1 shard
-    // rows are read once at the next open and deleted in the first commit (sql-state.ts).
+    // updated_at and body (the record without its transcript, whose lines are rows of bridge_transcript); an
+    // archived one only archived_at (its copy is in bridge_archive). The version-1 shard rows are read once at the
+    // next open and deleted in the first commit (sql-state.ts).
     version: 2,
     sql: (w) => `
       CREATE TABLE bridge_conversations (
@@ -55,6 +56,14 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
         archived_at ${w.date},
         body text
       );
+      CREATE TABLE bridge_transcript (
+        key text NOT NULL,
+        seq int NOT NULL,
+        at ${w.date} NOT NULL,
+        body text NOT NULL,
+        PRIMARY KEY (key, seq)
+      );
+      CREATE INDEX bridge_transcript_at ON bridge_transcript (at);
       CREATE TABLE bridge_seen (ref text PRIMARY KEY, at ${w.date} NOT NULL);
       CREATE TABLE bridge_outbox (key text PRIMARY KEY, body text NOT NULL);
     `,

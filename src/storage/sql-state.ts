@@ -9,6 +9,7 @@ import type { AuditEntry } from './records.js';
 import type { ShardedMap } from './sharded-map.js';
 import { hasSeenIn } from './state/inbox.js';
 import { indexPendingEffects } from './state/outbox.js';
+import { DELETE_TRANSCRIPT_SQL, joinConversation, splitConversation } from './sql-transcript.js';
 import { StoreError, describeCause } from './store-error.js';
 
 /**
@@ -30,6 +31,8 @@ export interface ConversationRow {
   updated_at: number | null;
   archived_at: number | null;
   body?: string | null;
+  /** The transcript lines' JSON, in order, when `body` is given. */
+  lines?: string[];
 }
 
 export interface StateRows {
@@ -82,7 +85,12 @@ function slotOfRow(row: ConversationRow, where: string): ConversationSlot {
   }
   if (typeof row.body !== 'string') return { owner: owner.data, updatedAt: Number(row.updated_at) };
   let entry: [string, ConversationSlot] | undefined;
-  loadLine(row.body, { set: (_key, slot) => (entry = ['', slot]) }, decodeConversationLine, `${where} (bridge_conversations)`);
+  loadLine(
+    joinConversation(row.body, row.lines ?? []),
+    { set: (_key, slot) => (entry = ['', slot]) },
+    decodeConversationLine,
+    `${where} (bridge_conversations)`,
+  );
   return entry![1];
 }
 
@@ -99,6 +107,8 @@ export interface SqlWrite {
   bytes: number;
   /** The conversations written in memory form (JSON), which a store reading on demand may then leave cold. */
   written: Array<[string, ConversationSlot]>;
+  /** The transcripts to bring to these lines (`sql-transcript.ts`: the store reads the committed ones to compare). */
+  transcripts: Array<{ key: string; lines: Array<{ at: number; json: string }> }>;
   undo(): void;
 }
 
@@ -121,6 +131,7 @@ const DELETE = {
 export function takeSqlWrite(state: HotState, lastCore: string | undefined, dropShards: boolean): SqlWrite {
   const statements: SqlStatement[] = [];
   const written: Array<[string, ConversationSlot]> = [];
+  const transcripts: SqlWrite['transcripts'] = [];
   const taken: Array<[Changes, string[]]> = [];
   const coreText = coreFileText(state, 0);
   if (coreText !== lastCore) {
@@ -131,10 +142,17 @@ export function takeSqlWrite(state: HotState, lastCore: string | undefined, drop
   }
   for (const key of takeKeys(state.conversations, taken)) {
     const slot = state.conversations.get(key);
-    if (slot === undefined) statements.push({ sql: DELETE.conversations, values: [key] });
-    else if ('archivedAt' in slot) statements.push({ sql: UPSERT.conversations, values: [key, null, null, slot.archivedAt, null] });
-    else if ('json' in slot) {
-      statements.push({ sql: UPSERT.conversations, values: [key, slot.owner, slot.updatedAt, null, slot.json] });
+    if (slot === undefined || 'archivedAt' in slot) {
+      statements.push(
+        slot === undefined
+          ? { sql: DELETE.conversations, values: [key] }
+          : { sql: UPSERT.conversations, values: [key, null, null, slot.archivedAt, null] },
+        { sql: DELETE_TRANSCRIPT_SQL, values: [key] },
+      );
+    } else if ('json' in slot) {
+      const { body, lines } = splitConversation(slot.json);
+      statements.push({ sql: UPSERT.conversations, values: [key, slot.owner, slot.updatedAt, null, body] });
+      transcripts.push({ key, lines });
       written.push([key, slot]);
     }
     // A cold slot is its row as committed: nothing to write.
@@ -153,18 +171,24 @@ export function takeSqlWrite(state: HotState, lastCore: string | undefined, drop
   state.cursors.takeChanged();
   state.escalations.takeChanged();
   state.inboxChanges.clear();
-  let bytes = 0;
-  for (const statement of statements)
-    for (const value of statement.values) bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
   return {
     statements,
     coreText,
-    bytes,
+    bytes: statementBytes(statements),
     written,
+    transcripts,
     undo: () => {
       for (const [table, keys] of taken) table.markChanged(keys);
     },
   };
+}
+
+/** The bytes of the values the statements write (a number counts 8). */
+export function statementBytes(statements: readonly SqlStatement[]): number {
+  let bytes = 0;
+  for (const statement of statements)
+    for (const value of statement.values) bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
+  return bytes;
 }
 
 type Changes = Pick<ShardedMap<unknown>, 'takeChanged' | 'markChanged'>;
@@ -175,11 +199,30 @@ function takeKeys(map: Changes, taken: Array<[Changes, string[]]>): string[] {
   return keys;
 }
 
-/** Leaves the conversations just committed cold (only their owner and date in memory) unless they changed since. */
-export function leaveCold(state: HotState, written: Array<[string, ConversationSlot]>): void {
-  for (const [key, slot] of written) {
-    if (state.conversations.get(key) === slot && 'json' in slot) {
-      state.conversations.replaceQuietly(key, { owner: slot.owner, updatedAt: slot.updatedAt });
+/** How many committed conversations a store reading on demand keeps in memory, the most recently written. */
+export const RECENT_CONVERSATIONS = 1000;
+
+/**
+ * The conversations committed most recently stay in memory (a conversation in play is read and written several
+ * times a message: reading its row each time cost a third more CPU per message); older ones are left cold, only
+ * their owner and date in memory, unless they changed since their commit. Memory follows the conversations in
+ * play, not the conversations stored.
+ */
+export class RecentConversations {
+  private readonly recent = new Map<string, ConversationSlot>();
+  constructor(private readonly limit = RECENT_CONVERSATIONS) {}
+
+  committed(state: HotState, written: Array<[string, ConversationSlot]>): void {
+    for (const [key, slot] of written) {
+      this.recent.delete(key);
+      this.recent.set(key, slot);
+    }
+    for (const [key, slot] of this.recent) {
+      if (this.recent.size <= this.limit) break;
+      this.recent.delete(key);
+      if (state.conversations.get(key) === slot && 'json' in slot) {
+        state.conversations.replaceQuietly(key, { owner: slot.owner, updatedAt: slot.updatedAt });
+      }
     }
   }
 }

@@ -3,7 +3,8 @@ import type { HotState } from '../hot-state.js';
 import type { Persistence, PersistenceCounters } from '../persistence.js';
 import { conversationSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import { parseAuditRow, stateFromRows, takeSqlWrite } from '../sql-state.js';
+import { parseAuditRow, stateFromRows, statementBytes, takeSqlWrite } from '../sql-state.js';
+import { TRANSCRIPT_ROWS_SQL, transcriptStatements } from '../sql-transcript.js';
 import type { ConversationRow, ShardRow } from '../sql-state.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
@@ -40,6 +41,13 @@ export class PostgresPersistence implements Persistence {
     const core = (await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1'))[0]?.body;
     const shards = await this.query<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
     const conversations = await this.query<ConversationRow>('SELECT key, owner, updated_at, archived_at, body FROM bridge_conversations');
+    const lines = new Map<string, string[]>();
+    for (const row of await this.query<{ key: string; body: string }>('SELECT key, body FROM bridge_transcript ORDER BY key, seq')) {
+      const of = lines.get(row.key);
+      if (of) of.push(row.body);
+      else lines.set(row.key, [row.body]);
+    }
+    for (const row of conversations) row.lines = lines.get(row.key) ?? [];
     const seen = await this.query<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen');
     const outbox = await this.query<{ body: string }>('SELECT body FROM bridge_outbox');
     this.dropShards = shards.length > 0;
@@ -53,6 +61,12 @@ export class PostgresPersistence implements Persistence {
     try {
       await this.transaction(async (client) => {
         for (const statement of write.statements) await client.query(numbered(statement.sql), statement.values);
+        for (const { key, lines } of write.transcripts) {
+          const committed = (await client.query<{ seq: number; body: string }>(numbered(TRANSCRIPT_ROWS_SQL), [key])).rows;
+          const statements = transcriptStatements(key, committed, lines);
+          for (const statement of statements) await client.query(numbered(statement.sql), statement.values);
+          write.bytes += statementBytes(statements);
+        }
       });
     } catch (error) {
       write.undo();

@@ -3,7 +3,8 @@ import type { HotState } from '../hot-state.js';
 import type { Persistence, PersistenceCounters } from '../persistence.js';
 import { conversationSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import { leaveCold, parseAuditRow, stateFromRows, takeSqlWrite } from '../sql-state.js';
+import { RecentConversations, parseAuditRow, stateFromRows, statementBytes, takeSqlWrite } from '../sql-state.js';
+import { TRANSCRIPT_ROWS_SQL, joinConversation, transcriptStatements } from '../sql-transcript.js';
 import type { ConversationRow, ShardRow } from '../sql-state.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
@@ -17,8 +18,7 @@ const WHERE = 'the SQLite store';
  * loop for its fsync, which the store's group commit shares among every caller waiting.
  *
  * Conversations are read on demand: the open loads only their owners and dates (and the seen ids, effects and
- * core), and a conversation is left cold again once its change is committed, so memory follows the conversations
- * in flight, not the conversations stored.
+ * core); the ones committed most recently stay in memory, older ones are left cold again (`RecentConversations`).
  */
 export class SqlitePersistence implements Persistence {
   private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
@@ -26,6 +26,7 @@ export class SqlitePersistence implements Persistence {
   private lastCore: string | undefined;
   /** Version-1 shard rows were read at open: the first commit deletes them. */
   private dropShards = false;
+  private readonly recent = new RecentConversations();
   /** Statements compiled once: a commit runs the same few again and again. */
   private readonly prepared = new Map<string, StatementSync>();
   constructor(
@@ -51,6 +52,12 @@ export class SqlitePersistence implements Persistence {
     try {
       this.transaction(() => {
         for (const statement of write.statements) this.prepare(statement.sql).run(...statement.values);
+        for (const { key, lines } of write.transcripts) {
+          const committed = this.prepare(TRANSCRIPT_ROWS_SQL).all(key) as Array<{ seq: number; body: string }>;
+          const statements = transcriptStatements(key, committed, lines);
+          for (const statement of statements) this.prepare(statement.sql).run(...statement.values);
+          write.bytes += statementBytes(statements);
+        }
       });
     } catch (error) {
       write.undo();
@@ -58,7 +65,7 @@ export class SqlitePersistence implements Persistence {
     }
     this.lastCore = write.coreText;
     this.dropShards = false;
-    leaveCold(state, write.written);
+    this.recent.committed(state, write.written);
     this.counters.fsyncs++;
     this.counters.bytes += write.bytes;
     return write.bytes;
@@ -75,8 +82,13 @@ export class SqlitePersistence implements Persistence {
   }
 
   async readCold(key: string): Promise<string | undefined> {
-    const rows = this.all<{ body: string | null }>('SELECT body FROM bridge_conversations WHERE key = ? AND archived_at IS NULL', [key]);
-    return rows[0]?.body ?? undefined;
+    const body = this.all<{ body: string | null }>('SELECT body FROM bridge_conversations WHERE key = ? AND archived_at IS NULL', [key])[0]
+      ?.body;
+    if (typeof body !== 'string') return undefined;
+    return joinConversation(
+      body,
+      this.all<{ body: string }>(TRANSCRIPT_ROWS_SQL, [key]).map((row) => row.body),
+    );
   }
 
   async appendAudit(entries: AuditEntry[]): Promise<void> {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_TABLE_SQL, schemaSteps } from '../../../src/storage/sql-schema.js';
+import { RECENT_CONVERSATIONS } from '../../../src/storage/sql-state.js';
 import { SQLITE_FILE, openSqliteStore } from '../../../src/storage/sqlite/open-sqlite-store.js';
 import { T0, conversation, mention } from '../store-contract.js';
 import { useTempDirs } from '../test-dirs.js';
@@ -40,21 +41,23 @@ describe('the SQLite row layout', () => {
     }
   });
 
-  it('reads a conversation from its row only when asked, and leaves it there again once its change is committed', async () => {
+  it('reads a conversation from its row only when asked, and keeps only the ones committed most recently in memory', async () => {
     const dir = await dataDir();
+    const total = RECENT_CONVERSATIONS + 20;
     const first = await openSqliteStore({ dataDir: dir, clock: () => T0 });
-    for (let i = 0; i < 50; i += 1) await first.saveConversation(conversation(`svc-${i}`));
+    for (let i = 0; i < total; i += 1) await first.saveConversation(conversation(`svc-${i}`));
     await first.close();
     const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
     try {
-      expect(store.stats().coldConversations).toBe(50);
-      expect(await store.countByOwner()).toMatchObject({ bot: 50 });
+      expect(store.stats().coldConversations).toBe(total);
+      expect(await store.countByOwner()).toMatchObject({ bot: total });
       expect((await store.getConversation('whatsapp:svc-3'))?.transcript).toEqual(conversation('svc-3').transcript);
       await store.updateConversation('whatsapp:svc-3', (c) => c && { ...c, owner: 'paused' });
-      expect(store.stats().coldConversations).toBe(49);
+      expect(store.stats().coldConversations).toBe(total - 1);
+      for (let i = 10; i < total; i += 1) await store.updateConversation(`whatsapp:svc-${i}`, (c) => c && { ...c, updatedAt: T0 + i });
       await store.flush();
-      expect(store.stats().coldConversations).toBe(50);
-      expect(await store.countByOwner()).toMatchObject({ bot: 49, paused: 1 });
+      expect(store.stats().coldConversations).toBe(total - RECENT_CONVERSATIONS);
+      expect(await store.countByOwner()).toMatchObject({ bot: total - 1, paused: 1 });
       expect((await store.getConversation('whatsapp:svc-3'))?.owner).toBe('paused');
     } finally {
       await store.close();
@@ -121,6 +124,32 @@ describe('the SQLite row layout', () => {
       expect((await again.pendingEffects()).map((e) => e.key)).toEqual(['k1']);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('the SQLite transcript rows', () => {
+  it('appends an answered message as its new lines, leaving the committed lines as they are', async () => {
+    const dir = await dataDir();
+    const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
+    try {
+      await store.saveConversation(conversation('svc-1'));
+      await store.flush();
+      const before = store.stats().journalBytes;
+      const add = (text: string) => ({ at: T0 + 1, from: 'bot' as const, text });
+      await store.updateConversation('whatsapp:svc-1', (c) => c && { ...c, transcript: [...c.transcript, add('a'), add('b')] });
+      await store.flush();
+      expect(rows(dir, "SELECT seq, json_extract(body, '$.text') AS text FROM bridge_transcript ORDER BY seq")).toEqual([
+        { seq: 0, text: 'hello' },
+        { seq: 1, text: 'a' },
+        { seq: 2, text: 'b' },
+      ]);
+      // The conversation's row without its transcript and two short lines: far less than the record again.
+      expect(store.stats().journalBytes - before).toBeLessThan(400);
+      await store.forgetContact('whatsapp:svc-1');
+      expect(rows(dir, 'SELECT count(*) AS n FROM bridge_transcript')).toEqual([{ n: 0 }]);
+    } finally {
+      await store.close();
     }
   });
 });
