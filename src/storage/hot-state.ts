@@ -11,8 +11,8 @@ export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().i
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The snapshot's core file: the small, busy part of the state. The collections that grow with traffic
- * (conversations, seen mention ids, the outbox) live in shard files beside it.
+ * The core row (`bridge_core`): the small, busy part of the state. The collections that grow with traffic
+ * (conversations, seen mention ids, the outbox) are rows per key beside it (`sql-state.ts`).
  */
 export const coreFileSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),

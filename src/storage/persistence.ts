@@ -25,7 +25,7 @@ export interface Persistence {
   readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
   /** Keeps only the entries `keep` accepts; returns how many were dropped. */
   rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number>;
-  /** The JSON line of a cold conversation; undefined when the slot is out of date (read the map again). */
+  /** The JSON of a cold conversation, read from its rows; undefined when it is no longer there (read the map again). */
   readCold(key: string, slot: ColdSlot): Promise<string | undefined>;
   /** Appends conversations (as JSON text) to the archive. */
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
