@@ -56,6 +56,8 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
         archived_at ${w.date},
         body text
       );
+      -- What the open reads of every conversation, in an index of its own: the scan never touches the bodies' pages.
+      CREATE INDEX bridge_conversations_slots ON bridge_conversations (key, owner, updated_at, archived_at);
       CREATE TABLE bridge_transcript (
         key text NOT NULL,
         seq int NOT NULL,

@@ -38,8 +38,13 @@ export class SqlitePersistence implements Persistence {
   load(now: number): { state: HotState; migrated: boolean } {
     const core = this.all<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1')[0]?.body;
     const shards = this.all<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
-    const conversations = this.all<ConversationRow>('SELECT key, owner, updated_at, archived_at FROM bridge_conversations');
-    const seen = this.all<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen');
+    // As one JSON text each: node:sqlite makes a row object slowly, JSON.parse makes 50,000 arrays quickly (2-3x).
+    const conversations = this.json<Array<[string, string | null, number | null, number | null]>>(
+      'SELECT json_group_array(json_array(key, owner, updated_at, archived_at)) AS j FROM bridge_conversations',
+    ).map(([key, owner, updated_at, archived_at]): ConversationRow => ({ key, owner, updated_at, archived_at }));
+    const seen = this.json<Array<[string, number]>>('SELECT json_group_array(json_array(ref, at)) AS j FROM bridge_seen').map(
+      ([ref, at]) => ({ ref, at }),
+    );
     const outbox = this.all<{ body: string }>('SELECT body FROM bridge_outbox');
     this.dropShards = shards.length > 0;
     this.lastCore = core;
@@ -180,6 +185,15 @@ export class SqlitePersistence implements Persistence {
       return this.prepare(sql).all(...values) as R[];
     } catch (error) {
       throw new StoreError('io', `${WHERE}: a read failed: ${describeCause(error)}.`, { cause: error });
+    }
+  }
+
+  private json<T>(sql: string): T {
+    const text = this.all<{ j: string }>(sql)[0]?.j ?? '[]';
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new StoreError('corrupt', `${WHERE}: a table read as JSON is not valid JSON (${describeCause(error)}).`);
     }
   }
 
