@@ -50,8 +50,6 @@ export interface HotState {
   outbox: ShardedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
   pendingEffects: PendingIndex;
-  /** Inbox changes since the journal last took them, by `topicId/id`: the mention added, or null once processed. */
-  inboxChanges: Map<string, InboundMention | null>;
 }
 
 /** Counted by owner, cold ones apart too: `<owner>` or `cold:<owner>`, or `archived`. */
@@ -72,7 +70,6 @@ export function emptyHotState(now: number): HotState {
     seen: new ShardedMap(SHARDS.seen),
     outbox: new ShardedMap(SHARDS.outbox),
     pendingEffects: new PendingIndex(),
-    inboxChanges: new Map(),
   };
 }
 

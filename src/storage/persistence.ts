@@ -38,8 +38,6 @@ export interface Persistence {
   removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number>;
   /** Drops archive copies that are superseded or no longer archived; returns how many. */
   compactArchive(isArchived: (key: string) => boolean): Promise<number>;
-  /** Told how to make every change so far durable (the store's group commit); no store needs it since the journal store went. */
-  useFlush?(flush: () => Promise<void>): void;
   /** Releases the data directory (the lock); nothing is written afterwards. */
   release(): Promise<void>;
 }

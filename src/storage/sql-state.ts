@@ -168,9 +168,6 @@ export function takeSqlWrite(state: HotState, lastCore: string | undefined, drop
     );
   }
   if (dropShards) statements.push({ sql: 'DELETE FROM bridge_shards', values: [] });
-  state.cursors.takeChanged();
-  state.escalations.takeChanged();
-  state.inboxChanges.clear();
   return {
     statements,
     coreText,

@@ -74,9 +74,6 @@ export async function readJournalDir(dir: string, now: number, logger: StoreLogg
     });
     table.markChanged(keys);
   }
-  state.cursors.markChanged(state.cursors.keys());
-  state.escalations.markChanged(state.escalations.keys());
-  for (const m of state.inbox) state.inboxChanges.set(mentionRef(m.topicId, m.id), m);
   return { state, audit: await readAudit(dir, logger), archive: await readArchive(dir, state) };
 }
 
