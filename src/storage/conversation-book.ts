@@ -18,7 +18,7 @@ import type { LiveSlot } from './state/conversations.js';
 import { newestSlots } from './newest-slots.js';
 import { StoreError } from './store-error.js';
 
-/** A cold read races only with a snapshot moving the line (or a save): a few tries always settle it. */
+/** A cold read races only with a save or an archiving of the same conversation: a few tries always settle it. */
 const MAX_COLD_READS = 5;
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
@@ -68,10 +68,15 @@ export class ConversationBook {
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
     alongside?: () => void,
   ): Promise<ConversationRecord | undefined> {
-    // A hot record is read, changed and saved without yielding, so no other update can slip in between;
-    // an archived one is re-checked after the read (it may have come back meanwhile).
-    const slot = this.state.conversations.get(key);
-    const current = isHot(slot) ? recordOf(slot) : await this.slow(key);
+    // A hot record is read, changed and saved without yielding, so no other update can slip in between; a cold or
+    // archived one is read again when its slot changed while it was read (another update came first).
+    let current: ConversationRecord | undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      const slot = this.state.conversations.get(key);
+      current = isHot(slot) ? recordOf(slot) : await this.slow(key);
+      if (this.state.conversations.get(key) === slot) break;
+      if (attempt >= MAX_COLD_READS) throw new StoreError('io', `Conversation ${key} kept changing while it was read; try again.`);
+    }
     const next = fn(current);
     if (next === undefined) {
       alongside?.();
@@ -256,7 +261,7 @@ export class ConversationBook {
   }
 
   /**
-   * A conversation not in memory: cold (read from its shard file) or archived. Whatever changed while
+   * A conversation not in memory: cold (its row read from the database) or archived. Whatever changed while
    * the disk was read wins: the read is done again from the slot as it is now.
    */
   private async slow(key: string): Promise<ConversationRecord | undefined> {

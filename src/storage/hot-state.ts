@@ -11,8 +11,8 @@ export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().i
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The snapshot's core file: the small, busy part of the state. The collections that grow with traffic
- * (conversations, seen mention ids, the outbox) live in shard files beside it.
+ * The core row (`bridge_core`): the small, busy part of the state. The collections that grow with traffic
+ * (conversations, seen mention ids, the outbox) are rows per key beside it (`sql-state.ts`).
  */
 export const coreFileSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
@@ -27,13 +27,13 @@ export const coreFileSchema = z.object({
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
 /**
- * A conversation: in memory as its compact JSON (a third of the parsed objects' memory) with the fields
- * scans need; or cold, left in the snapshot shard file at a byte range (only the fields scans need stay
- * in memory); or a marker that it was archived.
+ * A conversation: in memory as its compact JSON (a third of the parsed objects' memory) with the fields scans
+ * need; or cold, its row left in the database (read on demand through `Persistence.readCold`), only the fields
+ * scans need in memory; or a marker that it was archived.
  */
 export type ConversationSlot =
   | { json: string; owner: Owner; updatedAt: number }
-  | { at: number; length: number; owner: Owner; updatedAt: number }
+  | { owner: Owner; updatedAt: number }
   | { archivedAt: number };
 
 export const SHARDS = { conversations: 256, seen: 64, outbox: 64 } as const;
@@ -50,22 +50,13 @@ export interface HotState {
   outbox: ShardedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
   pendingEffects: PendingIndex;
-  /** Inbox changes since the journal last took them, by `topicId/id`: the mention added, or null once processed. */
-  inboxChanges: Map<string, InboundMention | null>;
 }
 
 /** Counted by owner, cold ones apart too: `<owner>` or `cold:<owner>`, or `archived`. */
 function slotClass(slot: ConversationSlot): string {
   if ('json' in slot) return slot.owner;
-  if ('length' in slot) return `cold:${slot.owner}`;
+  if ('owner' in slot) return `cold:${slot.owner}`;
   return 'archived';
-}
-
-/** The line of an in-memory or archived slot; a cold slot's line is read through `Persistence.readCold`. */
-export function slotLine(key: string, slot: ConversationSlot): string {
-  if ('json' in slot) return slot.json;
-  if ('archivedAt' in slot) return JSON.stringify({ archivedKey: key, archivedAt: slot.archivedAt });
-  throw new Error(`conversation ${key} is cold: its line is read through the persistence`);
 }
 
 export function emptyHotState(now: number): HotState {
@@ -75,11 +66,10 @@ export function emptyHotState(now: number): HotState {
     inbox: [],
     cursors: new JsonMap(),
     escalations: new JsonMap(),
-    conversations: new ShardedMap(SHARDS.conversations, slotLine, slotClass),
-    seen: new ShardedMap(SHARDS.seen, (id, at) => JSON.stringify([id, at])),
-    outbox: new ShardedMap(SHARDS.outbox, (_key, effect) => JSON.stringify(effect)),
+    conversations: new ShardedMap(SHARDS.conversations, slotClass),
+    seen: new ShardedMap(SHARDS.seen),
+    outbox: new ShardedMap(SHARDS.outbox),
     pendingEffects: new PendingIndex(),
-    inboxChanges: new Map(),
   };
 }
 

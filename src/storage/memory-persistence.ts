@@ -3,20 +3,14 @@ import type { HotState } from './hot-state.js';
 import type { Persistence, PersistenceCounters } from './persistence.js';
 import type { AuditEntry, ConversationRecord } from './records.js';
 
-/** Keeps the cold data in memory; a "write" only hands over the changed shards, as the SQL stores do. */
+/** Keeps the cold data in memory; a "write" only takes the changed keys, as the SQL stores do. */
 export class MemoryPersistence implements Persistence {
   private audit: AuditEntry[] = [];
   /** Copies in append order, like the file archive: a re-archived conversation has several. */
   private archive: Array<{ key: string; json: string }> = [];
 
   writeHot(state: HotState): Promise<number> {
-    for (const [, table] of shardedTables(state)) {
-      table.takeDirty();
-      table.takeChanged();
-    }
-    state.cursors.takeChanged();
-    state.escalations.takeChanged();
-    state.inboxChanges.clear();
+    for (const [, table] of shardedTables(state)) table.takeChanged();
     return Promise.resolve(0);
   }
 

@@ -25,7 +25,7 @@ export interface Persistence {
   readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
   /** Keeps only the entries `keep` accepts; returns how many were dropped. */
   rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number>;
-  /** The JSON line of a cold conversation; undefined when the slot is out of date (read the map again). */
+  /** The JSON of a cold conversation, read from its rows; undefined when it is no longer there (read the map again). */
   readCold(key: string, slot: ColdSlot): Promise<string | undefined>;
   /** Appends conversations (as JSON text) to the archive. */
   appendArchive(records: Array<{ key: string; json: string }>): Promise<void>;
@@ -38,8 +38,6 @@ export interface Persistence {
   removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number>;
   /** Drops archive copies that are superseded or no longer archived; returns how many. */
   compactArchive(isArchived: (key: string) => boolean): Promise<number>;
-  /** Told how to make every change so far durable (the store's group commit); no store needs it since the journal store went. */
-  useFlush?(flush: () => Promise<void>): void;
   /** Releases the data directory (the lock); nothing is written afterwards. */
   release(): Promise<void>;
 }

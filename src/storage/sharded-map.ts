@@ -9,12 +9,11 @@ export function shardOf(key: string, shardCount: number): number {
 }
 
 /**
- * A keyed collection split into shards by key hash, each shard one row of the SQL stores (`sql-state.ts`). It
- * tracks which keys changed and which shards, so the cost of a write follows what changed, not how much is stored.
+ * A keyed collection split into shards by key hash (smaller maps: cheaper to grow). It tracks which keys changed, so
+ * a commit writes only their rows (`sql-state.ts`): the cost of a write follows what changed, not what is stored.
  */
 export class ShardedMap<V> {
   private readonly shards: Array<Map<string, V>>;
-  private dirty = new Set<number>();
   /** Keys changed since they were last taken (set or deleted). */
   private changed = new Set<string>();
   private count = 0;
@@ -24,7 +23,6 @@ export class ShardedMap<V> {
 
   constructor(
     readonly shardCount: number,
-    private readonly lineOf: (key: string, value: V) => string,
     private readonly classify?: (value: V) => string,
   ) {
     this.shards = Array.from({ length: shardCount }, () => new Map());
@@ -54,25 +52,30 @@ export class ShardedMap<V> {
   }
 
   set(key: string, value: V): void {
-    const index = shardOf(key, this.shardCount);
-    const shard = this.shards[index]!;
+    const shard = this.shard(key);
     const before = shard.get(key);
     if (before === undefined && !shard.has(key)) this.count += 1;
     this.count1(before, -1);
     this.count1(value, 1);
     shard.set(key, value);
-    this.dirty.add(index);
     this.changed.add(key);
   }
 
+  /** Replaces a value without counting it as a change: the same entry in another form (a committed one left cold). */
+  replaceQuietly(key: string, value: V): void {
+    const shard = this.shard(key);
+    if (!shard.has(key)) return;
+    this.count1(shard.get(key), -1);
+    this.count1(value, 1);
+    shard.set(key, value);
+  }
+
   delete(key: string): boolean {
-    const index = shardOf(key, this.shardCount);
-    const shard = this.shards[index]!;
+    const shard = this.shard(key);
     this.count1(shard.get(key), -1);
     const removed = shard.delete(key);
     if (removed) {
       this.count -= 1;
-      this.dirty.add(index);
       this.changed.add(key);
     }
     return removed;
@@ -92,26 +95,6 @@ export class ShardedMap<V> {
 
   *values(): IterableIterator<V> {
     for (const shard of this.shards) yield* shard.values();
-  }
-
-  /** The shard as JSON Lines text (empty for an empty shard). */
-  shardText(index: number): string {
-    const shard = this.shards[index];
-    if (!shard || shard.size === 0) return '';
-    const lines: string[] = [];
-    for (const [key, value] of shard) lines.push(this.lineOf(key, value));
-    return `${lines.join('\n')}\n`;
-  }
-
-  /** Hands over the shards changed since the last call; a failed write gives them back with `markDirty`. */
-  takeDirty(): number[] {
-    const taken = [...this.dirty];
-    this.dirty = new Set();
-    return taken;
-  }
-
-  markDirty(indexes: Iterable<number>): void {
-    for (const index of indexes) this.dirty.add(index);
   }
 
   /** Hands over the keys changed since the last call; a failed write gives them back with `markChanged`. */

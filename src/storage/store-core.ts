@@ -71,7 +71,6 @@ export class StoreCore implements Store {
         this.options.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; will retry');
       },
     });
-    this.persistence.useFlush?.(() => this.writer.flush());
   }
 
   async recordInbound(mention: InboundMention): Promise<boolean> {

@@ -31,8 +31,6 @@ export interface StoreOptions {
   /** Longer transcript lines are cut to this many characters (default 2000). */
   transcriptMaxLineChars?: number;
   retention?: Partial<RetentionSettings>;
-  /** A conversation untouched this long leaves memory (file store; read from its shard file when asked for). Default 15. */
-  coldAfterMinutes?: number;
   /** Minimum spacing of group commits (file store default 0: callers arriving during a write share the next one). */
   writeIntervalMs?: number;
 }
@@ -44,7 +42,6 @@ export interface ResolvedStoreOptions {
   transcriptMaxLineChars: number;
   retention: RetentionSettings;
   writeIntervalMs: number;
-  coldAfterMinutes: number;
 }
 
 export const DEFAULT_RETENTION: RetentionSettings = {
@@ -73,7 +70,6 @@ export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalM
       surveyDays: positive(options.retention?.surveyDays, DEFAULT_RETENTION.surveyDays, 'retention.surveyDays'),
     },
     writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
-    coldAfterMinutes: positive(options.coldAfterMinutes, 15, 'coldAfterMinutes'),
   };
 }
 

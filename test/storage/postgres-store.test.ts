@@ -7,7 +7,7 @@ import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
 import { startTestPostgres } from './postgres-server.js';
 import type { TestPostgres } from './postgres-server.js';
-import { mention } from './store-contract.js';
+import { T0, conversation, mention } from './store-contract.js';
 
 describe('the PostgreSQL store', () => {
   let server: TestPostgres;
@@ -34,11 +34,12 @@ describe('the PostgreSQL store', () => {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     const client = await pool.connect();
     try {
-      const steps = [...SCHEMA_STEPS, { version: 2, sql: 'CREATE TABLE bridge_later_step (id int)' }];
+      const later = SCHEMA_STEPS.length + 1;
+      const steps = [...SCHEMA_STEPS, { version: later, sql: 'CREATE TABLE bridge_later_step (id int)' }];
       expect(await migrateSchema(client, { upTo: BASE_SCHEMA_VERSION, steps })).toEqual([1]);
       expect((await client.query("SELECT to_regclass('bridge_later_step') AS t")).rows[0].t).toBeNull();
-      expect(await migrateSchema(client, { steps })).toEqual([2]);
-      // An engage-bridge that knows only step 1 refuses a database at step 2, even for the base.
+      expect(await migrateSchema(client, { steps })).toEqual(steps.slice(1).map((step) => step.version));
+      // An engage-bridge that knows fewer steps refuses a newer database, even for the base.
       await expect(migrateSchema(client, { upTo: BASE_SCHEMA_VERSION })).rejects.toThrow(/upgrade engage-bridge/);
     } finally {
       client.release();
@@ -59,15 +60,7 @@ describe('the PostgreSQL store', () => {
     try {
       const core = JSON.parse((await client.query('SELECT body FROM bridge_core WHERE id = 1')).rows[0].body);
       await client.query('UPDATE bridge_core SET body = $1 WHERE id = 1', [JSON.stringify({ ...core, schemaVersion: 1 })]);
-      const rows = (await client.query("SELECT idx, body FROM bridge_shards WHERE tbl = 'seen'")).rows as Array<{
-        idx: number;
-        body: string;
-      }>;
-      for (const row of rows)
-        await client.query("UPDATE bridge_shards SET body = $1 WHERE tbl = 'seen' AND idx = $2", [
-          row.body.replace(/"\d+\//g, '"'),
-          row.idx,
-        ]);
+      await client.query("UPDATE bridge_seen SET ref = regexp_replace(ref, '^[0-9]+/', '')");
     } finally {
       await client.end();
     }
@@ -80,11 +73,51 @@ describe('the PostgreSQL store', () => {
     await check.connect();
     try {
       expect(JSON.parse((await check.query('SELECT body FROM bridge_core WHERE id = 1')).rows[0].body).schemaVersion).toBe(2);
-      const seen = ((await check.query("SELECT body FROM bridge_shards WHERE tbl = 'seen'")).rows as Array<{ body: string }>)
-        .map((r) => r.body)
+      const seen = ((await check.query('SELECT ref FROM bridge_seen')).rows as Array<{ ref: string }>)
+        .map((r) => JSON.stringify(r.ref))
         .join('\n');
       expect(seen).toContain('"2002/9001"');
       expect(seen).toContain('"*/9005"');
+    } finally {
+      await check.end();
+    }
+  });
+
+  it('migrates version-1 shard rows to rows per key at open and deletes the shard rows', async () => {
+    const databaseUrl = await server.createDatabase();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const base = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      const pooled = await base.connect();
+      await migrateSchema(pooled, { upTo: BASE_SCHEMA_VERSION });
+      pooled.release();
+      await base.end();
+      const meta = { createdAt: T0, values: {}, nextEscalationSeq: 1, nextEffectSeq: 2 };
+      const core = { schemaVersion: 2, meta, inbox: [], cursors: {}, escalations: {}, journalSeq: 0 };
+      const effect = { key: 'k1', kind: 'reply', contactKey: 'whatsapp:svc-1', payload: {}, seq: 1, status: 'pending', attempts: 0 };
+      await client.query('INSERT INTO bridge_core (id, body) VALUES (1, $1)', [JSON.stringify(core)]);
+      const shard = 'INSERT INTO bridge_shards (tbl, idx, body) VALUES ($1, $2, $3)';
+      await client.query(shard, ['conversations', 3, `${JSON.stringify(conversation('svc-1'))}\n`]);
+      await client.query(shard, ['seen', 0, `${JSON.stringify(['2001/1', T0])}\n`]);
+      await client.query(shard, ['outbox', 0, `${JSON.stringify({ ...effect, createdAt: T0, updatedAt: T0 })}\n`]);
+    } finally {
+      await client.end();
+    }
+    const store = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    try {
+      expect(await store.getConversation('whatsapp:svc-1')).toEqual(conversation('svc-1'));
+      expect(await store.hasSeen('2001', '1')).toBe(true);
+      expect((await store.pendingEffects()).map((e) => e.key)).toEqual(['k1']);
+    } finally {
+      await store.close();
+    }
+    const check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+    try {
+      expect((await check.query('SELECT count(*)::int AS n FROM bridge_shards')).rows).toEqual([{ n: 0 }]);
+      expect((await check.query('SELECT key, owner FROM bridge_conversations')).rows).toEqual([{ key: 'whatsapp:svc-1', owner: 'bot' }]);
+      expect((await check.query('SELECT ref FROM bridge_seen')).rows).toEqual([{ ref: '2001/1' }]);
     } finally {
       await check.end();
     }

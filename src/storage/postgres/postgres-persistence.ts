@@ -3,8 +3,9 @@ import type { HotState } from '../hot-state.js';
 import type { Persistence, PersistenceCounters } from '../persistence.js';
 import { conversationSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import { parseAuditRow, stateFromRows, takeSqlWrite } from '../sql-state.js';
-import type { ShardRow } from '../sql-state.js';
+import { parseAuditRow, stateFromRows, statementBytes, takeSqlWrite } from '../sql-state.js';
+import { TRANSCRIPT_ROWS_SQL, transcriptStatements } from '../sql-transcript.js';
+import type { ConversationRow, ShardRow } from '../sql-state.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 
@@ -19,12 +20,16 @@ export interface Fence {
 const WHERE = 'the PostgreSQL store';
 
 /**
- * The same layout as the file store, in tables: the core state one row, each conversation shard one row,
- * the audit log and the archive append-only tables. A write of the core and its changed shards is one
- * transaction (stronger than the file store's ordered writes), fenced by the lease token.
+ * The shared SQL layout (`../sql-state.ts`): the core state one row, a row per conversation, seen id and effect,
+ * the audit log and the archive append-only tables. A commit of the changed rows is one transaction, fenced by the
+ * lease token. Its reads being asynchronous, this store loads the conversations whole at open (the same tables).
  */
 export class PostgresPersistence implements Persistence {
   private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
+  /** The core row as last committed: not written again while it is the same. */
+  private lastCore: string | undefined;
+  /** Version-1 shard rows were read at open: the first commit deletes them. */
+  private dropShards = false;
   constructor(
     private readonly pool: Pool,
     private readonly fence: Fence,
@@ -33,29 +38,42 @@ export class PostgresPersistence implements Persistence {
   ) {}
 
   async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
-    const core = await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1');
+    const core = (await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1'))[0]?.body;
     const shards = await this.query<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
-    return stateFromRows(core[0]?.body, shards, WHERE, now);
+    const conversations = await this.query<ConversationRow>('SELECT key, owner, updated_at, archived_at, body FROM bridge_conversations');
+    const lines = new Map<string, string[]>();
+    for (const row of await this.query<{ key: string; body: string }>('SELECT key, body FROM bridge_transcript ORDER BY key, seq')) {
+      const of = lines.get(row.key);
+      if (of) of.push(row.body);
+      else lines.set(row.key, [row.body]);
+    }
+    for (const row of conversations) row.lines = lines.get(row.key) ?? [];
+    const seen = await this.query<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen');
+    const outbox = await this.query<{ body: string }>('SELECT body FROM bridge_outbox');
+    this.dropShards = shards.length > 0;
+    this.lastCore = core;
+    return stateFromRows({ core, shards, conversations, seen, outbox }, WHERE, now);
   }
 
   async writeHot(state: HotState): Promise<number> {
-    const write = takeSqlWrite(state);
+    const write = takeSqlWrite(state, this.lastCore, this.dropShards);
+    if (write.statements.length === 0) return 0;
     try {
       await this.transaction(async (client) => {
-        await client.query('INSERT INTO bridge_core (id, body) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body', [
-          write.coreText,
-        ]);
-        for (const row of write.rows) {
-          await client.query(
-            'INSERT INTO bridge_shards (tbl, idx, body) VALUES ($1, $2, $3) ON CONFLICT (tbl, idx) DO UPDATE SET body = EXCLUDED.body',
-            [row.tbl, row.idx, row.body],
-          );
+        for (const statement of write.statements) await client.query(numbered(statement.sql), statement.values);
+        for (const { key, lines } of write.transcripts) {
+          const committed = (await client.query<{ seq: number; body: string }>(numbered(TRANSCRIPT_ROWS_SQL), [key])).rows;
+          const statements = transcriptStatements(key, committed, lines);
+          for (const statement of statements) await client.query(numbered(statement.sql), statement.values);
+          write.bytes += statementBytes(statements);
         }
       });
     } catch (error) {
       write.undo();
       throw error;
     }
+    this.lastCore = write.coreText;
+    this.dropShards = false;
     this.counters.fsyncs++;
     this.counters.bytes += write.bytes;
     return write.bytes;
@@ -73,7 +91,7 @@ export class PostgresPersistence implements Persistence {
   }
 
   readCold(key: string): Promise<string | undefined> {
-    // Only the file store makes conversations cold (by their byte range in a snapshot file); rows stay in memory.
+    // Loaded whole at open and never left cold: a read there would be asynchronous, in the middle of an update.
     return Promise.reject(new Error(`conversation ${key} cannot be cold in the PostgreSQL store`));
   }
 
@@ -184,4 +202,10 @@ export class PostgresPersistence implements Persistence {
       client.release();
     }
   }
+}
+
+/** `?` placeholders numbered as PostgreSQL wants them (`$1`, `$2`…); the shared statements carry no other `?`. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }

@@ -66,18 +66,14 @@ export async function readJournalDir(dir: string, now: number, logger: StoreLogg
   // A seen id always goes with its inbox entry (an older layout could lose the seen shard alone).
   for (const m of state.inbox) if (!hasSeenIn(state, m.topicId, m.id)) state.seen.set(mentionRef(m.topicId, m.id), now);
   indexPendingEffects(state);
-  // Everything is new to the database: every shard, key, cursor, escalation and inbox entry goes out whole.
+  // Everything is new to the database: every key, cursor, escalation and inbox entry goes out whole.
   for (const [, table] of shardedTables(state)) {
-    table.markDirty(Array.from({ length: table.shardCount }, (_, index) => index));
     const keys: string[] = [];
     table.forEach((_value, key) => {
       keys.push(key);
     });
     table.markChanged(keys);
   }
-  state.cursors.markChanged(state.cursors.keys());
-  state.escalations.markChanged(state.escalations.keys());
-  for (const m of state.inbox) state.inboxChanges.set(mentionRef(m.topicId, m.id), m);
   return { state, audit: await readAudit(dir, logger), archive: await readArchive(dir, state) };
 }
 

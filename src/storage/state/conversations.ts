@@ -3,7 +3,8 @@ import type { ConversationRecord, Owner } from '../records.js';
 import type { OwnerCounts } from '../store.js';
 
 export type HotSlot = Extract<ConversationSlot, { json: string }>;
-export type ColdSlot = Extract<ConversationSlot, { length: number }>;
+/** Left in the database: read on demand (`Persistence.readCold`). */
+export type ColdSlot = { owner: Owner; updatedAt: number };
 /** In the hot set: in memory or cold (not archived). */
 export type LiveSlot = HotSlot | ColdSlot;
 
@@ -12,7 +13,7 @@ export function isHot(slot: ConversationSlot | undefined): slot is HotSlot {
 }
 
 export function isCold(slot: ConversationSlot | undefined): slot is ColdSlot {
-  return slot !== undefined && 'length' in slot;
+  return slot !== undefined && !('json' in slot) && 'owner' in slot;
 }
 
 export function isLive(slot: ConversationSlot | undefined): slot is LiveSlot {

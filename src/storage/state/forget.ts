@@ -1,7 +1,6 @@
 import { SURVEY_ANSWER_ACTION } from '../../shared/audit-entry.js';
 import { slashForm } from '../../shared/contact-key.js';
 import type { HotState } from '../hot-state.js';
-import { mentionRef } from '../records.js';
 import type { AuditEntry } from '../records.js';
 
 /** The contact's mentions, effects and escalations in the hot state: counted, and removed unless `dryRun`. */
@@ -17,7 +16,6 @@ export function forgetInState(
   if (!dryRun) {
     // Their ids stay seen (a seen id names no contact): a mention read again is never answered.
     state.inbox = state.inbox.filter((mention) => mention.key !== key);
-    for (const mention of mentions) state.inboxChanges.set(mentionRef(mention.topicId, mention.id), null);
     for (const [effectKey] of effects) {
       state.outbox.delete(effectKey);
       state.pendingEffects.delete(effectKey, key);

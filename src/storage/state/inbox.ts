@@ -14,7 +14,6 @@ export function recordInboundIn(state: HotState, mention: InboundMention, now: n
   const ref = mentionRef(mention.topicId, mention.id);
   state.seen.set(ref, now);
   state.inbox.push(mention);
-  state.inboxChanges.set(ref, mention);
   return true;
 }
 
@@ -36,7 +35,6 @@ export function markInboundProcessedIn(state: HotState, topicId: string, id: str
   const index = state.inbox.findIndex((mention) => mention.id === id && mention.topicId === topicId);
   if (index >= 0) {
     state.inbox.splice(index, 1);
-    state.inboxChanges.set(mentionRef(topicId, id), null);
     return true;
   }
   if (hasSeenIn(state, topicId, id)) return false;
