@@ -24,10 +24,14 @@ export const MAX_UNCLASSIFIED_TRIES = 5;
  */
 interface Batch {
   /**
-   * The owner was confirmed with the service during this round. Every mention of the round was recorded before
-   * the round began, so that answer is newer than each of them: no second GET for the next one.
+   * The owner was confirmed with the service during this round: no second GET for a mention of `startedWith`.
    */
   ownerConfirmed?: boolean;
+  /**
+   * The mentions (`mentionRef`) waiting when the round began: the owner check's answer is newer than each of them. A
+   * mention recorded later (during a slow call) may have been written after that answer: it is checked again.
+   */
+  startedWith: ReadonlySet<string>;
   /** The mentions taken in this round so far (decided, parked or left to people), by `mentionRef`. */
   taken: Set<string>;
   /**
@@ -98,7 +102,7 @@ export class ConversationWorker {
    */
   private async round(key: string): Promise<void> {
     if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
-    const batch: Batch = { taken: new Set() };
+    const batch: Batch = { taken: new Set(), startedWith: new Set((await this.ready(key)).map((m) => mentionRef(m.topicId, m.id))) };
     const items: InboundMention[] = [];
     // The waiting mentions are read again before each decision, not once per round: a decision may wait seconds on
     // the service, and a message the customer wrote earlier may be recorded meanwhile (after a restart the webhook
@@ -198,7 +202,8 @@ export class ConversationWorker {
     // message came well after it on the service's clock, people may have handed the contact back meanwhile.
     const writtenAfterPeople =
       conv.owner === 'agents' && conv.lastHumanActivityAt !== undefined && item.addedAt * 1000 - conv.lastHumanActivityAt > trustMs;
-    const stale = !batch.ownerConfirmed && (writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs);
+    const stale =
+      !(batch.ownerConfirmed && batch.startedWith.has(ref)) && (writtenAfterPeople || ctx.now() - (conv.ownerConfirmedAt ?? 0) > trustMs);
     const confirming = conv.owner !== 'paused' && (conv.owner === 'unknown' || stale);
     // A new dialog wants the contact's facts, and only the owner check stands before them: both are read at once,
     // so a first message waits for one round trip less (the facts are cached and never fail, so an unused read costs

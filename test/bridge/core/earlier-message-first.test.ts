@@ -25,7 +25,7 @@ describe("a customer's messages are decided in the order written", () => {
     await w.bridge.idle();
 
     expect(w.engage.published.map((p) => p.mentionId)).toEqual([earlier, later1, later2]);
-    // One owner check served the round: the earlier message did not cost a second one.
+    // The round's answer is fresh (well within BRIDGE_OWNER_CONFIRM_AGE_MS): no second check for the earlier message.
     expect(w.engage.count('handover.get')).toBe(1);
     const conv = await w.store.getConversation(KEY);
     expect(conv?.transcript.filter((l) => l.from === 'customer').map((l) => l.mentionId)).toEqual([earlier, later1, later2]);
