@@ -45,4 +45,31 @@ describe("a customer's messages are decided in the order written", () => {
     expect(w.engage.published).toEqual([]);
     expect((await w.store.getConversation(KEY))?.owner).toBe('agents');
   });
+  it("checks the owner again for a message recorded during the round: the round's answer may be older than it", async () => {
+    world = await coreWorld();
+    const w = world;
+    // People answered a minute ago; the bridge keeps a contact held by people only as long as it has just checked.
+    const peopleAt = w.clock.now() - 60_000;
+    await w.store.saveConversation({
+      key: KEY,
+      channel: 'whatsapp',
+      serviceId: KEY.split(':')[1] as string,
+      owner: 'agents',
+      ownerConfirmedAt: w.clock.now(),
+      lastHumanActivityAt: peopleAt,
+      transcript: [],
+      updatedAt: w.clock.now(),
+    });
+    w.engage.owners.set(KEY, 'agents');
+    w.engage.hold('handover.get');
+    await customerWrites(w.store, KEY, 'are you there?', Math.floor(peopleAt / 1000) + 10);
+    w.bridge.dispatcher.schedule(KEY);
+    await waitFor('the round waiting on the owner check', () => (w.engage.inFlight.get('handover.get') ?? 0) === 1);
+    // Written while the check was on its way: people may have handed the contact back after its answer.
+    await customerWrites(w.store, KEY, 'hello?', Math.floor(peopleAt / 1000) + 20);
+    w.engage.release('handover.get');
+    await w.bridge.idle();
+
+    expect(w.engage.count('handover.get')).toBe(2);
+  });
 });
