@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { JsonMap } from './json-map.js';
 import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from './records.js';
 import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
-import { ShardedMap } from './sharded-map.js';
 import { PendingIndex } from './state/pending-index.js';
+import { TrackedMap } from './tracked-map.js';
 
 export const CURRENT_SCHEMA_VERSION = 2;
 
@@ -36,18 +36,16 @@ export type ConversationSlot =
   | { owner: Owner; updatedAt: number }
   | { archivedAt: number };
 
-export const SHARDS = { conversations: 256, seen: 64, outbox: 64 } as const;
-
 export interface HotState {
   schemaVersion: number;
   meta: HotMeta;
   inbox: InboundMention[];
   cursors: JsonMap<StoredCursor>;
   escalations: JsonMap<Escalation>;
-  conversations: ShardedMap<ConversationSlot>;
+  conversations: TrackedMap<ConversationSlot>;
   /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen (pruned by age). */
-  seen: ShardedMap<number>;
-  outbox: ShardedMap<Effect>;
+  seen: TrackedMap<number>;
+  outbox: TrackedMap<Effect>;
   /** Keys of pending effects in creation order (derived, never stored). */
   pendingEffects: PendingIndex;
 }
@@ -66,9 +64,9 @@ export function emptyHotState(now: number): HotState {
     inbox: [],
     cursors: new JsonMap(),
     escalations: new JsonMap(),
-    conversations: new ShardedMap(SHARDS.conversations, slotClass),
-    seen: new ShardedMap(SHARDS.seen),
-    outbox: new ShardedMap(SHARDS.outbox),
+    conversations: new TrackedMap(slotClass),
+    seen: new TrackedMap(),
+    outbox: new TrackedMap(),
     pendingEffects: new PendingIndex(),
   };
 }
@@ -96,11 +94,11 @@ export function coreFileText(state: HotState, journalSeq: number): string {
   return JSON.stringify(core);
 }
 
-/** The sharded collections by directory name, for writing and loading alike. */
-export function shardedTables(state: HotState): Array<[string, ShardedMap<unknown>]> {
+/** The collections kept a row per key, by name (the journal store's shard directories), for writing and loading alike. */
+export function shardedTables(state: HotState): Array<[string, TrackedMap<unknown>]> {
   return [
-    ['conversations', state.conversations as ShardedMap<unknown>],
-    ['seen', state.seen as ShardedMap<unknown>],
-    ['outbox', state.outbox as ShardedMap<unknown>],
+    ['conversations', state.conversations as TrackedMap<unknown>],
+    ['seen', state.seen as TrackedMap<unknown>],
+    ['outbox', state.outbox as TrackedMap<unknown>],
   ];
 }

@@ -6,7 +6,7 @@ import { decodeConversationLine, decodeEffectLine, decodeSeenLine } from './load
 import type { LineDecoder } from './load-shards.js';
 import { auditEntrySchema, mentionRef, ownerSchema } from './records.js';
 import type { AuditEntry } from './records.js';
-import type { ShardedMap } from './sharded-map.js';
+import type { TrackedMap as ShardedMap } from './tracked-map.js';
 import { hasSeenIn } from './state/inbox.js';
 import { indexPendingEffects } from './state/outbox.js';
 import { DELETE_TRANSCRIPT_SQL, joinConversation, splitConversation } from './sql-transcript.js';
