@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { JsonMap } from './json-map.js';
 import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from './records.js';
 import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
 import { PendingIndex } from './state/pending-index.js';
@@ -40,8 +39,9 @@ export interface HotState {
   schemaVersion: number;
   meta: HotMeta;
   inbox: InboundMention[];
-  cursors: JsonMap<StoredCursor>;
-  escalations: JsonMap<Escalation>;
+  /** Maps, not objects: an id like `__proto__` never collides with an object's internals. */
+  cursors: Map<string, StoredCursor>;
+  escalations: Map<string, Escalation>;
   conversations: TrackedMap<ConversationSlot>;
   /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen (pruned by age). */
   seen: TrackedMap<number>;
@@ -62,8 +62,8 @@ export function emptyHotState(now: number): HotState {
     schemaVersion: CURRENT_SCHEMA_VERSION,
     meta: { createdAt: now, values: {}, nextEscalationSeq: 1, nextEffectSeq: 1 },
     inbox: [],
-    cursors: new JsonMap(),
-    escalations: new JsonMap(),
+    cursors: new Map(),
+    escalations: new Map(),
     conversations: new TrackedMap(slotClass),
     seen: new TrackedMap(),
     outbox: new TrackedMap(),
@@ -77,8 +77,8 @@ export function hotStateFromCore(file: CoreFile): HotState {
     schemaVersion: file.schemaVersion,
     meta: file.meta,
     inbox: file.inbox,
-    cursors: JsonMap.from(file.cursors),
-    escalations: JsonMap.from(file.escalations),
+    cursors: new Map(Object.entries(file.cursors)),
+    escalations: new Map(Object.entries(file.escalations)),
   };
 }
 
@@ -87,8 +87,8 @@ export function coreFileText(state: HotState, journalSeq: number): string {
     schemaVersion: state.schemaVersion,
     meta: state.meta,
     inbox: state.inbox,
-    cursors: state.cursors,
-    escalations: state.escalations,
+    cursors: Object.fromEntries(state.cursors),
+    escalations: Object.fromEntries(state.escalations),
     journalSeq,
   };
   return JSON.stringify(core);
