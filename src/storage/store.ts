@@ -13,18 +13,18 @@ import type {
 } from './records.js';
 
 export interface StoreStats {
-  /** Group commits completed since open (file store: each one journal append and one fsync). */
+  /** Group commits completed since open (each one transaction). */
   writes: number;
-  /** Appends to the cold files (audit log, archive) since open. */
+  /** Appends to the audit log and the archive since open. */
   appends: number;
   writeErrors: number;
-  /** Bytes of the last group commit's journal record (0 for the memory store). */
+  /** Bytes of the rows the last group commit wrote. */
   hotFileBytes: number;
-  /** fsync calls on data files since open: journal records and archive appends (0 for the memory store). */
+  /** Write transactions committed since open (SQLite: each one sync of the WAL; PostgreSQL: one commit). */
   fsyncs: number;
-  /** Journal bytes appended since open. */
+  /** Bytes of the rows written since open (named after the journal store it replaced). */
   journalBytes: number;
-  /** Snapshots written since open (each lets the journal behind it go). */
+  /** Commits of everything still to write (at close, after a migration) since open. */
   snapshots: number;
   lastWriteMs: number;
   conversations: number;
@@ -87,12 +87,6 @@ export interface RetentionCutoffs {
   surveyBeforeMs?: number;
 }
 
-/**
- * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
- * resolve only when the change is on disk (journal record synced), so an effect is never performed
- * before the record that makes it safe. The others go out with the next group commit (`flush()`
- * waits for it). What survives which crash: `src/storage/README.md`.
- */
 /** Which hot conversations a listing gives (see `listConversations`). */
 export interface ConversationFilter {
   owner?: Owner;
@@ -125,6 +119,12 @@ export interface RecordedDecision {
   effects: Array<{ effect: Effect; created: boolean }>;
 }
 
+/**
+ * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
+ * resolve only when the change is on disk (its transaction committed), so an effect is never performed
+ * before the record that makes it safe. The others go out with the next group commit (`flush()`
+ * waits for it). What survives which crash: `src/storage/README.md`.
+ */
 export interface Store {
   /**
    * Durable. Records an inbound mention once: false when its topic and id were seen before (never act twice).
@@ -182,7 +182,7 @@ export interface Store {
    */
   eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number>;
   countByOwner(): Promise<OwnerCounts>;
-  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
+  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot set. */
   archiveInactive(beforeMs?: number): Promise<number>;
 
   openEscalation(input: EscalationInput): Promise<Escalation>;
