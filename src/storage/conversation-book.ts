@@ -17,12 +17,12 @@ import {
 import type { LiveSlot } from './state/conversations.js';
 import { newestSlots } from './newest-slots.js';
 import { StoreError } from './store-error.js';
-
-/** A cold read races only with a save or an archiving of the same conversation: a few tries always settle it. */
-const MAX_COLD_READS = 5;
 import { DAY_MS } from './store-options.js';
 import type { ResolvedStoreOptions } from './store-options.js';
 import type { ConversationFilter, OwnerCounts } from './store.js';
+
+/** A cold read races only with a save or an archiving of the same conversation: a few tries always settle it. */
+const MAX_COLD_READS = 5;
 
 /**
  * Whether a conversation's JSON text may hold a transcript line dated before `beforeMs`, read without parsing it: the

@@ -67,13 +67,7 @@ export async function readJournalDir(dir: string, now: number, logger: StoreLogg
   for (const m of state.inbox) if (!hasSeenIn(state, m.topicId, m.id)) state.seen.set(mentionRef(m.topicId, m.id), now);
   indexPendingEffects(state);
   // Everything is new to the database: every key, cursor, escalation and inbox entry goes out whole.
-  for (const [, table] of shardedTables(state)) {
-    const keys: string[] = [];
-    table.forEach((_value, key) => {
-      keys.push(key);
-    });
-    table.markChanged(keys);
-  }
+  for (const [, table] of shardedTables(state)) table.markChanged(table.keys());
   return { state, audit: await readAudit(dir, logger), archive: await readArchive(dir, state) };
 }
 
