@@ -20,7 +20,7 @@ export const coreFileSchema = z.object({
   inbox: z.array(inboundMentionSchema),
   cursors: z.record(z.string(), cursorSchema),
   escalations: z.record(z.string(), escalationSchema),
-  /** The last journal batch this snapshot holds: recovery replays the batches after it. */
+  /** In an old `store.json`: the last journal record it holds, the import replays those after it (the SQL stores write 0). */
   journalSeq: z.number().int().nonnegative().optional(),
 });
 export type CoreFile = z.infer<typeof coreFileSchema>;
