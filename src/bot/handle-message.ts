@@ -12,6 +12,7 @@ import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from 
 import { handleClick } from './handle-click.js';
 import { answersQuestion, handleAnswer } from './handle-question.js';
 import { runIntent } from './run-step.js';
+import { thanksAfterAnswer } from './thanks-after-answer.js';
 
 export type MessageResult = 'handled' | 'unmatched';
 
@@ -194,6 +195,7 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
   const outOfScope = !click && nluSays(turn, NONE_INTENT);
   const intent =
     (exact?.exact ? exact : undefined) ??
+    (click ? undefined : thanksAfterAnswer(turn, said)) ??
     (click ? undefined : nluIntent(turn.flows, turn.nlu, said)) ??
     (outOfScope ? undefined : matchIntent(turn.flows, withoutNegated(said))) ??
     (click ? undefined : intentForEntity(turn, said));

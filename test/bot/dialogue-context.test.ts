@@ -110,6 +110,27 @@ describe('short replies to the question asked', () => {
   });
 });
 
+describe('a thanks after an answer', () => {
+  it('answers "ok thanks, I\'ll wait until then" after the hours as a thanks, not as an order question', async () => {
+    const chat = new ReadChat();
+    await chat.tell('when do you open tomorrow');
+    const actions = await chat.tell("ok thanks, I'll wait until then");
+    expect(chat.state?.lastIntent).toBe('thanks');
+    expect(replies(actions)[0]?.split('\n')[0]).toBe("You're welcome, Ann! Anything else?");
+  });
+
+  it("still takes a thanks with another intent's words or a question for that intent", async () => {
+    const withParcel = new ReadChat();
+    await withParcel.tell('when do you open tomorrow');
+    await withParcel.tell("thanks, but my parcel still hasn't arrived");
+    expect(withParcel.state?.lastIntent).toBe('order_status');
+    const asking = new ReadChat();
+    await asking.tell('when do you open tomorrow');
+    await asking.tell('thanks! and has my stuff shipped?');
+    expect(asking.state?.lastIntent).toBe('order_status');
+  });
+});
+
 describe('short French', () => {
   it('answers "merci" alone in French (the French examples use the word far more than the Dutch ones)', async () => {
     const chat = new ReadChat();
