@@ -4,6 +4,7 @@ import type { Flows } from './flow-schema.js';
 import type { LanguageGuesser } from './language-guesser.js';
 import type { DialogState } from './dialog-state.js';
 import type { ContactInfo } from './types.js';
+import { isLanguageMenu } from './language-names.js';
 
 export type LanguageSource = NonNullable<DialogState['languageSource']>;
 
@@ -90,6 +91,22 @@ function fromNlu(scores: Readonly<Record<string, number>> | undefined, declared:
 }
 
 /**
+ * Under a language menu the customer may answer it by writing: in one of its languages other than the one spoken so
+ * far (clearly: a long text, or words the examples know in one language), or, having named one when asking ("kunnen we
+ * in het Frans verder?"), in anything not clearly another. That is their choice, as a click on its button would be.
+ */
+function menuAnswered(flows: Flows, state: DialogState, written: string | undefined): string | undefined {
+  const asked = state.languageAsked;
+  delete state.languageAsked;
+  const offer = state.offer;
+  if (!offer || !isLanguageMenu(flows, offer.menu)) return undefined;
+  const offered = (flows.menus[offer.menu]?.buttons ?? []).map((b) => b.then.language);
+  if (written !== undefined && offered.includes(written) && written !== state.language) return written;
+  if (asked !== undefined && offered.includes(asked) && (written === undefined || written === asked)) return asked;
+  return undefined;
+}
+
+/**
  * Sets the state's language for this turn. The customer's own choice wins; a long, clear message decides (over the
  * contact's remembered language and the service's field, and over a language chosen before); a short one never flips
  * a language chosen from a long text (one guessed from short messages alone is judged again with all the customer
@@ -103,11 +120,16 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
     state.languageSource = source;
     return language;
   };
-  const chosen = normalizeLanguage(state.chosenLanguage, declared);
-  if (chosen) return set(chosen, 'choice');
   const detect = (text: string): string | undefined =>
     flows.languages.detect ? detectLanguage(text, declared, flows.languages.detect_min_chars, clues.guess) : undefined;
   const fromText = clues.text ? detect(clues.text) : undefined;
+  const known = flows.languages.detect ? fromNlu(clues.nluLanguages, declared) : undefined;
+  // An order number alone says nothing about the language it is written in.
+  const written = fromText ?? (clues.text && letterCount(withoutCodes(clues.text)) > 0 ? known : undefined);
+  const picked = normalizeLanguage(menuAnswered(flows, state, written), declared);
+  if (picked) state.chosenLanguage = picked;
+  const chosen = normalizeLanguage(state.chosenLanguage, declared);
+  if (chosen) return set(chosen, 'choice');
   if (fromText) return set(fromText, 'detected');
   const kept = normalizeLanguage(state.language, declared);
   const soFar = clues.earlier?.length && clues.text ? detect([...clues.earlier, clues.text].join('. ')) : undefined;
@@ -119,7 +141,6 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
     return guessedShort && soFar && soFar !== kept ? set(soFar, 'detected') : kept;
   }
   if (soFar) return set(soFar, 'detected');
-  const known = flows.languages.detect ? fromNlu(clues.nluLanguages, declared) : undefined;
   if (known) return set(known, 'detected');
   const attribute = flows.languages.contact_attribute;
   const fromContact = attribute !== undefined ? normalizeLanguage(clues.contact.attributes?.[attribute], declared) : undefined;

@@ -58,6 +58,8 @@ export const dialogStateSchema = z.object({
   survey: z.object({ kind: z.enum(['csat', 'nps']), askedAt: z.number(), reason: z.string(), stretchStartedAt: z.number() }).optional(),
   /** Start of the last stretch with people that got a survey: never two for one stretch. */
   surveyedStretch: z.number().optional(),
+  /** The language the customer named when asking for another one ("in het Frans?"), while the language menu is offered. */
+  languageAsked: z.string().optional(),
   /** The language the customer picked from a language menu: kept for the contact, across conversations. */
   chosenLanguage: z.string().optional(),
   /** The bot apologised for answering late; the rest of that backlog is taken in without more replies. */

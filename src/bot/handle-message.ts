@@ -7,10 +7,12 @@ import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
 import { clarify, collectEntities, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
+import { selectLanguageByName } from './language-names.js';
 import { escalationRequest, passOnMessage, requestEscalation, sayOutcome } from './escalate.js';
 import { handleClick } from './handle-click.js';
-import { handleAnswer } from './handle-question.js';
+import { answersQuestion, handleAnswer } from './handle-question.js';
 import { runIntent } from './run-step.js';
+import { thanksAfterAnswer } from './thanks-after-answer.js';
 
 export type MessageResult = 'handled' | 'unmatched';
 
@@ -35,7 +37,8 @@ export function isCancel(turn: Turn, text: string): boolean {
   const folded = foldText(text);
   const words = folded.split(' ').length;
   // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
-  if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
+  // Not while a question waits: a short reply to it ("no", "that one") is an answer that does not fit, asked again.
+  if (words <= 6 && !/\d/.test(folded) && !turn.state.question && nluSays(turn, CANCEL_INTENT)) return true;
   // While people are asked for, refusing them calls it off: "actually I don't need an agent anymore".
   if (turn.state.pendingEscalation && refusesPerson(turn, text)) return true;
   // A phrase counts in a short clause of its own: "oh never mind, I found it myself" calls the request off.
@@ -97,13 +100,19 @@ function fallback(turn: Turn, text: string): void {
 function personAsked(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
-  if (findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined) return true;
+  if (personWords(turn, text)) return true;
   if (!nluSays(turn, PERSON_INTENT)) return false;
   const keyword = matchIntent(turn.flows, withoutNegated(text));
   // A keyword yields to a sure reading that hesitates with nothing else ("... a return and a new order, so I would
   // really like someone from your team to take this over").
   const r = turn.nlu;
   return keyword === undefined || ((r?.confidence ?? 0) >= SURE_PERSON && r?.runnerUp?.intent !== keyword.name);
+}
+
+/** The flows' words for a person, outside a clause that refuses one. */
+function personWords(turn: Turn, text: string): boolean {
+  const t = turn.flows.escalation.triggers.explicit_request;
+  return t.enabled && findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined;
 }
 
 /** The NLU's confidence in a request for a person that an intent's keyword in the text does not overrule. */
@@ -148,7 +157,10 @@ function textTriggered(turn: Turn, text: string): boolean {
 /** Returns 'unmatched' when nothing in the flows understood the message and no fallback was sent (a new conversation's first words). */
 export function handleMessage(turn: Turn, text: string, clicked: Button | undefined, isNew: boolean): MessageResult {
   const { state } = turn;
-  const click = clicked ?? (state.offer ? selectByText(text, state.offer.buttons, state.offer.numbered) : undefined);
+  const offer = state.offer;
+  // Under a language menu, naming one of its languages picks it ("Dutch", "Français svp").
+  const click =
+    clicked ?? (offer ? (selectByText(text, offer.buttons, offer.numbered) ?? selectLanguageByName(turn.flows, offer, text)) : undefined);
   if (!clicked && isCancel(turn, text) && !isNew) {
     handleCancel(turn);
     return 'handled';
@@ -170,6 +182,10 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
     }
     said = [click.title, click.payload].filter(Boolean).join(' ');
   }
+  // A reply holding the value asked for answers the question, whatever the NLU hears in "AB-12345 please"; the flows'
+  // words for a person still come first ("AB-12345, but I want an agent").
+  const answer = !click && state.question !== undefined && answersQuestion(turn, said) && !personWords(turn, said);
+  if (answer && handleAnswer(turn, said) === 'handled') return 'handled';
   if (textTriggered(turn, said)) return 'handled';
   if (state.question && handleAnswer(turn, said) === 'handled') return 'handled';
   // A pattern is an exact override; then the NLU, which reads typed text only (a click's title is ours, the keywords
@@ -179,6 +195,7 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
   const outOfScope = !click && nluSays(turn, NONE_INTENT);
   const intent =
     (exact?.exact ? exact : undefined) ??
+    (click ? undefined : thanksAfterAnswer(turn, said)) ??
     (click ? undefined : nluIntent(turn.flows, turn.nlu, said)) ??
     (outOfScope ? undefined : matchIntent(turn.flows, withoutNegated(said))) ??
     (click ? undefined : intentForEntity(turn, said));

@@ -2,10 +2,24 @@
 import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
 import { extractAnswer as extract, runStep } from './run-step.js';
-import { matchIntent } from './match-intent.js';
+import { matchIntent, nluIntent } from './match-intent.js';
 import { entityValue } from './clarify.js';
 
 export type AnswerResult = 'handled' | 'not-an-answer';
+
+/** Whether the text holds a value that fits the pending question. */
+export function answersQuestion(turn: Turn, text: string): boolean {
+  const q = turn.state.question && turn.flows.questions[turn.state.question.name];
+  return q !== undefined && entityValue(q.pattern, text) !== undefined;
+}
+
+/** The message names (by its words, or the NLU's confident reading) an intent other than one that asks this question. */
+function changesSubject(turn: Turn, question: string, text: string): boolean {
+  const { flows } = turn;
+  const asking = (name: string): boolean => flows.intents[name]?.then?.ask === question;
+  const other = [matchIntent(flows, text), nluIntent(flows, turn.nlu, text)].find((m) => m !== undefined && !asking(m.name));
+  return other !== undefined;
+}
 
 export function handleAnswer(turn: Turn, text: string): AnswerResult {
   const { state, flows } = turn;
@@ -27,8 +41,9 @@ export function handleAnswer(turn: Turn, text: string): AnswerResult {
     }
     return 'handled';
   }
-  // A customer who changes the subject is not failing the question.
-  if (matchIntent(flows, text)) {
+  // A customer who changes the subject is not failing the question; words of the intent that asked it ("I don't know
+  // my order number") are a reply to it, as are short replies the NLU reads as nothing or never mind ("no", "that one").
+  if (changesSubject(turn, pending.name, text)) {
     delete state.question;
     return 'not-an-answer';
   }

@@ -4,6 +4,7 @@ import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
 import { stripAccents } from './fold-text.js';
 import { linearPattern } from './linear-pattern.js';
+import { namedLanguageButton } from './language-names.js';
 
 /** The value a question's pattern finds in a text (its first group, if any). */
 export function extractAnswer(pattern: string, text: string): string | undefined {
@@ -23,6 +24,12 @@ export interface StepOrigin {
 }
 
 const MAX_DEPTH = 8;
+
+/** The customer's typed message of this turn (not a click's title). */
+function typedText(turn: Turn): string | undefined {
+  const event = turn.input.event;
+  return event.kind === 'message' && !event.clicked?.length && typeof event.text === 'string' ? event.text : undefined;
+}
 
 export function askQuestion(turn: Turn, name: string, depth = 0): void {
   const q = turn.flows.questions[name];
@@ -79,6 +86,11 @@ export function runStep(turn: Turn, step: Step, origin: StepOrigin, depth = 0): 
   if (step.menu !== undefined) {
     const menu = turn.flows.menus[step.menu];
     if (!menu) return false;
+    // The customer named the language they want ("kunnen we in het Frans verder?"): the menu still confirms it, in the
+    // language spoken so far, and the next message goes on in the named one unless another is picked or written.
+    const named = namedLanguageButton(turn.flows, step.menu, typedText(turn) ?? origin.words);
+    if (named !== undefined) turn.state.languageAsked = named;
+    else delete turn.state.languageAsked;
     turn.reply(menu.text, step.menu);
     return true;
   }

@@ -14,6 +14,7 @@ import { correctTypos, wordsOf } from './spelling.js';
 import { emojiAsWords } from './emoji.js';
 import { soundsAngry } from './anger.js';
 import { clausesOf, combineClauses, LONG_WORDS, wordCount } from './clauses.js';
+import { wordLanguages } from './word-languages.js';
 import type { Understander, Understanding } from './understanding.js';
 
 /** Example utterances by intent, then by language. */
@@ -154,6 +155,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   const guesser = new Language() as Guesser;
   const stemmers = new Map(languages.map((l) => [l, container.get(`stemmer-${l}`) as Stemmer]));
   const spelling = new Map(languages.map((l) => [l, wordsOf((byLanguage.get(l) ?? []).map(([text]) => text))]));
+  const wordVote = wordLanguages(new Map(languages.map((l) => [l, (byLanguage.get(l) ?? []).map(([text]) => text)])));
 
   /** The share of the text's words each language's examples know. */
   const coverage = (text: string): Record<string, number> => {
@@ -166,12 +168,18 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     return scores;
   };
 
-  /** Per language: the mean of the words known (coverage) and NLP.js's letter-trigram guess (the best one is 1). */
+  /**
+   * Per language: the mean of the words known (coverage) and a guess, itself the mean of NLP.js's letter-trigram guess
+   * and of how often each language's examples use the words when they use any (the best one of each is 1; trigrams tell nothing on one
+   * or two words, "merci" is French far more often than Dutch).
+   */
   const languageScores = (text: string): { coverage: Record<string, number>; combined: Record<string, number> } => {
     const known = coverage(text);
     const guessed = new Map<string, number>();
     for (const g of guesser.guess(text, languages)) guessed.set(g.alpha2, g.score);
-    const combined = Object.fromEntries(languages.map((l) => [l, ((known[l] ?? 0) + (guessed.get(l) ?? 0)) / 2]));
+    const used = wordVote(text);
+    const guess = (l: string): number => (used ? ((guessed.get(l) ?? 0) + (used[l] ?? 0)) / 2 : (guessed.get(l) ?? 0));
+    const combined = Object.fromEntries(languages.map((l) => [l, ((known[l] ?? 0) + guess(l)) / 2]));
     return { coverage: known, combined };
   };
 
