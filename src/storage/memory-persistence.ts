@@ -9,7 +9,8 @@ export class MemoryPersistence implements Persistence {
   /** Copies in append order, like the file archive: a re-archived conversation has several. */
   private archive: Array<{ key: string; json: string }> = [];
 
-  writeHot(state: HotState): Promise<number> {
+  writeHot(state: HotState, audit: readonly AuditEntry[] = []): Promise<number> {
+    this.audit.push(...audit);
     for (const [, table] of shardedTables(state)) table.takeChanged();
     return Promise.resolve(0);
   }

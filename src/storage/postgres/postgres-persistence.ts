@@ -3,9 +3,12 @@ import type { HotState } from '../hot-state.js';
 import type { Persistence, PersistenceCounters } from '../persistence.js';
 import { conversationSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import { parseAuditRow, stateFromRows, statementBytes, takeSqlWrite } from '../sql-state.js';
-import { TRANSCRIPT_ROWS_SQL, transcriptStatements } from '../sql-transcript.js';
-import type { ConversationRow, ShardRow } from '../sql-state.js';
+import { SqlCommits, commitSteps } from '../sql-commit.js';
+import type { SqlStatement } from '../sql-commit.js';
+import { parseAuditRow, stateFromRows } from '../sql-state.js';
+import type { ConversationRow, EffectRow, ShardRow } from '../sql-state.js';
+import { TRANSCRIPT_RETENTION_SQL } from '../sql-transcript.js';
+import { trimHotLinesIn } from '../state/conversations.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 
@@ -20,16 +23,13 @@ export interface Fence {
 const WHERE = 'the PostgreSQL store';
 
 /**
- * The shared SQL layout (`../sql-state.ts`): the core state one row, a row per conversation, seen id and effect,
- * the audit log and the archive append-only tables. A commit of the changed rows is one transaction, fenced by the
+ * The shared SQL layout (`../sql-state.ts`, `../sql-commit.ts`): the core state one row, a row per inbox mention,
+ * escalation, conversation, seen id and effect, the audit log and the archive append-only tables. A commit of the changed rows is one transaction, fenced by the
  * lease token. Its reads being asynchronous, this store loads the conversations whole at open (the same tables).
  */
 export class PostgresPersistence implements Persistence {
   private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
-  /** The core row as last committed: not written again while it is the same. */
-  private lastCore: string | undefined;
-  /** Version-1 shard rows were read at open: the first commit deletes them. */
-  private dropShards = false;
+  private commits = new SqlCommits(false);
   constructor(
     private readonly pool: Pool,
     private readonly fence: Fence,
@@ -40,7 +40,9 @@ export class PostgresPersistence implements Persistence {
   async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
     const core = (await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1'))[0]?.body;
     const shards = await this.query<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
-    const conversations = await this.query<ConversationRow>('SELECT key, owner, updated_at, archived_at, body FROM bridge_conversations');
+    const conversations = await this.query<ConversationRow>(
+      'SELECT key, owner, updated_at, archived_at, body, turn, dialog FROM bridge_conversations',
+    );
     const lines = new Map<string, string[]>();
     for (const row of await this.query<{ key: string; body: string }>('SELECT key, body FROM bridge_transcript ORDER BY key, seq')) {
       const of = lines.get(row.key);
@@ -49,31 +51,31 @@ export class PostgresPersistence implements Persistence {
     }
     for (const row of conversations) row.lines = lines.get(row.key) ?? [];
     const seen = await this.query<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen');
-    const outbox = await this.query<{ body: string }>('SELECT body FROM bridge_outbox');
-    this.dropShards = shards.length > 0;
-    this.lastCore = core;
-    return stateFromRows({ core, shards, conversations, seen, outbox }, WHERE, now);
+    const outbox = await this.query<EffectRow>('SELECT body, state FROM bridge_outbox');
+    const inbox = await this.query<{ body: string }>('SELECT body FROM bridge_inbox');
+    const escalations = await this.query<{ body: string }>('SELECT body FROM bridge_escalations');
+    const loaded = stateFromRows({ core, shards, conversations, seen, outbox, inbox, escalations }, WHERE, now);
+    this.commits = new SqlCommits(false, { ...loaded, core, shards: shards.length > 0 });
+    return loaded;
   }
 
-  async writeHot(state: HotState): Promise<number> {
-    const write = takeSqlWrite(state, this.lastCore, this.dropShards);
-    if (write.statements.length === 0) return 0;
+  async writeHot(state: HotState, audit: readonly AuditEntry[] = []): Promise<number> {
+    const write = this.commits.take(state, audit);
+    if (write.statements.length + write.transcripts.length === 0) return 0;
     try {
       await this.transaction(async (client) => {
-        for (const statement of write.statements) await client.query(numbered(statement.sql), statement.values);
-        for (const { key, lines } of write.transcripts) {
-          const committed = (await client.query<{ seq: number; body: string }>(numbered(TRANSCRIPT_ROWS_SQL), [key])).rows;
-          const statements = transcriptStatements(key, committed, lines);
-          for (const statement of statements) await client.query(numbered(statement.sql), statement.values);
-          write.bytes += statementBytes(statements);
-        }
+        const steps = commitSteps(write);
+        const exec = async ({ sql, values }: SqlStatement) => {
+          const result = await client.query(numbered(sql), values);
+          return { changes: result.rowCount ?? 0, rows: result.rows };
+        };
+        for (let step = steps.next(); !step.done; ) step = steps.next(await exec(step.value));
       });
     } catch (error) {
       write.undo();
       throw error;
     }
-    this.lastCore = write.coreText;
-    this.dropShards = false;
+    write.done();
     this.counters.fsyncs++;
     this.counters.bytes += write.bytes;
     return write.bytes;
@@ -83,6 +85,18 @@ export class PostgresPersistence implements Persistence {
   async snapshot(state: HotState): Promise<void> {
     await this.writeHot(state);
     this.counters.snapshots++;
+  }
+
+  /**
+   * Retention of transcript lines as one DELETE by date (the date is indexed). Every conversation is in memory here:
+   * their old lines go there first (a commit meanwhile writes them without), then from the rows.
+   */
+  async deleteTranscriptBefore(state: HotState, beforeMs: number): Promise<{ lines: number; conversations: number }> {
+    const result = await trimHotLinesIn(state, beforeMs);
+    await this.transaction(async (client) => {
+      await client.query(numbered(TRANSCRIPT_RETENTION_SQL.delete), [beforeMs]);
+    });
+    return result;
   }
 
   /** Commits count as syncs: PostgreSQL makes each one durable before it answers. */

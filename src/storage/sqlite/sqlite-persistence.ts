@@ -3,9 +3,11 @@ import type { HotState } from '../hot-state.js';
 import type { Persistence, PersistenceCounters } from '../persistence.js';
 import { conversationSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import { RecentConversations, parseAuditRow, stateFromRows, statementBytes, takeSqlWrite } from '../sql-state.js';
-import { TRANSCRIPT_ROWS_SQL, joinConversation, transcriptStatements } from '../sql-transcript.js';
-import type { ConversationRow, ShardRow } from '../sql-state.js';
+import { SqlCommits, commitSteps } from '../sql-commit.js';
+import type { SqlResult, SqlStatement } from '../sql-commit.js';
+import { parseAuditRow, stateFromRows } from '../sql-state.js';
+import type { ConversationRow, EffectRow, ShardRow } from '../sql-state.js';
+import { TRANSCRIPT_ROWS_SQL, TRANSCRIPT_RETENTION_SQL, joinConversation } from '../sql-transcript.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 
@@ -17,16 +19,13 @@ const WHERE = 'the SQLite store';
  * so a committed write survives a process crash and a power cut. The API is synchronous: a write holds the event
  * loop for its fsync, which the store's group commit shares among every caller waiting.
  *
- * Conversations are read on demand: the open loads only their owners and dates (and the seen ids, effects and
- * core); the ones committed most recently stay in memory, older ones are left cold again (`RecentConversations`).
+ * Conversations are read on demand: the open loads only their owners and dates (and the seen ids, effects, inbox,
+ * escalations and core); the ones committed most recently stay in memory, older ones are left cold again
+ * (`SqlCommits`).
  */
 export class SqlitePersistence implements Persistence {
   private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
-  /** The core row as last committed: not written again while it is the same. */
-  private lastCore: string | undefined;
-  /** Version-1 shard rows were read at open: the first commit deletes them. */
-  private dropShards = false;
-  private readonly recent = new RecentConversations();
+  private commits = new SqlCommits(true);
   /** Statements compiled once: a commit runs the same few again and again. */
   private readonly prepared = new Map<string, StatementSync>();
   constructor(
@@ -45,35 +44,61 @@ export class SqlitePersistence implements Persistence {
     const seen = this.json<Array<[string, number]>>('SELECT json_group_array(json_array(ref, at)) AS j FROM bridge_seen').map(
       ([ref, at]) => ({ ref, at }),
     );
-    const outbox = this.all<{ body: string }>('SELECT body FROM bridge_outbox');
-    this.dropShards = shards.length > 0;
-    this.lastCore = core;
-    return stateFromRows({ core, shards, conversations, seen, outbox }, WHERE, now);
+    const outbox = this.all<EffectRow>('SELECT body, state FROM bridge_outbox');
+    const inbox = this.all<{ body: string }>('SELECT body FROM bridge_inbox');
+    const escalations = this.all<{ body: string }>('SELECT body FROM bridge_escalations');
+    const loaded = stateFromRows({ core, shards, conversations, seen, outbox, inbox, escalations }, WHERE, now);
+    this.commits = new SqlCommits(true, { ...loaded, core, shards: shards.length > 0 });
+    return loaded;
   }
 
-  async writeHot(state: HotState): Promise<number> {
-    const write = takeSqlWrite(state, this.lastCore, this.dropShards);
-    if (write.statements.length === 0) return 0;
+  async writeHot(state: HotState, audit: readonly AuditEntry[] = []): Promise<number> {
+    return this.commit(state, audit);
+  }
+
+  /** Commits what changed, synchronously: nothing else runs between the cut of the changes and the COMMIT. */
+  private commit(state: HotState, audit: readonly AuditEntry[]): number {
+    const write = this.commits.take(state, audit);
+    if (write.statements.length + write.transcripts.length === 0) return 0;
     try {
       this.transaction(() => {
-        for (const statement of write.statements) this.prepare(statement.sql).run(...statement.values);
-        for (const { key, lines } of write.transcripts) {
-          const committed = this.prepare(TRANSCRIPT_ROWS_SQL).all(key) as Array<{ seq: number; body: string }>;
-          const statements = transcriptStatements(key, committed, lines);
-          for (const statement of statements) this.prepare(statement.sql).run(...statement.values);
-          write.bytes += statementBytes(statements);
-        }
+        const steps = commitSteps(write);
+        for (let step = steps.next(); !step.done; ) step = steps.next(this.exec(step.value));
       });
     } catch (error) {
       write.undo();
       throw error;
     }
-    this.lastCore = write.coreText;
-    this.dropShards = false;
-    this.recent.committed(state, write.written);
+    write.done();
     this.counters.fsyncs++;
     this.counters.bytes += write.bytes;
     return write.bytes;
+  }
+
+  private exec(statement: SqlStatement): SqlResult {
+    const prepared = this.prepare(statement.sql);
+    if (statement.sql.startsWith('SELECT')) return { changes: 0, rows: prepared.all(...statement.values) };
+    return { changes: Number(prepared.run(...statement.values).changes), rows: [] };
+  }
+
+  /**
+   * Retention of transcript lines as one DELETE by date (the date is indexed), after a commit of what changed; the
+   * conversations in memory that held such lines are left cold, read again from their rows when next asked.
+   */
+  async deleteTranscriptBefore(state: HotState, beforeMs: number): Promise<{ lines: number; conversations: number }> {
+    this.commit(state, []);
+    const result = { lines: 0, conversations: 0 };
+    this.transaction(() => {
+      for (const { key, n } of this.prepare(TRANSCRIPT_RETENTION_SQL.count).all(beforeMs) as Array<{ key: string; n: number }>) {
+        result.lines += n;
+        result.conversations += 1;
+        const slot = state.conversations.get(key);
+        if (slot && 'json' in slot) state.conversations.replaceQuietly(key, { owner: slot.owner, updatedAt: slot.updatedAt });
+      }
+      this.prepare(TRANSCRIPT_RETENTION_SQL.delete).run(beforeMs);
+    });
+    this.counters.fsyncs++;
+    return result;
   }
 
   /** Every commit already holds the whole changed rows: a snapshot is one more commit of what is dirty. */
@@ -87,13 +112,11 @@ export class SqlitePersistence implements Persistence {
   }
 
   async readCold(key: string): Promise<string | undefined> {
-    const body = this.all<{ body: string | null }>('SELECT body FROM bridge_conversations WHERE key = ? AND archived_at IS NULL', [key])[0]
-      ?.body;
-    if (typeof body !== 'string') return undefined;
-    return joinConversation(
-      body,
-      this.all<{ body: string }>(TRANSCRIPT_ROWS_SQL, [key]).map((row) => row.body),
-    );
+    const sql = 'SELECT body, turn, dialog FROM bridge_conversations WHERE key = ? AND archived_at IS NULL';
+    const row = this.all<{ body: string | null; turn: string | null; dialog: string | null }>(sql, [key])[0];
+    if (typeof row?.body !== 'string') return undefined;
+    const lines = this.all<{ body: string }>(TRANSCRIPT_ROWS_SQL, [key]).map((line) => line.body);
+    return joinConversation({ ...row, body: row.body }, lines);
   }
 
   async appendAudit(entries: AuditEntry[]): Promise<void> {
