@@ -34,20 +34,23 @@ export interface SqlWrite {
   done(): void;
 }
 
-const CORE_SQL = 'INSERT INTO bridge_core (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body';
+/** An INSERT of `columns` that replaces the row of the same first column (its key). */
+function upsert(table: string, columns: string[]): string {
+  const set = columns.slice(1).map((column) => `${column} = excluded.${column}`);
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${columns[0]}) DO UPDATE SET ${set.join(', ')}`;
+}
 const SQL = {
-  conversation:
-    'INSERT INTO bridge_conversations (key, owner, updated_at, archived_at, body, turn, dialog) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, updated_at = excluded.updated_at, archived_at = excluded.archived_at, body = excluded.body, turn = excluded.turn, dialog = excluded.dialog',
+  core: upsert('bridge_core', ['id', 'body']),
+  conversation: upsert('bridge_conversations', ['key', 'owner', 'updated_at', 'archived_at', 'body', 'turn', 'dialog']),
   deleteConversation: 'DELETE FROM bridge_conversations WHERE key = ?',
-  seen: 'INSERT INTO bridge_seen (ref, at) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at',
+  seen: upsert('bridge_seen', ['ref', 'at']),
   deleteSeen: 'DELETE FROM bridge_seen WHERE ref = ?',
-  effect:
-    'INSERT INTO bridge_outbox (key, seq, body, state) VALUES (?, ?, ?, NULL) ON CONFLICT (key) DO UPDATE SET seq = excluded.seq, body = excluded.body, state = NULL',
+  effect: upsert('bridge_outbox', ['key', 'seq', 'body', 'state']),
   effectState: 'UPDATE bridge_outbox SET state = ? WHERE key = ? AND seq = ?',
   deleteEffect: 'DELETE FROM bridge_outbox WHERE key = ?',
-  inbox: 'INSERT INTO bridge_inbox (ref, body) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET body = excluded.body',
+  inbox: upsert('bridge_inbox', ['ref', 'body']),
   deleteInbox: 'DELETE FROM bridge_inbox WHERE ref = ?',
-  escalation: 'INSERT INTO bridge_escalations (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
+  escalation: upsert('bridge_escalations', ['id', 'body']),
   deleteEscalation: 'DELETE FROM bridge_escalations WHERE id = ?',
   audit: 'INSERT INTO bridge_audit (body) VALUES (?)',
 };
@@ -103,7 +106,7 @@ export class SqlCommits {
       return keys;
     };
     const core = coreFileText({ ...state, inbox: [], escalations: NO_ESCALATIONS }, 0);
-    if (core !== this.lastCore) statements.push({ sql: CORE_SQL, values: [core] });
+    if (core !== this.lastCore) statements.push({ sql: SQL.core, values: [1, core] });
     const inbox = diffRows(this.inbox, keyedInbox(state.inbox), SQL.inbox, SQL.deleteInbox, statements);
     const escalations = diffRows(this.escalations, state.escalations, SQL.escalation, SQL.deleteEscalation, statements);
     const written: Array<[string, Committed | undefined]> = [];
@@ -213,7 +216,7 @@ function diffRows<V>(last: Map<string, V>, now: ReadonlyMap<string, V>, upsert: 
  */
 function effectStatement(key: string, effect: Effect | undefined): SqlStatement {
   if (effect === undefined) return { sql: SQL.deleteEffect, values: [key] };
-  const whole = { sql: SQL.effect, values: [key, effect.seq, JSON.stringify(effect)] };
+  const whole = { sql: SQL.effect, values: [key, effect.seq, JSON.stringify(effect), null] };
   // Never performed (new, or a decision's mark, recorded done): not written before but whole.
   if (effect.attempts === 0) return whole;
   const state = Object.fromEntries(EFFECT_STATE_FIELDS.map((field) => [field, effect[field]]));

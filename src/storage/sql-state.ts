@@ -69,19 +69,18 @@ export const EFFECT_STATE_FIELDS = ['status', 'attempts', 'updatedAt', 'retryAt'
 export function stateFromRows(rows: StateRows, where: string, now: number): LoadedState {
   const decoded = rows.core === undefined ? undefined : decodeCoreFile(rows.core, `${where} (bridge_core)`, now);
   const state = decoded?.state ?? emptyHotState(now);
-  // A core row the schema's step 3 did not move (none should be left) goes to the rows with the first commit.
+  // Step 3 moved the core row's inbox and escalations to their rows, emptying them there.
   const inboxRows = new Map<string, InboundMention>();
   for (const row of rows.inbox) {
     const mention = parseRow(row.body, (data) => inboundMentionSchema.safeParse(data), `${where} (bridge_inbox)`);
     inboxRows.set(mentionRef(mention.topicId, mention.id), mention);
+    state.inbox.push(mention);
   }
-  const fromCore = state.inbox.length + state.escalations.size;
-  state.inbox.push(...[...inboxRows.values()].filter((m) => !state.inbox.some((c) => c.id === m.id && c.topicId === m.topicId)));
   const escalationRows = new Map<string, Escalation>();
   for (const row of rows.escalations) {
     const escalation = parseRow(row.body, (data) => escalationSchema.safeParse(data), `${where} (bridge_escalations)`);
     escalationRows.set(escalation.id, escalation);
-    if (!state.escalations.has(escalation.id)) state.escalations.set(escalation.id, escalation);
+    state.escalations.set(escalation.id, escalation);
   }
   for (const row of rows.conversations) state.conversations.set(row.key, slotOfRow(row, where));
   for (const row of rows.seen) {
@@ -107,7 +106,7 @@ export function stateFromRows(rows: StateRows, where: string, now: number): Load
       if (line.length > 0) loadLine(line, table, decode, `${where} (bridge_shards ${row.tbl} ${row.idx})`);
     }
   }
-  const migrated = rows.shards.length > 0 || fromCore > 0 || (decoded !== undefined && decoded.fromVersion < CURRENT_SCHEMA_VERSION);
+  const migrated = rows.shards.length > 0 || (decoded !== undefined && decoded.fromVersion < CURRENT_SCHEMA_VERSION);
   if (decoded && decoded.fromVersion < 2) keySeenByTopic(state);
   for (const mention of state.inbox)
     if (!hasSeenIn(state, mention.topicId, mention.id)) state.seen.set(mentionRef(mention.topicId, mention.id), now);
