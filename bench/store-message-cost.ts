@@ -1,11 +1,14 @@
 // The store's CPU per answered message, in one process, without the network or the simulator: every store call the
 // bridge makes for one customer message and the echo of its reply, in the bridge's order, for many contacts at once.
 // A steadier figure than the end-to-end bench on a shared machine. Prints one JSON object.
+// Bytes: `storeBytesPerMessage` sums the values the store's statements bind (the rows' text and numbers, 8 bytes a
+// number) per message; `ioBytesPerMessage` is what the process handed to write() meanwhile (Linux `/proc/self/io`
+// wchar: the WAL's whole pages, checkpoints included), per message. `fsyncsPerMessage`: commits per message.
 // Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3] [--memory] [--against DIR]
 //   --memory: the memory store (the store's logic without file I/O);
 //   --against DIR: also another checkout's store (e.g. a `git worktree add /tmp/base <commit>`), runs taking turns in this
 //   one process, so both see the same load on a shared machine.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as here from '../src/storage/index.js';
@@ -116,7 +119,13 @@ async function run(
   storage: StoreModule,
   contacts: number,
   rounds: number,
-): Promise<{ cpuMsPerMessage: number; wallMsPerMessage: number; storeBytesPerMessage: number; fsyncs: number }> {
+): Promise<{
+  cpuMsPerMessage: number;
+  wallMsPerMessage: number;
+  storeBytesPerMessage: number;
+  ioBytesPerMessage: number | null;
+  fsyncsPerMessage: number;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'store-message-cost-'));
   try {
     const store = process.argv.includes('--memory') ? storage.createMemoryStore() : await storage.openSqliteStore({ dataDir: dir });
@@ -138,6 +147,7 @@ async function run(
     }
     await store.flush();
     const statsBefore = store.stats();
+    const ioBefore = await writtenBytes();
     const cpu = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
@@ -149,17 +159,26 @@ async function run(
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - started;
     const statsAfter = store.stats();
+    const ioAfter = await writtenBytes();
     await store.close();
     const messages = contacts * rounds;
     return {
       cpuMsPerMessage: Math.round(((used.user + used.system) / 1000 / messages) * 1000) / 1000,
       wallMsPerMessage: Math.round((wall / messages) * 1000) / 1000,
       storeBytesPerMessage: Math.round((statsAfter.journalBytes - statsBefore.journalBytes) / messages),
-      fsyncs: statsAfter.fsyncs - statsBefore.fsyncs,
+      ioBytesPerMessage: ioBefore === null || ioAfter === null ? null : Math.round((ioAfter - ioBefore) / messages),
+      fsyncsPerMessage: Math.round(((statsAfter.fsyncs - statsBefore.fsyncs) / messages) * 1000) / 1000,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Bytes this process passed to write() so far (Linux); null elsewhere. */
+async function writtenBytes(): Promise<number | null> {
+  const io = await readFile('/proc/self/io', 'utf8').catch(() => '');
+  const wchar = /^wchar: (\d+)$/m.exec(io);
+  return wchar ? Number(wchar[1]) : null;
 }
 
 const contacts = argument('contacts', 200);

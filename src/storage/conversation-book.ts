@@ -24,20 +24,6 @@ import type { ConversationFilter, OwnerCounts } from './store.js';
 /** A cold read races only with a save or an archiving of the same conversation: a few tries always settle it. */
 const MAX_COLD_READS = 5;
 
-/**
- * Whether a conversation's JSON text may hold a transcript line dated before `beforeMs`, read without parsing it: the
- * record's text is written in its schema's order, the transcript after the dialog and followed only by plain fields,
- * so its last `"transcript":[` is the transcript and its first line's `at` comes first. Lines are kept in order.
- * Anything else (a text not of that form) answers yes: the record is then parsed and looked at.
- */
-export function mayHoldLinesBefore(json: string, beforeMs: number): boolean {
-  const at = json.lastIndexOf('"transcript":[');
-  if (at < 0) return true;
-  const first = /^(?:\]|\{"at":(-?[\d.e+]+)[,}])/.exec(json.slice(at + 14, at + 60));
-  if (!first) return true;
-  return first[1] !== undefined && Number(first[1]) < beforeMs;
-}
-
 /** The conversations part of the store: the hot set, the archive behind it, and moves between the two. */
 export class ConversationBook {
   /** Archiving and compaction take turns: a copy just appended must not be compacted away before its marker is set. */
@@ -173,29 +159,6 @@ export class ConversationBook {
       const archivedCopies = await this.persistence.removeArchive([key], { dryRun });
       return { conversations, archivedCopies, transcriptLines: record?.transcript.length ?? 0 };
     });
-  }
-
-  /**
-   * Removes transcript lines dated before `beforeMs` from the hot set's conversations, leaving each conversation (and
-   * its date) as it is otherwise. Yields to the event loop now and then: a pass over thousands never holds it long.
-   */
-  async trimTranscripts(beforeMs: number): Promise<{ lines: number; conversations: number }> {
-    const result = { lines: 0, conversations: 0 };
-    let seen = 0;
-    for (const [key, slot] of listConversationsIn(this.state)) {
-      if (++seen % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
-      if (isHot(slot) && !mayHoldLinesBefore(slot.json, beforeMs)) continue;
-      await this.update(key, (current) => {
-        // Archived (or gone) while we waited: the archive's own retention deals with it.
-        if (!current || !isLive(this.state.conversations.get(key))) return undefined;
-        const kept = current.transcript.filter((line) => line.at >= beforeMs);
-        if (kept.length === current.transcript.length) return undefined;
-        result.lines += current.transcript.length - kept.length;
-        result.conversations += 1;
-        return { ...current, transcript: kept };
-      });
-    }
-    return result;
   }
 
   /**

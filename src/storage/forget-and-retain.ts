@@ -2,6 +2,7 @@ import type { ConversationBook } from './conversation-book.js';
 import type { HotState } from './hot-state.js';
 import type { Persistence } from './persistence.js';
 import type { AuditEntry } from './records.js';
+import { trimHotLinesIn } from './state/conversations.js';
 import { auditNamesContact, forgetInState, isSurveyAnswer } from './state/forget.js';
 import { StoreError } from './store-error.js';
 import { DAY_MS } from './store-options.js';
@@ -73,7 +74,11 @@ export async function applyRetentionIn(d: ForgetDeps, cutoffs: RetentionCutoffs)
   const transcriptBefore = cutoff(cutoffs.transcriptBeforeMs, transcriptDays, now, 'transcriptBeforeMs');
   const archiveBefore = cutoff(cutoffs.archiveBeforeMs, archiveDays, now, 'archiveBeforeMs');
   const surveyBefore = cutoff(cutoffs.surveyBeforeMs, surveyDays, now, 'surveyBeforeMs');
-  const trimmed = await d.book.trimTranscripts(transcriptBefore);
+  // The SQL stores delete the lines by date (`bridge_transcript_at`) rather than read and rewrite each conversation.
+  await d.flush();
+  const trimmed = d.persistence.deleteTranscriptBefore
+    ? await d.persistence.deleteTranscriptBefore(d.state, transcriptBefore)
+    : await trimHotLinesIn(d.state, transcriptBefore);
   const archive = await d.book.expireArchive(archiveBefore, d.flush);
   await d.flush();
   const surveyAnswers = await d.persistence.rewriteAudit((entry) => !isSurveyAnswer(entry) || entry.at >= surveyBefore);

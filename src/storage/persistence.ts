@@ -15,12 +15,20 @@ export interface PersistenceCounters {
 }
 
 export interface Persistence {
-  /** Makes the changes since the last call durable (one transaction, committed); returns the bytes written. */
-  writeHot(state: HotState): Promise<number>;
+  /**
+   * Makes the changes since the last call and the audit entries given durable (one transaction, committed); returns
+   * the bytes written.
+   */
+  writeHot(state: HotState, audit?: readonly AuditEntry[]): Promise<number>;
   /** Writes whatever is still to write (at close and after a migration); the SQL stores commit what is dirty. */
   snapshot(state: HotState): Promise<void>;
   stats(): PersistenceCounters;
   appendAudit(entries: AuditEntry[]): Promise<void>;
+  /**
+   * Deletes transcript lines dated before `beforeMs`, in memory and in the rows, once what changed is committed;
+   * returns the lines deleted and from how many conversations. Without it (memory), the lines in memory are all.
+   */
+  deleteTranscriptBefore?(state: HotState, beforeMs: number): Promise<{ lines: number; conversations: number }>;
   /** Every audit entry kept, oldest first. */
   readAudit(visit: (entry: AuditEntry) => void): Promise<void>;
   /** Keeps only the entries `keep` accepts; returns how many were dropped. */

@@ -9,12 +9,33 @@ interface DialectWords {
   serialKey: string;
   /** A date in epoch milliseconds (a record's dates are plain numbers, not always whole). */
   date: string;
+  /** Step 3's move of the core row's inbox and escalations to their rows (JSON functions differ). */
+  coreListsToRows: string;
 }
 
 const WORDS: Record<SqlDialect, DialectWords> = {
   // SQLite numbers only an `INTEGER PRIMARY KEY` (the rowid, 64-bit) by itself.
-  sqlite: { serialKey: 'INTEGER PRIMARY KEY', date: 'real' },
-  postgres: { serialKey: 'bigserial PRIMARY KEY', date: 'double precision' },
+  sqlite: {
+    serialKey: 'INTEGER PRIMARY KEY',
+    date: 'real',
+    // `WHERE true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
+    coreListsToRows: `
+      INSERT INTO bridge_inbox (ref, body) SELECT json_extract(m.value, '$.topicId') || '/' || json_extract(m.value, '$.id'), m.value
+        FROM bridge_core c, json_each(c.body, '$.inbox') m WHERE true ON CONFLICT DO NOTHING;
+      INSERT INTO bridge_escalations (id, body) SELECT e.key, e.value FROM bridge_core c, json_each(c.body, '$.escalations') e
+        WHERE true ON CONFLICT DO NOTHING;
+      UPDATE bridge_core SET body = json_set(body, '$.inbox', json('[]'), '$.escalations', json('{}'));`,
+  },
+  postgres: {
+    serialKey: 'bigserial PRIMARY KEY',
+    date: 'double precision',
+    coreListsToRows: `
+      INSERT INTO bridge_inbox (ref, body) SELECT (m ->> 'topicId') || '/' || (m ->> 'id'), m::text
+        FROM bridge_core c, jsonb_array_elements(c.body::jsonb -> 'inbox') m ON CONFLICT DO NOTHING;
+      INSERT INTO bridge_escalations (id, body) SELECT e.key, e.value::text FROM bridge_core c, jsonb_each(c.body::jsonb -> 'escalations') e
+        ON CONFLICT DO NOTHING;
+      UPDATE bridge_core SET body = jsonb_set(jsonb_set(body::jsonb, '{inbox}', '[]'), '{escalations}', '{}')::text;`,
+  },
 };
 
 export interface SchemaStep {
@@ -68,6 +89,23 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
       CREATE INDEX bridge_transcript_at ON bridge_transcript (at);
       CREATE TABLE bridge_seen (ref text PRIMARY KEY, at ${w.date} NOT NULL);
       CREATE TABLE bridge_outbox (key text PRIMARY KEY, body text NOT NULL);
+    `,
+  },
+  {
+    // Less written per message: the inbox and the escalations leave the core row for a row each (moved here, in the
+    // step's own transaction; the core row keeps meta and cursors); an effect's status change is a small UPDATE of
+    // `state` (its status fields as JSON, over `body`'s; `seq` tells the same effect from a new one under its key);
+    // a conversation's turn fields (its dates, the latest mention) and its dialog state are columns of their own,
+    // each written only when it changed.
+    version: 3,
+    sql: (w) => `
+      CREATE TABLE bridge_inbox (ref text PRIMARY KEY, body text NOT NULL);
+      CREATE TABLE bridge_escalations (id text PRIMARY KEY, body text NOT NULL);
+      ${w.coreListsToRows}
+      ALTER TABLE bridge_outbox ADD COLUMN seq bigint;
+      ALTER TABLE bridge_outbox ADD COLUMN state text;
+      ALTER TABLE bridge_conversations ADD COLUMN turn text;
+      ALTER TABLE bridge_conversations ADD COLUMN dialog text;
     `,
   },
 ];

@@ -1,22 +1,21 @@
 import { decodeCoreFile } from './decode-core-file.js';
-import { CURRENT_SCHEMA_VERSION, coreFileText, emptyHotState, shardedTables } from './hot-state.js';
+import { CURRENT_SCHEMA_VERSION, emptyHotState, shardedTables } from './hot-state.js';
 import type { ConversationSlot, HotState } from './hot-state.js';
 import { keySeenByTopic } from './key-seen-by-topic.js';
 import { decodeConversationLine, decodeEffectLine, decodeSeenLine } from './load-shards.js';
 import type { LineDecoder } from './load-shards.js';
-import { auditEntrySchema, mentionRef, ownerSchema } from './records.js';
-import type { AuditEntry } from './records.js';
-import type { TrackedMap as ShardedMap } from './tracked-map.js';
+import { auditEntrySchema, escalationSchema, inboundMentionSchema, mentionRef, ownerSchema } from './records.js';
+import type { AuditEntry, Escalation, InboundMention } from './records.js';
 import { hasSeenIn } from './state/inbox.js';
 import { indexPendingEffects } from './state/outbox.js';
-import { DELETE_TRANSCRIPT_SQL, joinConversation, splitConversation } from './sql-transcript.js';
+import { joinConversation } from './sql-transcript.js';
 import { StoreError, describeCause } from './store-error.js';
 
 /**
- * The state's rows in the shared SQL schema (`sql-schema.ts`), read and written the same way by the SQLite and
- * PostgreSQL stores: the core state (meta, inbox, cursors, escalations) one row of `bridge_core`, then a row per
- * key: `bridge_conversations`, `bridge_seen`, `bridge_outbox`. A commit writes the keys changed since the last one
- * and deletes the keys gone. `bridge_shards` holds the version-1 layout (a row per shard), read once and deleted.
+ * The state read from its rows in the shared SQL schema (`sql-schema.ts`), the same way by the SQLite and PostgreSQL
+ * stores: the core state (meta, cursors) one row of `bridge_core`, then a row per key: `bridge_inbox`,
+ * `bridge_escalations`, `bridge_conversations` (+ `bridge_transcript`), `bridge_seen`, `bridge_outbox`. Writing them
+ * is `sql-commit.ts`. `bridge_shards` holds the version-1 layout (a row per shard), read once and deleted.
  */
 export interface ShardRow {
   tbl: string;
@@ -31,29 +30,67 @@ export interface ConversationRow {
   updated_at: number | null;
   archived_at: number | null;
   body?: string | null;
+  turn?: string | null;
+  dialog?: string | null;
   /** The transcript lines' JSON, in order, when `body` is given. */
   lines?: string[];
 }
 
+/** An effect's row: `body` as first written, `state` its status fields since (`sql-commit.ts`). */
+export interface EffectRow {
+  body: string;
+  state: string | null;
+}
+
 export interface StateRows {
   core: string | undefined;
+  inbox: Array<{ body: string }>;
+  escalations: Array<{ body: string }>;
   conversations: ConversationRow[];
   seen: Array<{ ref: string; at: number }>;
-  outbox: Array<{ body: string }>;
+  outbox: EffectRow[];
   /** Version-1 shard rows: loaded as changes, so the first commit writes them as rows per key. */
   shards: ShardRow[];
 }
 
-/** Builds the state from its rows; `migrated` when written by an older layout (write it again at once). */
-export function stateFromRows(rows: StateRows, where: string, now: number): { state: HotState; migrated: boolean } {
+export interface LoadedState {
+  state: HotState;
+  /** Written by an older layout: write it again at once. */
+  migrated: boolean;
+  /** The inbox mentions and escalations as their rows hold them (the commits write what differs). */
+  inboxRows: Map<string, InboundMention>;
+  escalationRows: Map<string, Escalation>;
+}
+
+/** The fields of an effect that change after it is written: a status change writes only these (`state`). */
+export const EFFECT_STATE_FIELDS = ['status', 'attempts', 'updatedAt', 'retryAt', 'lastError', 'result'] as const;
+
+/** Builds the state from its rows. */
+export function stateFromRows(rows: StateRows, where: string, now: number): LoadedState {
   const decoded = rows.core === undefined ? undefined : decodeCoreFile(rows.core, `${where} (bridge_core)`, now);
   const state = decoded?.state ?? emptyHotState(now);
+  // Step 3 moved the core row's inbox and escalations to their rows, emptying them there.
+  const inboxRows = new Map<string, InboundMention>();
+  for (const row of rows.inbox) {
+    const mention = parseRow(row.body, (data) => inboundMentionSchema.safeParse(data), `${where} (bridge_inbox)`);
+    inboxRows.set(mentionRef(mention.topicId, mention.id), mention);
+    state.inbox.push(mention);
+  }
+  const escalationRows = new Map<string, Escalation>();
+  for (const row of rows.escalations) {
+    const escalation = parseRow(row.body, (data) => escalationSchema.safeParse(data), `${where} (bridge_escalations)`);
+    escalationRows.set(escalation.id, escalation);
+    state.escalations.set(escalation.id, escalation);
+  }
   for (const row of rows.conversations) state.conversations.set(row.key, slotOfRow(row, where));
   for (const row of rows.seen) {
     if (typeof row.at !== 'number') throw new StoreError('schema', `A row of ${where} (bridge_seen) does not match the schema.`);
     state.seen.set(row.ref, row.at);
   }
-  for (const row of rows.outbox) loadLine(row.body, state.outbox, decodeEffectLine, `${where} (bridge_outbox)`);
+  for (const row of rows.outbox) {
+    const effect = parseRow(row.body, (data) => decodeEffectLine(effectOfRow(data, row.state), ''), `${where} (bridge_outbox)`);
+    state.outbox.set(effect[0], effect[1]);
+  }
   for (const [, table] of shardedTables(state)) table.takeChanged();
   const decoders: Record<string, LineDecoder<unknown>> = {
     conversations: decodeConversationLine as LineDecoder<unknown>,
@@ -74,7 +111,18 @@ export function stateFromRows(rows: StateRows, where: string, now: number): { st
   for (const mention of state.inbox)
     if (!hasSeenIn(state, mention.topicId, mention.id)) state.seen.set(mentionRef(mention.topicId, mention.id), now);
   indexPendingEffects(state);
-  return { state, migrated };
+  return { state, migrated, inboxRows, escalationRows };
+}
+
+/** An effect from its row: its status fields from `state` when a status change was written since. */
+function effectOfRow(data: unknown, state: string | null): unknown {
+  if (state === null || typeof data !== 'object' || data === null) return data;
+  const effect: Record<string, unknown> = { ...data };
+  for (const field of EFFECT_STATE_FIELDS) delete effect[field];
+  Object.assign(effect, JSON.parse(state));
+  // A finished effect keeps only its key, status and result in memory (`completeEffectIn`).
+  if (effect.status === 'done') effect.payload = null;
+  return effect;
 }
 
 function slotOfRow(row: ConversationRow, where: string): ConversationSlot {
@@ -86,7 +134,7 @@ function slotOfRow(row: ConversationRow, where: string): ConversationSlot {
   if (typeof row.body !== 'string') return { owner: owner.data, updatedAt: Number(row.updated_at) };
   let entry: [string, ConversationSlot] | undefined;
   loadLine(
-    joinConversation(row.body, row.lines ?? []),
+    joinConversation({ body: row.body, turn: row.turn ?? null, dialog: row.dialog ?? null }, row.lines ?? []),
     { set: (_key, slot) => (entry = ['', slot]) },
     decodeConversationLine,
     `${where} (bridge_conversations)`,
@@ -94,146 +142,26 @@ function slotOfRow(row: ConversationRow, where: string): ConversationSlot {
   return entry![1];
 }
 
-/** One statement of a commit, with `?` for its values (the PostgreSQL store numbers them). */
-export interface SqlStatement {
-  sql: string;
-  values: Array<string | number | null>;
-}
-
-/** One commit's statements. `undo` marks the keys changed again after a failed write. */
-export interface SqlWrite {
-  statements: SqlStatement[];
-  coreText: string;
-  bytes: number;
-  /** The conversations written in memory form (JSON), which a store reading on demand may then leave cold. */
-  written: Array<[string, ConversationSlot]>;
-  /** The transcripts to bring to these lines (`sql-transcript.ts`: the store reads the committed ones to compare). */
-  transcripts: Array<{ key: string; lines: Array<{ at: number; json: string }> }>;
-  undo(): void;
-}
-
-const UPSERT = {
-  conversations:
-    'INSERT INTO bridge_conversations (key, owner, updated_at, archived_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, updated_at = excluded.updated_at, archived_at = excluded.archived_at, body = excluded.body',
-  seen: 'INSERT INTO bridge_seen (ref, at) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at',
-  outbox: 'INSERT INTO bridge_outbox (key, body) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body',
-};
-const DELETE = {
-  conversations: 'DELETE FROM bridge_conversations WHERE key = ?',
-  seen: 'DELETE FROM bridge_seen WHERE ref = ?',
-  outbox: 'DELETE FROM bridge_outbox WHERE key = ?',
-};
-
-/**
- * Takes the changes since the last commit as statements: the core row when its text differs from `lastCore`, a row
- * per key changed, a DELETE per key gone; with `dropShards`, the version-1 shard rows go too.
- */
-export function takeSqlWrite(state: HotState, lastCore: string | undefined, dropShards: boolean): SqlWrite {
-  const statements: SqlStatement[] = [];
-  const written: Array<[string, ConversationSlot]> = [];
-  const transcripts: SqlWrite['transcripts'] = [];
-  const taken: Array<[Changes, string[]]> = [];
-  const coreText = coreFileText(state, 0);
-  if (coreText !== lastCore) {
-    statements.push({
-      sql: 'INSERT INTO bridge_core (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body',
-      values: [coreText],
-    });
-  }
-  for (const key of takeKeys(state.conversations, taken)) {
-    const slot = state.conversations.get(key);
-    if (slot === undefined || 'archivedAt' in slot) {
-      statements.push(
-        slot === undefined
-          ? { sql: DELETE.conversations, values: [key] }
-          : { sql: UPSERT.conversations, values: [key, null, null, slot.archivedAt, null] },
-        { sql: DELETE_TRANSCRIPT_SQL, values: [key] },
-      );
-    } else if ('json' in slot) {
-      const { body, lines } = splitConversation(slot.json);
-      statements.push({ sql: UPSERT.conversations, values: [key, slot.owner, slot.updatedAt, null, body] });
-      transcripts.push({ key, lines });
-      written.push([key, slot]);
-    }
-    // A cold slot is its row as committed: nothing to write.
-  }
-  for (const ref of takeKeys(state.seen, taken)) {
-    const at = state.seen.get(ref);
-    statements.push(at === undefined ? { sql: DELETE.seen, values: [ref] } : { sql: UPSERT.seen, values: [ref, at] });
-  }
-  for (const key of takeKeys(state.outbox, taken)) {
-    const effect = state.outbox.get(key);
-    statements.push(
-      effect === undefined ? { sql: DELETE.outbox, values: [key] } : { sql: UPSERT.outbox, values: [key, JSON.stringify(effect)] },
-    );
-  }
-  if (dropShards) statements.push({ sql: 'DELETE FROM bridge_shards', values: [] });
-  return {
-    statements,
-    coreText,
-    bytes: statementBytes(statements),
-    written,
-    transcripts,
-    undo: () => {
-      for (const [table, keys] of taken) table.markChanged(keys);
-    },
-  };
-}
-
-/** The bytes of the values the statements write (a number counts 8). */
-export function statementBytes(statements: readonly SqlStatement[]): number {
-  let bytes = 0;
-  for (const statement of statements)
-    for (const value of statement.values) bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
-  return bytes;
-}
-
-type Changes = Pick<ShardedMap<unknown>, 'takeChanged' | 'markChanged'>;
-
-function takeKeys(map: Changes, taken: Array<[Changes, string[]]>): string[] {
-  const keys = map.takeChanged();
-  taken.push([map, keys]);
-  return keys;
-}
-
-/** How many committed conversations a store reading on demand keeps in memory, the most recently written. */
-export const RECENT_CONVERSATIONS = 1000;
-
-/**
- * The conversations committed most recently stay in memory (a conversation in play is read and written several
- * times a message: reading its row each time cost a third more CPU per message); older ones are left cold, only
- * their owner and date in memory, unless they changed since their commit. Memory follows the conversations in
- * play, not the conversations stored.
- */
-export class RecentConversations {
-  private readonly recent = new Map<string, ConversationSlot>();
-  constructor(private readonly limit = RECENT_CONVERSATIONS) {}
-
-  committed(state: HotState, written: Array<[string, ConversationSlot]>): void {
-    for (const [key, slot] of written) {
-      this.recent.delete(key);
-      this.recent.set(key, slot);
-    }
-    for (const [key, slot] of this.recent) {
-      if (this.recent.size <= this.limit) break;
-      this.recent.delete(key);
-      if (state.conversations.get(key) === slot && 'json' in slot) {
-        state.conversations.replaceQuietly(key, { owner: slot.owner, updatedAt: slot.updatedAt });
-      }
-    }
-  }
-}
-
-function loadLine<V>(line: string, map: { set(key: string, value: V): void }, decode: LineDecoder<V>, where: string): void {
+function parseRow<T>(
+  text: string,
+  decode: (data: unknown) => { success: true; data: T } | { success: false } | { entry: T } | { error: unknown },
+  where: string,
+): T {
   let data: unknown;
   try {
-    data = JSON.parse(line);
+    data = JSON.parse(text);
   } catch (error) {
     throw new StoreError('corrupt', `A row of ${where} is not valid JSON (${describeCause(error)}).`);
   }
-  const result = decode(data, line);
-  if ('error' in result) throw new StoreError('schema', `A row of ${where} does not match the schema.`);
-  map.set(result.entry[0], result.entry[1]);
+  const result = decode(data);
+  if ('entry' in result) return result.entry;
+  if ('success' in result && result.success) return result.data;
+  throw new StoreError('schema', `A row of ${where} does not match the schema.`);
+}
+
+function loadLine<V>(line: string, map: { set(key: string, value: V): void }, decode: LineDecoder<V>, where: string): void {
+  const [key, value] = parseRow(line, (data) => decode(data, line), where);
+  map.set(key, value);
 }
 
 /** An audit row's entry; undefined when it cannot be read (skipped and counted by the caller). */

@@ -357,19 +357,18 @@ export class StoreCore implements Store {
   }
 
   private async writeOnce(): Promise<void> {
+    // The audit entries waiting go in the same transaction as the state's changes: one sync, not two.
     const entries = this.auditBuffer;
-    if (entries.length > 0) {
-      this.auditBuffer = [];
-      try {
-        await this.persistence.appendAudit(entries);
-        this.counters.appends += 1;
-      } catch (error) {
-        this.auditBuffer = entries.concat(this.auditBuffer);
-        throw error;
-      }
-    }
+    this.auditBuffer = [];
     const started = performance.now();
-    const bytes = await this.persistence.writeHot(this.state);
+    let bytes: number;
+    try {
+      bytes = await this.persistence.writeHot(this.state, entries);
+    } catch (error) {
+      this.auditBuffer = entries.concat(this.auditBuffer);
+      throw error;
+    }
+    if (entries.length > 0) this.counters.appends += 1;
     if (bytes === 0) return;
     this.counters.hotFileBytes = bytes;
     this.counters.lastWriteMs = Math.round((performance.now() - started) * 10) / 10;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayHoldLinesBefore } from '../../src/storage/conversation-book.js';
+import { mayHoldLinesBefore } from '../../src/storage/state/conversations.js';
 import { conversationSchema } from '../../src/storage/records.js';
 
 function text(record: unknown): string {

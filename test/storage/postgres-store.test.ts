@@ -123,6 +123,55 @@ describe('the PostgreSQL store', () => {
     }
   });
 
+  it('moves the inbox and the escalations of a version-2 core row to their own rows in schema step 3, and writes less', async () => {
+    const databaseUrl = await server.createDatabase();
+    const base = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const pooled = await base.connect();
+    try {
+      await migrateSchema(pooled, { upTo: 2 });
+      const meta = { createdAt: T0, values: {}, nextEscalationSeq: 2, nextEffectSeq: 1 };
+      const escalation = {
+        ...{ contactKey: 'whatsapp:svc-1', channel: 'whatsapp', serviceId: 'svc-1', reason: 'asked', priority: 'normal', summary: '' },
+        ...{ mentionId: '9', topicId: '2001', id: 'esc-1', status: 'open', createdAt: T0, updatedAt: T0 },
+      };
+      const inbox = [mention('9'), mention('10', { topicId: '2002' })];
+      const core = { schemaVersion: 2, meta, inbox, cursors: {}, escalations: { 'esc-1': escalation }, journalSeq: 0 };
+      await pooled.query('INSERT INTO bridge_core (id, body) VALUES (1, $1)', [JSON.stringify(core)]);
+    } finally {
+      pooled.release();
+      await base.end();
+    }
+    const store = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    try {
+      expect((await store.pendingInbound()).map((m) => `${m.topicId}/${m.id}`).sort()).toEqual(['2001/9', '2002/10']);
+      expect((await store.listEscalations()).map((e) => e.id)).toEqual(['esc-1']);
+      await store.enqueueEffect({ key: 'e1', kind: 'reply', contactKey: 'whatsapp:svc-1', payload: { text: 'y'.repeat(2000) } });
+      const before = store.stats().journalBytes;
+      await store.completeEffect('e1');
+      await store.markInboundProcessed('2001', '9');
+      await store.flush();
+      expect(store.stats().journalBytes - before).toBeLessThan(300);
+    } finally {
+      await store.close();
+    }
+    const check = new pg.Client({ connectionString: databaseUrl });
+    await check.connect();
+    try {
+      expect((await check.query('SELECT ref FROM bridge_inbox')).rows).toEqual([{ ref: '2002/10' }]);
+      expect((await check.query('SELECT id FROM bridge_escalations')).rows).toEqual([{ id: 'esc-1' }]);
+      const body = JSON.parse((await check.query('SELECT body FROM bridge_core WHERE id = 1')).rows[0].body);
+      expect([body.inbox, body.escalations, body.meta.nextEscalationSeq]).toEqual([[], {}, 2]);
+    } finally {
+      await check.end();
+    }
+    const again = await openPostgresStore({ databaseUrl, writeIntervalMs: 0 });
+    try {
+      expect(await again.getEffect('e1')).toMatchObject({ status: 'done', payload: null, attempts: 1 });
+    } finally {
+      await again.close();
+    }
+  });
+
   it('lets one instance hold the lease and refuses a second while it lives', async () => {
     const databaseUrl = await server.createDatabase();
     const active = await openPostgresStore({ databaseUrl, instanceName: 'a', leaseTtlMs: 60_000 });

@@ -1,11 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import type { HotState } from '../hot-state.js';
-import type { Persistence, PersistenceCounters } from '../persistence.js';
-import { conversationSchema } from '../records.js';
-import type { AuditEntry, ConversationRecord } from '../records.js';
-import { parseAuditRow, stateFromRows, statementBytes, takeSqlWrite } from '../sql-state.js';
-import { TRANSCRIPT_ROWS_SQL, transcriptStatements } from '../sql-transcript.js';
-import type { ConversationRow, ShardRow } from '../sql-state.js';
+import { SqlPersistence } from '../sql-persistence.js';
+import type { SqlSteps } from '../sql-persistence.js';
+import type { ConversationRow, EffectRow, LoadedState, ShardRow } from '../sql-state.js';
+import { TRANSCRIPT_RETENTION_SQL } from '../sql-transcript.js';
+import { trimHotLinesIn } from '../state/conversations.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 
@@ -20,168 +19,67 @@ export interface Fence {
 const WHERE = 'the PostgreSQL store';
 
 /**
- * The shared SQL layout (`../sql-state.ts`): the core state one row, a row per conversation, seen id and effect,
- * the audit log and the archive append-only tables. A commit of the changed rows is one transaction, fenced by the
- * lease token. Its reads being asynchronous, this store loads the conversations whole at open (the same tables).
+ * The shared SQL layout (`../sql-persistence.ts`) in PostgreSQL: every transaction fenced by the lease token. Its
+ * reads being asynchronous, this store loads the conversations whole at open (the same tables) and never leaves one
+ * cold: a read there would be asynchronous, in the middle of an update.
  */
-export class PostgresPersistence implements Persistence {
-  private readonly counters: PersistenceCounters = { fsyncs: 0, bytes: 0, snapshots: 0 };
-  /** The core row as last committed: not written again while it is the same. */
-  private lastCore: string | undefined;
-  /** Version-1 shard rows were read at open: the first commit deletes them. */
-  private dropShards = false;
+export class PostgresPersistence extends SqlPersistence {
   constructor(
     private readonly pool: Pool,
     private readonly fence: Fence,
-    private readonly logger: StoreLogger,
-    private readonly onRelease: () => Promise<void>,
-  ) {}
+    logger: StoreLogger,
+    onRelease: () => Promise<void>,
+  ) {
+    super(WHERE, logger, onRelease, false);
+  }
 
-  async load(now: number): Promise<{ state: HotState; migrated: boolean }> {
-    const core = (await this.query<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1'))[0]?.body;
-    const shards = await this.query<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
-    const conversations = await this.query<ConversationRow>('SELECT key, owner, updated_at, archived_at, body FROM bridge_conversations');
+  async load(now: number): Promise<LoadedState> {
+    const core = (await this.read<{ body: string }>('SELECT body FROM bridge_core WHERE id = 1'))[0]?.body;
+    const shards = await this.read<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
+    const conversations = await this.read<ConversationRow>(
+      'SELECT key, owner, updated_at, archived_at, body, turn, dialog FROM bridge_conversations',
+    );
     const lines = new Map<string, string[]>();
-    for (const row of await this.query<{ key: string; body: string }>('SELECT key, body FROM bridge_transcript ORDER BY key, seq')) {
+    for (const row of await this.read<{ key: string; body: string }>('SELECT key, body FROM bridge_transcript ORDER BY key, seq')) {
       const of = lines.get(row.key);
       if (of) of.push(row.body);
       else lines.set(row.key, [row.body]);
     }
     for (const row of conversations) row.lines = lines.get(row.key) ?? [];
-    const seen = await this.query<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen');
-    const outbox = await this.query<{ body: string }>('SELECT body FROM bridge_outbox');
-    this.dropShards = shards.length > 0;
-    this.lastCore = core;
-    return stateFromRows({ core, shards, conversations, seen, outbox }, WHERE, now);
-  }
-
-  async writeHot(state: HotState): Promise<number> {
-    const write = takeSqlWrite(state, this.lastCore, this.dropShards);
-    if (write.statements.length === 0) return 0;
-    try {
-      await this.transaction(async (client) => {
-        for (const statement of write.statements) await client.query(numbered(statement.sql), statement.values);
-        for (const { key, lines } of write.transcripts) {
-          const committed = (await client.query<{ seq: number; body: string }>(numbered(TRANSCRIPT_ROWS_SQL), [key])).rows;
-          const statements = transcriptStatements(key, committed, lines);
-          for (const statement of statements) await client.query(numbered(statement.sql), statement.values);
-          write.bytes += statementBytes(statements);
-        }
-      });
-    } catch (error) {
-      write.undo();
-      throw error;
-    }
-    this.lastCore = write.coreText;
-    this.dropShards = false;
-    this.counters.fsyncs++;
-    this.counters.bytes += write.bytes;
-    return write.bytes;
-  }
-
-  /** Every commit already holds the whole changed rows: a snapshot is one more commit of what is dirty. */
-  async snapshot(state: HotState): Promise<void> {
-    await this.writeHot(state);
-    this.counters.snapshots++;
-  }
-
-  /** Commits count as syncs: PostgreSQL makes each one durable before it answers. */
-  stats(): PersistenceCounters {
-    return { ...this.counters };
+    const seen = await this.read<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen');
+    const outbox = await this.read<EffectRow>('SELECT body, state FROM bridge_outbox');
+    const inbox = await this.read<{ body: string }>('SELECT body FROM bridge_inbox');
+    const escalations = await this.read<{ body: string }>('SELECT body FROM bridge_escalations');
+    return this.loaded({ core, shards, conversations, seen, outbox, inbox, escalations }, now);
   }
 
   readCold(key: string): Promise<string | undefined> {
-    // Loaded whole at open and never left cold: a read there would be asynchronous, in the middle of an update.
     return Promise.reject(new Error(`conversation ${key} cannot be cold in the PostgreSQL store`));
   }
 
-  async appendAudit(entries: AuditEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.transaction(async (client) => {
-      await client.query('INSERT INTO bridge_audit (body) SELECT unnest($1::text[])', [entries.map((entry) => JSON.stringify(entry))]);
-    });
+  /**
+   * Retention of transcript lines as one DELETE by date (the date is indexed). Every conversation is in memory here:
+   * their old lines go there first (a commit meanwhile writes them without), then from the rows.
+   */
+  async deleteTranscriptBefore(state: HotState, beforeMs: number): Promise<{ lines: number; conversations: number }> {
+    const result = await trimHotLinesIn(state, beforeMs);
+    await this.transact(
+      (function* (): SqlSteps {
+        yield { sql: TRANSCRIPT_RETENTION_SQL.delete, values: [beforeMs] };
+      })(),
+    );
+    return result;
   }
 
-  async readAudit(visit: (entry: AuditEntry) => void): Promise<void> {
-    const rows = await this.query<{ seq: string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq');
-    let bad = 0;
-    for (const row of rows) {
-      const entry = parseAuditRow(row.body);
-      if (entry) visit(entry);
-      else bad += 1;
-    }
-    if (bad > 0) this.logger.warn({ table: 'bridge_audit' }, `skipped ${bad} unreadable audit row(s)`);
-  }
-
-  async rewriteAudit(keep: (entry: AuditEntry) => boolean): Promise<number> {
-    const rows = await this.query<{ seq: string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq');
-    const drop = rows.filter((row) => {
-      const entry = parseAuditRow(row.body);
-      return entry === undefined || !keep(entry);
-    });
-    if (drop.length === 0) return 0;
-    await this.transaction(async (client) => {
-      await client.query('DELETE FROM bridge_audit WHERE seq = ANY($1::bigint[])', [drop.map((row) => row.seq)]);
-    });
-    return drop.length;
-  }
-
-  async appendArchive(records: Array<{ key: string; json: string }>): Promise<void> {
-    if (records.length === 0) return;
-    await this.transaction(async (client) => {
-      await client.query('INSERT INTO bridge_archive (key, body) SELECT * FROM unnest($1::text[], $2::text[])', [
-        records.map((record) => record.key),
-        records.map((record) => record.json),
-      ]);
-    });
-  }
-
-  async readArchive(key: string): Promise<ConversationRecord | undefined> {
-    const rows = await this.query<{ body: string }>('SELECT body FROM bridge_archive WHERE key = $1 ORDER BY seq DESC LIMIT 1', [key]);
-    if (rows[0] === undefined) return undefined;
-    const result = conversationSchema.safeParse(JSON.parse(rows[0].body));
-    if (!result.success)
-      throw new StoreError('corrupt', `An archived conversation in ${WHERE} (bridge_archive) does not match the schema.`);
-    return result.data;
-  }
-
-  async removeArchive(keys: readonly string[], options: { dryRun: boolean }): Promise<number> {
-    if (keys.length === 0) return 0;
-    if (options.dryRun) {
-      const rows = await this.query<{ n: string }>('SELECT count(*) AS n FROM bridge_archive WHERE key = ANY($1::text[])', [[...keys]]);
-      return Number(rows[0]?.n ?? 0);
-    }
-    let count = 0;
-    await this.transaction(async (client) => {
-      count = (await client.query('DELETE FROM bridge_archive WHERE key = ANY($1::text[])', [[...keys]])).rowCount ?? 0;
-    });
-    return count;
-  }
-
-  async compactArchive(isArchived: (key: string) => boolean): Promise<number> {
-    const rows = await this.query<{ seq: string; key: string }>('SELECT seq, key FROM bridge_archive ORDER BY seq');
-    const latest = new Map(rows.map((row) => [row.key, row.seq]));
-    const drop = rows.filter((row) => latest.get(row.key) !== row.seq || !isArchived(row.key)).map((row) => row.seq);
-    if (drop.length === 0) return 0;
-    await this.transaction(async (client) => {
-      await client.query('DELETE FROM bridge_archive WHERE seq = ANY($1::bigint[])', [drop]);
-    });
-    return drop.length;
-  }
-
-  release(): Promise<void> {
-    return this.onRelease();
-  }
-
-  private async query<R extends object>(sql: string, values: unknown[] = []): Promise<R[]> {
+  protected async read<R>(sql: string, values: unknown[] = []): Promise<R[]> {
     try {
-      return (await this.pool.query<R>(sql, values)).rows;
+      return (await this.pool.query(numbered(sql), values)).rows as R[];
     } catch (error) {
       throw new StoreError('io', `${WHERE}: a read failed: ${describeCause(error)}.`, { cause: error });
     }
   }
 
-  private async transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
+  protected async transact(steps: SqlSteps): Promise<void> {
     let client: PoolClient;
     this.fence.assertHeld();
     try {
@@ -192,7 +90,10 @@ export class PostgresPersistence implements Persistence {
     try {
       await client.query('BEGIN');
       await this.fence.check(client);
-      await work(client);
+      for (let step = steps.next(); !step.done; ) {
+        const result = await client.query(numbered(step.value.sql), step.value.values);
+        step = steps.next({ changes: result.rowCount ?? 0, rows: result.rows });
+      }
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});

@@ -81,3 +81,39 @@ export function inactiveConversationsIn(state: HotState, beforeMs: number): Arra
   }
   return found;
 }
+
+/**
+ * Whether a conversation's JSON text may hold a transcript line dated before `beforeMs`, read without parsing it: the
+ * record's text is written in its schema's order, the transcript after the dialog and followed only by plain fields,
+ * so its last `"transcript":[` is the transcript and its first line's `at` comes first. Lines are kept in order.
+ * Anything else (a text not of that form) answers yes: the record is then parsed and looked at.
+ */
+export function mayHoldLinesBefore(json: string, beforeMs: number): boolean {
+  const at = json.lastIndexOf('"transcript":[');
+  if (at < 0) return true;
+  const first = /^(?:\]|\{"at":(-?[\d.e+]+)[,}])/.exec(json.slice(at + 14, at + 60));
+  if (!first) return true;
+  return first[1] !== undefined && Number(first[1]) < beforeMs;
+}
+
+/**
+ * Removes transcript lines dated before `beforeMs` from the conversations held in memory, in place (their rows, if
+ * any, are the persistence's to trim); returns the lines removed and from how many conversations. Yields to the event
+ * loop now and then: a pass over thousands never holds it long.
+ */
+export async function trimHotLinesIn(state: HotState, beforeMs: number): Promise<{ lines: number; conversations: number }> {
+  const result = { lines: 0, conversations: 0 };
+  let seen = 0;
+  for (const [key] of listConversationsIn(state)) {
+    if (++seen % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const now = state.conversations.get(key);
+    if (!isHot(now) || !mayHoldLinesBefore(now.json, beforeMs)) continue;
+    const record = recordOf(now);
+    const kept = record.transcript.filter((line) => line.at >= beforeMs);
+    if (kept.length === record.transcript.length) continue;
+    result.lines += record.transcript.length - kept.length;
+    result.conversations += 1;
+    state.conversations.replaceQuietly(key, entryOf({ ...record, transcript: kept }));
+  }
+  return result;
+}

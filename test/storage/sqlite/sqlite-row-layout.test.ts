@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_TABLE_SQL, schemaSteps } from '../../../src/storage/sql-schema.js';
-import { RECENT_CONVERSATIONS } from '../../../src/storage/sql-state.js';
+import { RECENT_CONVERSATIONS } from '../../../src/storage/sql-commit.js';
 import { SQLITE_FILE, openSqliteStore } from '../../../src/storage/sqlite/open-sqlite-store.js';
 import { T0, conversation, mention } from '../store-contract.js';
 import { useTempDirs } from '../test-dirs.js';
@@ -108,7 +108,7 @@ describe('the SQLite row layout', () => {
 
     const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
     await store.close();
-    expect(rows(dir, 'SELECT version FROM bridge_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(rows(dir, 'SELECT version FROM bridge_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     expect(rows(dir, 'SELECT count(*) AS n FROM bridge_shards')).toEqual([{ n: 0 }]);
     expect(rows(dir, 'SELECT key, owner, archived_at FROM bridge_conversations ORDER BY key')).toEqual([
       { key: 'whatsapp:old', owner: null, archived_at: T0 },
