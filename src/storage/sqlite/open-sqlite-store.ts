@@ -73,6 +73,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
 export function openDatabase(file: string): DatabaseSync {
   const db = new DatabaseSync(file);
   try {
+    // 1 KB pages (set before the first table; an existing file keeps its own): a commit writes every page it
+    // touched, one per table and index, so smaller pages write less per answered message (bench/store-message-cost.ts:
+    // one customer alone 125 KB -> 36 KB, 20 at once 15 -> 11 KB), for ~12 % more file and slower bulk saves.
+    db.exec('PRAGMA page_size = 1024');
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
     migrate(db);
     return db;
