@@ -1,7 +1,7 @@
 // A customer's message while the bot owns the conversation: triggers first, then menus, questions, intents, fallback.
 import type { Turn } from './turn.js';
 import type { Button, Sentiment } from './types.js';
-import { foldText, containsPhrase } from './fold-text.js';
+import { foldText, containsPhrase } from '../shared/fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';

@@ -2,6 +2,7 @@
 // annoying" and "wat een rotbedrijf" as positive; the words customers use when they are fed up are few and plain, so
 // they are listed here (folded: lower case, no accents), and every language's list counts (customers mix them).
 // Shouting (a message of several words in capitals) counts too.
+import { foldText } from '../shared/fold-text.js';
 
 /** Words that start with one of these (folded) are angry: "ridiculous", "belachelijke", "scandaleuse". By language. */
 const STEMS = [
@@ -28,15 +29,6 @@ const PHRASES = [
   .join('|')
   .split('|');
 
-function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 const stems = new RegExp(`(?:^| )(?:${STEMS})`, 'u');
 
 /** Several words, most letters in capitals: "WHERE IS MY ORDER". */
@@ -48,6 +40,6 @@ function shouting(text: string): boolean {
 
 /** Whether the customer's text reads angry in any of the three languages. */
 export function soundsAngry(text: string): boolean {
-  const folded = ` ${fold(text)} `;
+  const folded = ` ${foldText(text)} `;
   return stems.test(folded) || PHRASES.some((p) => folded.includes(` ${p} `)) || shouting(text);
 }
