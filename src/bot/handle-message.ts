@@ -28,14 +28,22 @@ function nluSays(turn: Turn, intent: string): boolean {
   return r !== undefined && r.intent === intent && r.confidence >= nluThreshold(turn.flows, r);
 }
 
+/** The NLU's "never mind" counts in a message of at most this many words ("forget it", not "cancel my order and..."). */
+const CANCEL_WORDS = 6;
+/** While people are asked for, a retreat may come with its reason: "nah it's fine, sorted it out myself". */
+const CANCEL_WORDS_PENDING = 10;
+
+/** The customer's words: "it's", "j'ai" and "n'est" are one each. */
+const wordsIn = (text: string): number => (text.match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? []).length;
+
 /** A short message that says "never mind" (and not "cancel my order"). */
 export function isCancel(turn: Turn, text: string): boolean {
   const cancel = turn.flows.escalation.cancel;
   if (!cancel.enabled) return false;
   const folded = foldText(text);
-  const words = folded.split(' ').length;
+  const most = turn.state.pendingEscalation ? CANCEL_WORDS_PENDING : CANCEL_WORDS;
   // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
-  if (words <= 6 && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
+  if (wordsIn(text) <= most && !/\d/.test(folded) && nluSays(turn, CANCEL_INTENT)) return true;
   // While people are asked for, refusing them calls it off: "actually I don't need an agent anymore".
   if (turn.state.pendingEscalation && refusesPerson(turn, text)) return true;
   // A phrase counts in a short clause of its own: "oh never mind, I found it myself" calls the request off.

@@ -133,7 +133,8 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     }
   }
   const languages = [...byLanguage.keys()].sort();
-  const minor = new Set([NONE, ...RESERVED_MINOR, ...(set.yielding ?? [])]);
+  const yielding = new Set(set.yielding ?? []);
+  const minor = new Set([NONE, ...RESERVED_MINOR, ...yielding]);
   const { nlp, container } = bootstrap(languages);
   const vocabulary = new Map<string, Set<string>>();
   let examples = 0;
@@ -195,8 +196,9 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   };
 
   /** Anger in the customer's words (listed), or NLP.js's clearly negative sentiment; else its vote. */
-  const sentimentOf = async (lang: string, text: string): Promise<Understanding['sentiment']> => {
-    if (soundsAngry(text)) return 'negative';
+  const sentimentOf = async (lang: string, text: string, intent: string | undefined): Promise<Understanding['sentiment']> => {
+    // Insistent marks are not anger in a thanks ("thank you!!!"); a sarcastic one has its own words ("thanks for nothing").
+    if (soundsAngry(text, { punctuation: intent === undefined || !yielding.has(intent) })) return 'negative';
     const s = (await nlp.getSentiment(lang, text))?.sentiment;
     if (s?.vote === 'negative') return (s.score ?? 0) <= NEGATIVE_SCORE ? 'negative' : 'neutral';
     return s?.vote === 'positive' || s?.vote === 'neutral' ? s.vote : undefined;
@@ -263,7 +265,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const parts = apart ? await Promise.all(clauses.map(async (c) => ({ ranked: await readIn(lang, c), words: wordCount(c) }))) : [];
     const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
     const [top, next] = ranked;
-    const sentiment = await sentimentOf(lang, text);
+    const sentiment = await sentimentOf(lang, text, top?.intent);
     return {
       source: 'embedded',
       intent: top?.intent ?? NONE,
