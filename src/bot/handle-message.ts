@@ -4,6 +4,7 @@ import type { Button, Sentiment } from './types.js';
 import { foldText, containsPhrase } from '../shared/fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
+import { personOnlyReported } from './reported-person.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
 import { clarify, collectEntities, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
@@ -105,7 +106,10 @@ function fallback(turn: Turn, text: string): void {
 function personAsked(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
-  if (findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined) return true;
+  const words = [...t.phrases, ...t.keywords];
+  const said = blankRefused(text);
+  // A person told about ("the agent was very helpful") is no request: the NLU decides.
+  if (findWords(said, words) !== undefined && !personOnlyReported(said, words)) return true;
   if (!nluSays(turn, PERSON_INTENT)) return false;
   const keyword = matchIntent(turn.flows, withoutNegated(text));
   // A keyword yields to a sure reading that hesitates with nothing else ("... a return and a new order, so I would

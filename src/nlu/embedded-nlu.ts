@@ -65,8 +65,9 @@ function forgetUtterances(manager: NluManager, lang: string): void {
 const SOMEONE = new Set(['someone', 'somebody', 'anyone', 'anybody', 'iemand', 'quelqu', "quelqu'un", 'quelquun']);
 /** NLP.js's sentiment counts as anger at or below this score (its lexicons call "vous pouvez me passer" -0.2). */
 const NEGATIVE_SCORE = -0.4;
-/** "Nobody answers", "niemand helpt me", "personne ne répond": a complaint, not a request for a person. */
-const NOBODY = /(?<![\p{L}])(?:nobody|no one|no-one|niemand|personne(?= ne| n'| n’)|(?<=(?:ne|n'|n’)\s?\S*\s)personne)(?![\p{L}])/iu;
+/** "Nobody answers", "niemand helpt me", "personne ne répond": a complaint, not a request for a person ("une personne" is one). */
+const NOBODY =
+  /(?<![\p{L}])(?:nobody|no one|no-one|niemand|personne(?= ne| n'| n’)|(?<=(?<![\p{L}])(?:ne|n'|n’)\s?\S*\s)personne)(?![\p{L}])/iu;
 
 interface Stemmer {
   tokenizeAndStem(text: string, keepStops?: boolean): string[];

@@ -17,6 +17,26 @@ class ReadChat extends Chat {
   }
 }
 
+describe('requests for a person, and people only told about', () => {
+  it.each(["j'aimerais qu'une personne m'appelle", 'hello? anyone there?', 'ik wil een leidinggevende'])(
+    'hands "%s" to people ("une personne" is someone, not "personne ne répond")',
+    async (text) => {
+      const chat = new ReadChat({ languageGuesser: guesser });
+      expect(escalation(await chat.tell(text))?.packet.reason).toBe('explicit_request');
+    },
+  );
+
+  it.each([
+    'thanks, the agent was very helpful',
+    'bedankt, jullie medewerker heeft me goed geholpen',
+    "l'agent de livraison n'est jamais venu",
+    "mon responsable m'a demandé de suivre la commande",
+  ])('does not hand "%s" to people: the person named did something, nobody is asked for', async (text) => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    expect(escalation(await chat.tell(text))?.packet.reason).not.toBe('explicit_request');
+  });
+});
+
 describe('a request for a person called off', () => {
   it.each([
     ['get me a person', "nah it's fine, sorted it out myself"],
