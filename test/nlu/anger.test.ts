@@ -40,6 +40,12 @@ describe('anger in the customer’s own words', () => {
       'waar blijft het?!',
       'are you kidding me?? a whole month!!',
       'dit slaat nergens op',
+      'this is the second time I ask',
+      'het is al de derde keer dat ik bel',
+      "c'est la troisième fois que je vous écris",
+      'alweer te laat',
+      "c'est pas possible, encore une fois",
+      'ik ben zeer ontevreden',
     ])
       expect(soundsAngry(text), text).toBe(true);
   });
@@ -47,7 +53,14 @@ describe('anger in the customer’s own words', () => {
   it('leaves insistent punctuation out when the caller says so (a thanks), and does not read one doubled mark as anger', () => {
     expect(soundsAngry('thank you!!!', { punctuation: false })).toBe(false);
     expect(insistent('thank you!!!')).toBe(true);
-    for (const text of ["where's my stuff??", 'hoe vaak leveren jullie?', 'het is al de tweede bestelling', 'nulle part'])
+    for (const text of [
+      "where's my stuff??",
+      'hoe vaak leveren jullie?',
+      'het is al de tweede bestelling',
+      'nulle part',
+      "j'ai commandé la mauvaise taille",
+      'this is the second time I order from you, love your shop',
+    ])
       expect(soundsAngry(text), text).toBe(false);
   });
 });
