@@ -140,6 +140,13 @@ function contactTagTriggered(turn: Turn): boolean {
   return false;
 }
 
+/** The customer's last messages were all angry, as many as the trigger counts. */
+function angerStreak(turn: Turn): boolean {
+  const t = turn.flows.escalation.triggers.negative_sentiment;
+  const recent = turn.state.sentiments.slice(-t.count);
+  return t.enabled && recent.length === t.count && recent.every((s) => s === 'negative');
+}
+
 function textTriggered(turn: Turn, text: string): boolean {
   const { state, flows } = turn;
   const t = flows.escalation.triggers;
@@ -147,8 +154,7 @@ function textTriggered(turn: Turn, text: string): boolean {
     requestEscalation(turn, escalationRequest(turn, 'explicit_request', text, { priority: t.explicit_request.priority }));
     return true;
   }
-  const recent = state.sentiments.slice(-t.negative_sentiment.count);
-  if (t.negative_sentiment.enabled && recent.length === t.negative_sentiment.count && recent.every((s) => s === 'negative')) {
+  if (angerStreak(turn)) {
     requestEscalation(turn, escalationRequest(turn, 'negative_sentiment', text, { priority: t.negative_sentiment.priority }));
     // The trend was reported; the next unhappy messages count afresh.
     state.sentiments = [];
@@ -161,7 +167,9 @@ function textTriggered(turn: Turn, text: string): boolean {
 export function handleMessage(turn: Turn, text: string, clicked: Button | undefined, isNew: boolean): MessageResult {
   const { state } = turn;
   const click = clicked ?? (state.offer ? selectByText(text, state.offer.buttons, state.offer.numbered) : undefined);
-  if (!clicked && isCancel(turn, text) && !isNew) {
+  // "Laat maar, jullie zijn waardeloos" after another angry message, with no people asked for: the anger counts.
+  const noPeople = !state.pendingEscalation && !state.takingMessage;
+  if (!clicked && isCancel(turn, text) && !isNew && !(noPeople && angerStreak(turn))) {
     handleCancel(turn);
     return 'handled';
   }

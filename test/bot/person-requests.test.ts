@@ -66,6 +66,15 @@ describe('two angry messages in a row', () => {
     expect(escalation(await chat.tell(second))?.packet.reason).toBe('negative_sentiment');
   });
 
+  it.each([
+    ['jullie service is om te huilen', 'laat maar, jullie zijn waardeloos'],
+    ["mon colis est encore en retard, c'est inadmissible", 'laissez tomber, vous êtes nuls'],
+  ])('"%s", then "%s": the anger counts, not the "never mind" with no people asked for', async (first, second) => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    await chat.tell(first);
+    expect(escalation(await chat.tell(second))?.packet.reason).toBe('negative_sentiment');
+  });
+
   it('are not heard in an excited thanks after an angry message', async () => {
     const chat = new ReadChat({ languageGuesser: guesser });
     await chat.tell('this is so frustrating, when do you open on monday?');
