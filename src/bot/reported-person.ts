@@ -1,6 +1,7 @@
 // A person the customer tells about, not one they ask for: "thanks, the agent was very helpful", "mijn collega heeft
-// het besteld", "mon responsable m'a demandé de suivre la commande", "l'agent de livraison n'est jamais venu". The
-// flows' words for a person count as a request unless every one of them is the subject of something that happened.
+// het besteld", "mon responsable m'a demandé de suivre la commande", "l'agent de livraison n'est jamais venu"; or asks
+// the hours of: "when is the manager in?", "à quelle heure le directeur arrive ?". The flows' words for a person count
+// as a request unless every one of them is the subject of something that happened or named in a question about when.
 import { foldText } from '../shared/fold-text.js';
 
 /** What follows a person who did something, within a few words: a verb of a report, in English, Dutch or French. */
@@ -18,6 +19,23 @@ const REPORT = new RegExp(
   'u',
 );
 
+/**
+ * A question about when: "when is the manager in?", "hoe laat begint de teamleider?", "à quelle heure le directeur
+ * arrive ?", and with a day in a question ("is your boss available on saturday?"): the opening hours are asked.
+ */
+const WHEN =
+  /(?:^| )(?:when|what time|how late|until when|till when|wanneer|hoe laat|tot wanneer|vanaf wanneer|quand|quelle heure|jusqu a quand)(?: |$)/u;
+const DAY =
+  /(?:^| )(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|weekend|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week end)(?: |$)/u;
+
+/**
+ * The customer's own people ("my boss wants a refund", "mijn collega heeft besteld", "mon patron") and "in person"
+ * ("can I pick it up in person?", "en personne"); not an adviser of theirs at the company ("mon conseiller").
+ */
+const OWN = /(?:^| )(?:my|mijn|mn|m n|mon|ma|our|onze|ons|notre)$/u;
+const IN_PERSON = /(?:^| )(?:in|en)$/u;
+const ADVISERS = new Set(['conseiller', 'conseillere', 'adviseur', 'advisor', 'agent']);
+
 /** Where the folded phrase starts in the folded clause, as whole words. */
 function placesOf(clause: string, phrase: string): number[] {
   const padded = ` ${clause} `;
@@ -32,13 +50,17 @@ function placesOf(clause: string, phrase: string): number[] {
  */
 export function personOnlyReported(text: string, words: readonly string[]): boolean {
   let reported = false;
-  for (const clause of text.split(/[,.;:!?()\n]+/u).map(foldText)) {
+  for (const raw of text.split(/(?<=[,.;:!?()\n])/u)) {
+    const clause = foldText(raw);
+    const aboutTime = WHEN.test(clause) || (raw.trim().endsWith('?') && DAY.test(clause));
     for (const w of words) {
       const phrase = foldText(w);
       if (!phrase) continue;
       for (const at of placesOf(clause, phrase)) {
         const after = ` ${clause} `.slice(at + phrase.length + 2);
-        if (!REPORT.test(after)) return false;
+        const before = ` ${clause} `.slice(0, at).trimEnd();
+        const theirs = (OWN.test(before) && !ADVISERS.has(phrase)) || (IN_PERSON.test(before) && phrase === 'person');
+        if (!aboutTime && !theirs && !REPORT.test(after)) return false;
         reported = true;
       }
     }

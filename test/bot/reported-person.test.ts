@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { personOnlyReported } from '../../src/bot/reported-person.js';
 
-const WORDS = ['agent', 'manager', 'person', 'medewerker', 'collega', 'conseillere', 'responsable', 'talk to someone'];
+const WORDS = [
+  'agent',
+  'manager',
+  'person',
+  'medewerker',
+  'collega',
+  'conseiller',
+  'conseillere',
+  'responsable',
+  'boss',
+  'patron',
+  'directeur',
+  'teamleider',
+  'talk to someone',
+];
 
 describe('a person the customer tells about, not one asked for', () => {
   it.each([
@@ -13,7 +27,14 @@ describe('a person the customer tells about, not one asked for', () => {
     'merci, votre conseillère a été très efficace',
     "mon responsable m'a demandé de suivre la commande",
     "l'agent de livraison n'est jamais venu",
-  ])('"%s" names a person only as someone who did something', (text) => {
+    'when is the manager in?',
+    'hoe laat begint de teamleider?',
+    'à quelle heure le directeur arrive ?',
+    'is your boss available on saturday?',
+    'my boss paid for the order, can he get a refund?',
+    'mon patron veut être remboursé',
+    'can I pick it up in person?',
+  ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(true);
   });
 
@@ -24,6 +45,9 @@ describe('a person the customer tells about, not one asked for', () => {
     'medewerker aub',
     'is the manager there? he said he would call',
     'where is my order',
+    'I want to speak to your boss',
+    'je veux parler à mon conseiller',
+    'can a manager call me tomorrow',
   ])('"%s" may be asking for one (or names none)', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(false);
   });
