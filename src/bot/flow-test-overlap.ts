@@ -1,7 +1,7 @@
 // Held out means held out: a test sentence that is also one of the flows' examples measures memory, not understanding.
 import type { FlowTestFile } from './flow-test-file.js';
 import type { Flows } from './flow-schema.js';
-import { foldText } from './fold-text.js';
+import { foldText } from '../shared/fold-text.js';
 import { trainingSetOf } from './training-set.js';
 
 /** The test sentences (as written) that are also training examples of the flows, compared folded (case, accents, punctuation). */

@@ -1,7 +1,7 @@
 // A quick reply the customer picked: from the current offer, from an older message, or no longer meaningful.
 import type { Button } from './types.js';
 import type { Turn } from './turn.js';
-import { foldText } from './fold-text.js';
+import { foldText } from '../shared/fold-text.js';
 import { menuEntry } from './quick-replies.js';
 import { runStep } from './run-step.js';
 

@@ -1,9 +1,10 @@
 // A customer's message while the bot owns the conversation: triggers first, then menus, questions, intents, fallback.
 import type { Turn } from './turn.js';
 import type { Button, Sentiment } from './types.js';
-import { foldText, containsPhrase } from './fold-text.js';
+import { foldText, containsPhrase } from '../shared/fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
+import { personOnlyReported } from './reported-person.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
 import { clarify, collectEntities, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
@@ -30,15 +31,23 @@ function nluSays(turn: Turn, intent: string): boolean {
   return r !== undefined && r.intent === intent && r.confidence >= nluThreshold(turn.flows, r);
 }
 
+/** The NLU's "never mind" counts in a message of at most this many words ("forget it", not "cancel my order and..."). */
+const CANCEL_WORDS = 6;
+/** While people are asked for, a retreat may come with its reason: "nah it's fine, sorted it out myself". */
+const CANCEL_WORDS_PENDING = 10;
+
+/** The customer's words: "it's", "j'ai" and "n'est" are one each. */
+const wordsIn = (text: string): number => (text.match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? []).length;
+
 /** A short message that says "never mind" (and not "cancel my order"). */
 export function isCancel(turn: Turn, text: string): boolean {
   const cancel = turn.flows.escalation.cancel;
   if (!cancel.enabled) return false;
   const folded = foldText(text);
-  const words = folded.split(' ').length;
+  const most = turn.state.pendingEscalation ? CANCEL_WORDS_PENDING : CANCEL_WORDS;
   // The NLU's "never mind" counts for a short message without digits (an order number is an answer, not a retreat).
   // Not while a question waits: a short reply to it ("no", "that one") is an answer that does not fit, asked again.
-  if (words <= 6 && !/\d/.test(folded) && !turn.state.question && nluSays(turn, CANCEL_INTENT)) return true;
+  if (wordsIn(text) <= most && !/\d/.test(folded) && !turn.state.question && nluSays(turn, CANCEL_INTENT)) return true;
   // While people are asked for, refusing them calls it off: "actually I don't need an agent anymore".
   if (turn.state.pendingEscalation && refusesPerson(turn, text)) return true;
   // A phrase counts in a short clause of its own: "oh never mind, I found it myself" calls the request off.
@@ -109,10 +118,14 @@ function personAsked(turn: Turn, text: string): boolean {
   return keyword === undefined || ((r?.confidence ?? 0) >= SURE_PERSON && r?.runnerUp?.intent !== keyword.name);
 }
 
-/** The flows' words for a person, outside a clause that refuses one. */
+/** The flows' words for a person, outside a clause that refuses one, and not only a person told about. */
 function personWords(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
-  return t.enabled && findWords(blankRefused(text), [...t.phrases, ...t.keywords]) !== undefined;
+  if (!t.enabled) return false;
+  const words = [...t.phrases, ...t.keywords];
+  const said = blankRefused(text);
+  // A person told about ("the agent was very helpful") is no request: the NLU decides.
+  return findWords(said, words) !== undefined && !personOnlyReported(said, words);
 }
 
 /** The NLU's confidence in a request for a person that an intent's keyword in the text does not overrule. */
@@ -137,6 +150,13 @@ function contactTagTriggered(turn: Turn): boolean {
   return false;
 }
 
+/** The customer's last messages were all angry, as many as the trigger counts. */
+function angerStreak(turn: Turn): boolean {
+  const t = turn.flows.escalation.triggers.negative_sentiment;
+  const recent = turn.state.sentiments.slice(-t.count);
+  return t.enabled && recent.length === t.count && recent.every((s) => s === 'negative');
+}
+
 function textTriggered(turn: Turn, text: string): boolean {
   const { state, flows } = turn;
   const t = flows.escalation.triggers;
@@ -144,8 +164,7 @@ function textTriggered(turn: Turn, text: string): boolean {
     requestEscalation(turn, escalationRequest(turn, 'explicit_request', text, { priority: t.explicit_request.priority }));
     return true;
   }
-  const recent = state.sentiments.slice(-t.negative_sentiment.count);
-  if (t.negative_sentiment.enabled && recent.length === t.negative_sentiment.count && recent.every((s) => s === 'negative')) {
+  if (angerStreak(turn)) {
     requestEscalation(turn, escalationRequest(turn, 'negative_sentiment', text, { priority: t.negative_sentiment.priority }));
     // The trend was reported; the next unhappy messages count afresh.
     state.sentiments = [];
@@ -161,7 +180,9 @@ export function handleMessage(turn: Turn, text: string, clicked: Button | undefi
   // Under a language menu, naming one of its languages picks it ("Dutch", "Français svp").
   const click =
     clicked ?? (offer ? (selectByText(text, offer.buttons, offer.numbered) ?? selectLanguageByName(turn.flows, offer, text)) : undefined);
-  if (!clicked && isCancel(turn, text) && !isNew) {
+  // "Laat maar, jullie zijn waardeloos" after another angry message, with no people asked for: the anger counts.
+  const noPeople = !state.pendingEscalation && !state.takingMessage;
+  if (!clicked && isCancel(turn, text) && !isNew && !(noPeople && angerStreak(turn))) {
     handleCancel(turn);
     return 'handled';
   }

@@ -3,7 +3,7 @@
 // own, for the languages flows commonly declare; a language menu's button titles count too.
 import type { Flows } from './flow-schema.js';
 import type { Button } from './types.js';
-import { foldText } from './fold-text.js';
+import { foldText } from '../shared/fold-text.js';
 import { menuEntry } from './quick-replies.js';
 
 /** Folded names by ISO 639-1 code. */

@@ -3,7 +3,7 @@
 // process (a backtracking engine took seconds on `^(\w+\s?)+$` and 27 letters). RE2 has no backreferences and no
 // lookaround: such a pattern is refused when the flows load, with the pattern and its place named.
 import { RE2JS } from 're2js';
-import { stripAccents } from './fold-text.js';
+import { stripAccents } from '../shared/fold-text.js';
 
 /** A compiled flows pattern: case-insensitive, accents stripped from the pattern (the text is stripped by the caller). */
 export interface LinearPattern {

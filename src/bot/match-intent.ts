@@ -1,6 +1,6 @@
 // Intent matching by keywords, phrases and regular expressions, case- and accent-insensitive.
 import type { Flows, IntentSpec } from './flow-schema.js';
-import { foldText, stripAccents } from './fold-text.js';
+import { foldText, stripAccents } from '../shared/fold-text.js';
 import { type LinearPattern, linearPattern } from './linear-pattern.js';
 
 export interface IntentMatch {

@@ -2,7 +2,7 @@
 import type { Flows, MenuSpec } from './flow-schema.js';
 import type { Button, CannedResponse, Channel } from './types.js';
 import type { ReplyAction } from './decision.js';
-import { foldText } from './fold-text.js';
+import { foldText } from '../shared/fold-text.js';
 
 export interface MenuOffer {
   menu: string;

@@ -2,7 +2,7 @@
 import type { Flows, Step } from './flow-schema.js';
 import type { Turn } from './turn.js';
 import { escalationRequest, requestEscalation } from './escalate.js';
-import { stripAccents } from './fold-text.js';
+import { stripAccents } from '../shared/fold-text.js';
 import { linearPattern } from './linear-pattern.js';
 import { namedLanguageButton } from './language-names.js';
 

@@ -2,7 +2,7 @@
 import type { Turn } from './turn.js';
 import type { CannedResponse } from './types.js';
 import type { Button } from './types.js';
-import { foldText } from './fold-text.js';
+import { foldText } from '../shared/fold-text.js';
 import { nativeButtons } from './quick-replies.js';
 
 type Kind = 'csat' | 'nps';

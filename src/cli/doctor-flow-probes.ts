@@ -1,6 +1,6 @@
 import type { BusinessHoursSchedule, CannedResponse } from '../engage/index.js';
 import type { Flows } from '../bot/index.js';
-import { foldText } from '../bot/fold-text.js';
+import { foldText } from '../shared/fold-text.js';
 import { attempt, why } from './doctor-attempt.js';
 import { fail, pass, skip, type Check } from './doctor-checklist.js';
 import type { DoctorEngage } from './doctor-engage-probes.js';

@@ -66,8 +66,9 @@ function forgetUtterances(manager: NluManager, lang: string): void {
 const SOMEONE = new Set(['someone', 'somebody', 'anyone', 'anybody', 'iemand', 'quelqu', "quelqu'un", 'quelquun']);
 /** NLP.js's sentiment counts as anger at or below this score (its lexicons call "vous pouvez me passer" -0.2). */
 const NEGATIVE_SCORE = -0.4;
-/** "Nobody answers", "niemand helpt me", "personne ne répond": a complaint, not a request for a person. */
-const NOBODY = /(?<![\p{L}])(?:nobody|no one|no-one|niemand|personne(?= ne| n'| n’)|(?<=(?:ne|n'|n’)\s?\S*\s)personne)(?![\p{L}])/iu;
+/** "Nobody answers", "niemand helpt me", "personne ne répond": a complaint, not a request for a person ("une personne" is one). */
+const NOBODY =
+  /(?<![\p{L}])(?:nobody|no one|no-one|niemand|personne(?= ne| n'| n’)|(?<=(?<![\p{L}])(?:ne|n'|n’)\s?\S*\s)personne)(?![\p{L}])/iu;
 
 interface Stemmer {
   tokenizeAndStem(text: string, keepStops?: boolean): string[];
@@ -134,7 +135,8 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     }
   }
   const languages = [...byLanguage.keys()].sort();
-  const minor = new Set([NONE, ...RESERVED_MINOR, ...(set.yielding ?? [])]);
+  const yielding = new Set(set.yielding ?? []);
+  const minor = new Set([NONE, ...RESERVED_MINOR, ...yielding]);
   const { nlp, container } = bootstrap(languages);
   const vocabulary = new Map<string, Set<string>>();
   let examples = 0;
@@ -203,8 +205,9 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   };
 
   /** Anger in the customer's words (listed), or NLP.js's clearly negative sentiment; else its vote. */
-  const sentimentOf = async (lang: string, text: string): Promise<Understanding['sentiment']> => {
-    if (soundsAngry(text)) return 'negative';
+  const sentimentOf = async (lang: string, text: string, intent: string | undefined): Promise<Understanding['sentiment']> => {
+    // Insistent marks are not anger in a thanks ("thank you!!!"); a sarcastic one has its own words ("thanks for nothing").
+    if (soundsAngry(text, { punctuation: intent === undefined || !yielding.has(intent) })) return 'negative';
     const s = (await nlp.getSentiment(lang, text))?.sentiment;
     if (s?.vote === 'negative') return (s.score ?? 0) <= NEGATIVE_SCORE ? 'negative' : 'neutral';
     return s?.vote === 'positive' || s?.vote === 'neutral' ? s.vote : undefined;
@@ -271,7 +274,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const parts = apart ? await Promise.all(clauses.map(async (c) => ({ ranked: await readIn(lang, c), words: wordCount(c) }))) : [];
     const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
     const [top, next] = ranked;
-    const sentiment = await sentimentOf(lang, text);
+    const sentiment = await sentimentOf(lang, text, top?.intent);
     return {
       source: 'embedded',
       intent: top?.intent ?? NONE,

@@ -4,9 +4,10 @@ import { fakeIo, REPO } from '../cli/cli-helpers.js';
 
 // CI runs the shipped conversation tests (config/flows.test.yaml, held out from training) on the default flows.
 // The file's thresholds are the targets; these floors are a little below what the default flows reach (measured
-// 2026-11-27: intent 0.926, person recall 0.962, precision 0.953, language 0.992, entities 1.0, dialogues 0.881), so a
-// change that makes the bot understand customers worse fails here.
-const FLOORS = { intent: 0.91, person_recall: 0.95, person_precision: 0.945, language: 0.98, entities: 0.97, dialogues: 0.85 };
+// 2026-11-27, after issue 25's work on requests for a person and on dialogues: intent 0.929, person recall 0.971,
+// precision 0.962, language 0.992, entities 1.0, dialogues 0.905), so a change that makes the bot understand customers
+// worse fails here.
+const FLOORS = { intent: 0.92, person_recall: 0.96, person_precision: 0.95, language: 0.98, entities: 0.97, dialogues: 0.88 };
 
 describe('the default flows on their held-out conversation tests', () => {
   it('understand customers at least as well as measured, with no test sentence among the training examples', async () => {
@@ -20,10 +21,11 @@ describe('the default flows on their held-out conversation tests', () => {
 });
 
 // The second held-out file (test/fixtures/flows.blind.yaml) was written blind: its author never saw the examples,
-// the keywords or the first test file, so nobody tuned on it. Measured 2026-11-27 on the default flows: intent 0.888,
-// person recall 0.989, precision 0.957, language 0.995, entities 1.0, dialogues 0.838. Its short everyday sentences
-// ("thanks!", "hours?") may coincide with examples written independently, so overlap is reported, not refused.
-const BLIND_FLOORS = { intent: 0.86, person_recall: 0.95, person_precision: 0.93, language: 0.98, entities: 0.95, dialogues: 0.78 };
+// the keywords or the first test file, so nobody tuned on it. Measured 2026-11-27 on the default flows (after issue
+// 25's work on requests for a person): intent 0.891, person recall 1.0, precision 0.958, language 0.993, entities 1.0,
+// dialogues 0.811. Its short everyday sentences ("thanks!", "hours?") may coincide with examples written
+// independently, so overlap is reported, not refused.
+const BLIND_FLOORS = { intent: 0.88, person_recall: 0.97, person_precision: 0.945, language: 0.98, entities: 0.95, dialogues: 0.78 };
 
 describe('the default flows on the test file written blind', () => {
   it('understand its customers at least as well as measured', async () => {

@@ -24,4 +24,10 @@ describe('negation in English, Dutch and French', () => {
     expect(blankRefused("Why can't I talk to a human?")).toContain('human');
     expect(blankRefused("I don't want a bot, I want a human")).toContain('human');
   });
+
+  it('blanks a person the customer says they are not asking for ("not asking for an agent", "je ne demande pas un conseiller")', () => {
+    expect(blankRefused("I'm not asking for an agent, I want to know about my refund")).not.toContain('agent');
+    expect(blankRefused('je ne demande pas un conseiller, je veux savoir pour mon remboursement')).not.toContain('conseiller');
+    expect(blankRefused('I am not looking for a person, just the hours')).not.toContain('person');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldText } from '../../src/bot/fold-text.js';
+import { foldText } from '../../src/shared/fold-text.js';
 
 describe('foldText', () => {
   it('folds case, accents and punctuation, the same the first time and every time after', () => {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { personOnlyReported } from '../../src/bot/reported-person.js';
+
+const WORDS = [
+  'agent',
+  'manager',
+  'person',
+  'medewerker',
+  'collega',
+  'conseiller',
+  'conseillere',
+  'responsable',
+  'boss',
+  'patron',
+  'directeur',
+  'teamleider',
+  'talk to someone',
+];
+
+describe('a person the customer tells about, not one asked for', () => {
+  it.each([
+    'thanks, the agent was very helpful',
+    'my manager asked me to get a refund',
+    'the person at the counter told me to ask here',
+    'bedankt, jullie medewerker heeft me goed geholpen',
+    'mijn collega heeft het besteld, waar blijft het?',
+    'merci, votre conseillère a été très efficace',
+    "mon responsable m'a demandé de suivre la commande",
+    "l'agent de livraison n'est jamais venu",
+    'when is the manager in?',
+    'hoe laat begint de teamleider?',
+    'à quelle heure le directeur arrive ?',
+    'is your boss available on saturday?',
+    'my boss paid for the order, can he get a refund?',
+    'mon patron veut être remboursé',
+    'can I pick it up in person?',
+  ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
+    expect(personOnlyReported(text, WORDS)).toBe(true);
+  });
+
+  it.each([
+    'I want to talk to the manager',
+    'the agent was rude, I want a manager',
+    'can I talk to the agent who helped me yesterday',
+    'medewerker aub',
+    'is the manager there? he said he would call',
+    'where is my order',
+    'I want to speak to your boss',
+    'je veux parler à mon conseiller',
+    'can a manager call me tomorrow',
+  ])('"%s" may be asking for one (or names none)', (text) => {
+    expect(personOnlyReported(text, WORDS)).toBe(false);
+  });
+});
