@@ -1,5 +1,5 @@
 // `npx tsx bench/profile-summary.ts FILE.cpuprofile [--top N] [--per N] [--callers REGEX]`: where a V8 CPU profile (node
-// `--cpu-prof`, e.g. the bridge's under `BENCH_BRIDGE_NODE_ARGS`) spent its time, without a browser. Prints one
+// `--cpu-prof`, e.g. the bridge's: `npm run bench -- --cpu-prof DIR`) spent its time, without a browser. Prints one
 // JSON object: the sampled total, self time by function and by file (node_modules grouped by package), and the
 // inclusive time of the heaviest functions (a function counted once per sample even when recursive). With
 // `--per N` every figure is also divided by N (e.g. the answers of the run) as ms per answer; with `--callers REGEX`,
