@@ -1,13 +1,13 @@
 // `npm run bench`: starts the simulator and the bridge as separate processes, drives customers through the
 // simulator's control API and prints one JSON object (also written to bench/results/latest.json).
-// Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE] [--budget-per-hour N]
+// Usage: npm run bench [-- --smoke] [--only NAME[,NAME]] [--out FILE] [--budget-per-hour N] [--cpu-prof DIR]
 // (--built: run dist/cli.js; npm run bench builds it)
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAllChildren, REPO_ROOT, useBuiltCli } from './lib/child-process.js';
+import { killAllChildren, REPO_ROOT, setBridgeNodeArgs, useBuiltCli } from './lib/child-process.js';
 import { machineInfo } from './lib/machine-info.js';
 import { runScenario } from './lib/run-scenario.js';
 import { FULL_SIZE, SMOKE_SIZE, scenarios } from './lib/scenarios.js';
@@ -87,6 +87,9 @@ async function main(): Promise<void> {
   const budgetPerHour = parseBudgetPerHour(flag('budget-per-hour'));
   // `npm run bench` builds first and measures the compiled bridge, as it is deployed.
   if (process.argv.includes('--built')) useBuiltCli(true);
+  // `--cpu-prof DIR`: each bridge writes a V8 CPU profile there when it stops (read it with bench/profile-summary.ts).
+  const profileDir = flag('cpu-prof');
+  if (profileDir) setBridgeNodeArgs(['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`]);
   const report = await runBench({
     smoke: process.argv.includes('--smoke'),
     ...(only ? { only: only.split(',') } : {}),

@@ -34,6 +34,17 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 let builtCli = false;
+/** Node flags for the bridge processes alone (`--cpu-prof DIR` of `bench/run.ts`, or `BENCH_BRIDGE_NODE_ARGS`). */
+let bridgeArgs: readonly string[] = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+
+/** Node flags every bridge the bench starts gets (e.g. `--cpu-prof --cpu-prof-dir=DIR`; NODE_OPTIONS refuses those). */
+export function setBridgeNodeArgs(args: readonly string[]): void {
+  bridgeArgs = args;
+}
+
+export function bridgeNodeArgs(): readonly string[] {
+  return bridgeArgs;
+}
 
 /** Runs the compiled `dist/cli.js` (as a deployment does, without tsx's compiler in memory) instead of the sources. */
 export function useBuiltCli(on: boolean): void {
@@ -44,10 +55,8 @@ export function useBuiltCli(on: boolean): void {
  * Runs `node --import tsx src/cli.ts ...args` (or `node dist/cli.js ...args`) directly, no npx wrapper, so `pid`
  * is the process itself.
  */
-export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildHandle {
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): ChildHandle {
   const entry = builtCli ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
-  // Node flags for the bridge alone (e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile it; NODE_OPTIONS refuses those).
-  const nodeArgs = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, ...entry, ...args], {
     cwd: REPO_ROOT,
     env,

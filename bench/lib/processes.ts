@@ -1,4 +1,4 @@
-import { cleanEnv, spawnCli, type ChildHandle } from './child-process.js';
+import { bridgeNodeArgs, cleanEnv, spawnCli, type ChildHandle } from './child-process.js';
 import { SimClient } from './sim-client.js';
 
 export const SIM_TOKEN = 'sim-token';
@@ -74,7 +74,7 @@ export function bridgeEnv(simUrl: string, s: BridgeSettings): NodeJS.ProcessEnv 
  */
 export async function startBridge(simUrl: string, s: BridgeSettings): Promise<RunningBridge> {
   const started = performance.now();
-  const child = spawnCli(['start'], bridgeEnv(simUrl, s));
+  const child = spawnCli(['start'], bridgeEnv(simUrl, s), bridgeNodeArgs());
   try {
     // An active bridge prints `health, metrics…: URL`; a PostgreSQL standby `… Health: URL` while it waits.
     const m = await child.waitForLine(/(?:health, metrics[^:]*|Health): (http:\/\/[^\s]+)/, START_TIMEOUT_MS);

@@ -49,6 +49,9 @@ export function withDecision(
     ...(state === undefined ? {} : { dialog: state }),
     ...(typeof s?.stretchStartedAt === 'number' ? { stretchStartedAt: s.stretchStartedAt } : {}),
     transcript: [...c.transcript, ...botLines.map((l) => ({ at: l.at, from: 'bot' as const, text: l.text }))],
+    // The bot's last reply is dated as its transcript line is, by the decision: noting it again when the service
+    // accepted the reply rewrote the whole conversation a second time per answer (issue 28).
+    ...(botLines.length > 0 ? { lastBotReplyAt: botLines[botLines.length - 1]!.at } : {}),
     updatedAt: at,
   };
 }

@@ -33,24 +33,21 @@ describe('a reply is recorded when the service answers, and re-checked by id onl
     expect(count(t, 'publisher.add')).toBe(1);
   });
 
-  it('notes the reply on the conversation before the completion is flushed: one group commit holds both (#13)', async () => {
+  it('records a reply without writing the conversation again: its line and lastBotReplyAt came with the decision (#28)', async () => {
     const t = effectTestContext();
     await botOwns(t.store, KEY, t.ctx.now());
     await t.store.enqueueEffect({ key: '9001:1:reply', kind: 'reply', contactKey: KEY, payload: reply('Hello Ann') });
     t.ctx.clean.add('9001:1:reply');
-    const flush = t.store.flush.bind(t.store);
-    const atFlush: Array<{ done: boolean; lastBotReplyAt: number | undefined }> = [];
-    t.store.flush = async () => {
-      atFlush.push({
-        done: (await t.store.getEffect('9001:1:reply'))?.status === 'done',
-        lastBotReplyAt: (await t.store.getConversation(KEY))?.lastBotReplyAt,
-      });
-      return flush();
+    const update = t.store.updateConversation.bind(t.store);
+    let updates = 0;
+    t.store.updateConversation = async (key, fn) => {
+      updates += 1;
+      return update(key, fn);
     };
     await runPendingEffects(t.ctx, KEY, t.escalations);
     expect(count(t, 'publisher.add')).toBe(1);
-    // The first flush after the completion carries the note too (a later one may come from the runner).
-    expect(atFlush.find((f) => f.done)).toEqual({ done: true, lastBotReplyAt: t.ctx.now() });
+    expect((await t.store.getEffect('9001:1:reply'))?.status).toBe('done');
+    expect(updates).toBe(0);
   });
 
   it('reads the conversation once for a reply: the owner check uses that same read', async () => {

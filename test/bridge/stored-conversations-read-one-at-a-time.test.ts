@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_WATCHED, MentionRecheck, watchRecentConversations } from '../../src/bridge/intake/poller-recheck.js';
-import { Reconciler } from '../../src/bridge/ownership/reconcile.js';
+import { FULL_PASS_EVERY_MS, Reconciler } from '../../src/bridge/ownership/reconcile.js';
 import { createMemoryStore, type ConversationRecord, type Store } from '../../src/storage/index.js';
 
 const NOW = 1_700_000_000_000;
@@ -87,5 +87,70 @@ describe('stored conversations are read a few or one at a time', () => {
     expect(returned).toEqual([idle.key]);
     expect(read()).toBe(49);
     expect(mostAtOnce()).toBe(1);
+  });
+
+  it("between the full passes over people's conversations, a run reads only the recently updated ones and those with an escalation", async () => {
+    let now = NOW;
+    const store = createMemoryStore({ clock: () => now });
+    for (let n = 2; n < 50; n++) await store.saveConversation(conversation(n, { owner: 'agents', updatedAt: NOW - 90 * MINUTE }));
+    const { store: counted, read } = counting(store);
+    const returned: string[] = [];
+    const looked: string[] = [];
+    const ctx = {
+      store: counted,
+      now: () => now,
+      health: { revoked: false },
+      settings: { idleReturnMinutes: 30, stuckEscalationMinutes: 0, ownerConfirmAgeMs: 30_000 },
+      hours: { current: () => undefined, input: () => ({}) },
+      log: { warn: () => undefined, info: () => undefined },
+      engage: {
+        mentions: {
+          get: async (ref: { id: string }) => {
+            looked.push(ref.id);
+            return { id: ref.id, status: 'open' };
+          },
+        },
+      },
+    } as unknown as ConstructorParameters<typeof Reconciler>[0];
+    const events = {
+      returnToBot: async (key: string) => {
+        returned.push(key);
+        return { changed: true };
+      },
+    } as unknown as ConstructorParameters<typeof Reconciler>[1];
+    const reconciler = new Reconciler(ctx, events);
+    await reconciler.run();
+    expect(read()).toBe(48);
+    // Meanwhile: one contact goes idle (people answered long ago), one customer writes, one gets an escalation.
+    const idle = conversation(1, {
+      owner: 'agents',
+      ownerChangedAt: NOW - 90 * MINUTE,
+      humanSeenAt: NOW - 80 * MINUTE,
+      updatedAt: NOW - 90 * MINUTE,
+    });
+    await store.saveConversation(idle);
+    const writing = conversation(60, { owner: 'agents', updatedAt: NOW });
+    await store.saveConversation(writing);
+    const escalated = conversation(7);
+    await store.openEscalation({
+      contactKey: escalated.key,
+      channel: 'whatsapp',
+      serviceId: escalated.serviceId,
+      reason: 'agent',
+      priority: 'normal',
+      mentionId: escalated.lastMentionId!,
+      topicId: '2001',
+      summary: '',
+    });
+    now += 15_000;
+    await reconciler.run();
+    // The one written to (the escalated one is read by its key, and looked up below).
+    expect(read()).toBe(48 + 1);
+    expect(returned).toEqual([]);
+    expect(looked.sort()).toEqual([writing.lastMentionId, escalated.lastMentionId].sort());
+    now += FULL_PASS_EVERY_MS;
+    await reconciler.run();
+    expect(read()).toBe(48 + 1 + 50);
+    expect(returned).toEqual([idle.key]);
   });
 });

@@ -109,18 +109,9 @@ export async function performReply(
     messageIds: result.messages.map((m) => String(m.id)),
   };
   // Recorded (on disk) the moment the service answers: whatever happens after this, the reply is known to be out,
-  // and nothing after it can have started without this on disk (see effect-doubt.ts). The conversation's note of
-  // the reply is made before the flush, so both go to disk in that one group commit instead of a second one.
+  // and nothing after it can have started without this on disk (see effect-doubt.ts). The conversation is not
+  // written again: its line and `lastBotReplyAt` came with the decision (`withDecision`).
   await deps.store.completeEffect(effect.key, recorded);
-  try {
-    await noteReply(deps, key);
-  } catch (err) {
-    // The reply is out and recorded: bookkeeping after it must not make it look failed (and be sent again).
-    deps.log.warn(
-      { contact: key, effect: effect.key, err: (err as Error)?.message },
-      'reply sent; updating the conversation after it failed',
-    );
-  }
   await deps.store.flush();
   deps.metrics.replies.inc({ channel });
   deps.shadow?.reply({ atMs: deps.now(), contactKey: key, text: p.text });
@@ -131,12 +122,6 @@ export async function performReply(
 
 /** Stores (one per bridge) whose log already says that publish answers are not the envelope. */
 const unreadAnswersLogged = new WeakSet<object>();
-
-/** The conversation notes when the bot last replied. */
-async function noteReply(deps: PerformerDeps, key: string): Promise<void> {
-  const at = deps.now();
-  await deps.store.updateConversation(key, (c) => (c ? { ...c, lastBotReplyAt: at, updatedAt: at } : undefined));
-}
 
 function sameServices(a: readonly ReplyService[], b: readonly ReplyService[]): boolean {
   const text = (l: readonly ReplyService[]) => JSON.stringify(l.map((x) => `${x.type}/${x.service_id}`).sort());

@@ -41,6 +41,8 @@ export interface WatchedMention {
  */
 export class MentionRecheck {
   private readonly byKey = new Map<string, WatchedMention>();
+  /** The watched mentions' contacts by topic and id: `keyOf` runs for every account-written mention read (issue 28). */
+  private readonly keyByRef = new Map<string, string>();
   private lastPassMs = Number.NEGATIVE_INFINITY;
   private hurried = false;
 
@@ -52,13 +54,14 @@ export class MentionRecheck {
       return;
     }
     if (!known && this.byKey.size >= MAX_WATCHED) this.dropIdlest();
+    if (known) this.keyByRef.delete(refOf(known));
     this.byKey.set(m.key, { topicId: m.topicId, id: m.id, key: m.key, addedAt: m.addedAt, seenAtMs: nowMs, checkedAtMs: 0 });
+    this.keyByRef.set(refOf(m), m.key);
   }
 
   /** The contact of a watched mention (an account-written mention naming the mention it answers). */
   keyOf(topicId: string, id: string): string | undefined {
-    for (const w of this.byKey.values()) if (w.topicId === topicId && w.id === id) return w.key;
-    return undefined;
+    return this.keyByRef.get(refOf({ topicId, id }));
   }
 
   /** An account-written mention could not be placed: a person may have answered someone; read again at once. */
@@ -67,6 +70,8 @@ export class MentionRecheck {
   }
 
   forget(key: string): void {
+    const known = this.byKey.get(key);
+    if (known) this.keyByRef.delete(refOf(known));
     this.byKey.delete(key);
   }
 
@@ -79,7 +84,7 @@ export class MentionRecheck {
     if (!this.hurried && nowMs - this.lastPassMs < RECHECK_EVERY_MS && nowMs >= this.lastPassMs) return [];
     this.hurried = false;
     this.lastPassMs = nowMs;
-    for (const [key, w] of this.byKey) if (nowMs - w.seenAtMs > RECHECK_FOR_MS) this.byKey.delete(key);
+    for (const [key, w] of this.byKey) if (nowMs - w.seenAtMs > RECHECK_FOR_MS) this.forget(key);
     return [...this.byKey.values()].sort((a, b) => a.checkedAtMs - b.checkedAtMs).slice(0, limit);
   }
 
@@ -91,8 +96,12 @@ export class MentionRecheck {
   private dropIdlest(): void {
     let idlest: WatchedMention | undefined;
     for (const w of this.byKey.values()) if (!idlest || w.seenAtMs < idlest.seenAtMs) idlest = w;
-    if (idlest) this.byKey.delete(idlest.key);
+    if (idlest) this.forget(idlest.key);
   }
+}
+
+function refOf(m: { topicId: string; id: string }): string {
+  return `${m.topicId}\u0000${m.id}`;
 }
 
 /**

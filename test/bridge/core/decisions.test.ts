@@ -51,6 +51,8 @@ describe('a decision is committed whole, state and lines with its effects, befor
     expect(conv?.contactName).toBe('Ann');
     expect(conv?.dialog).toEqual(state('after'));
     expect(conv?.transcript.map((l) => `${l.from}:${l.text}`)).toEqual(['customer:hi', 'bot:Hello']);
+    // The last reply is dated with its line, in this write: sending it writes no conversation again.
+    expect(conv?.lastBotReplyAt).toBe(conv?.transcript[1]?.at);
     expect((await w.store.pendingEffects(KEY)).map((e) => e.key)).toEqual(['9500:1:reply']);
     // Nothing to perform for the mark: it is stored done, in the same write.
     expect(await w.store.getEffect('9500:decision')).toMatchObject({ status: 'done', payload: null });

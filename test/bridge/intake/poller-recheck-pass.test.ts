@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BridgeContext } from '../../../src/bridge/bridge-context.js';
-import { MentionRecheck, recheckRecent } from '../../../src/bridge/intake/poller-recheck.js';
+import { MentionRecheck, RECHECK_FOR_MS, recheckRecent } from '../../../src/bridge/intake/poller-recheck.js';
 import { AuthError, type Mention } from '../../../src/engage/index.js';
 import { silentLogger } from '../../../src/log.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
@@ -74,5 +74,26 @@ describe('a pass reading recent customer mentions again', () => {
     await expect(pass).rejects.toBeInstanceOf(AuthError);
     expect(ingested).toEqual(['9002']);
     await store.close();
+  });
+});
+
+describe('the watched mentions, by topic and id', () => {
+  it('name the contact of the latest watched mention only: a newer one, a forgotten contact or an expired watch no longer does', () => {
+    const recheck = new MentionRecheck();
+    recheck.watch({ topicId: '2001', id: '9001', key: 'whatsapp:32470000701', addedAt: 1 }, 0);
+    recheck.watch({ topicId: '2002', id: '9001', key: 'whatsapp:32470000702', addedAt: 1 }, 0);
+    expect(recheck.keyOf('2001', '9001')).toBe('whatsapp:32470000701');
+    expect(recheck.keyOf('2002', '9001')).toBe('whatsapp:32470000702');
+    recheck.watch({ topicId: '2001', id: '9002', key: 'whatsapp:32470000701', addedAt: 2 }, 0);
+    // An older mention of the contact leaves the newer one watched.
+    recheck.watch({ topicId: '2001', id: '9000', key: 'whatsapp:32470000701', addedAt: 0 }, 0);
+    expect(recheck.keyOf('2001', '9001')).toBeUndefined();
+    expect(recheck.keyOf('2001', '9000')).toBeUndefined();
+    expect(recheck.keyOf('2001', '9002')).toBe('whatsapp:32470000701');
+    recheck.forget('whatsapp:32470000701');
+    expect(recheck.keyOf('2001', '9002')).toBeUndefined();
+    recheck.due(RECHECK_FOR_MS + 1);
+    expect(recheck.keyOf('2002', '9001')).toBeUndefined();
+    expect(recheck.size).toBe(0);
   });
 });
