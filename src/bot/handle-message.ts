@@ -4,6 +4,7 @@ import type { Button, Sentiment } from './types.js';
 import { foldText, containsPhrase } from '../shared/fold-text.js';
 import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
+import { anyoneCalled } from './anyone-called.js';
 import { personOnlyReported } from './reported-person.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
 import { clarify, collectEntities, intentForEntity } from './clarify.js';
@@ -118,12 +119,13 @@ function personAsked(turn: Turn, text: string): boolean {
   return keyword === undefined || ((r?.confidence ?? 0) >= SURE_PERSON && r?.runnerUp?.intent !== keyword.name);
 }
 
-/** The flows' words for a person, outside a clause that refuses one, and not only a person told about. */
+/** The flows' words for a person, outside a clause that refuses one, and not only a person told about; or "anybody?". */
 function personWords(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
   const words = [...t.phrases, ...t.keywords];
   const said = blankRefused(text);
+  if (anyoneCalled(said)) return true;
   // A person told about ("the agent was very helpful") is no request: the NLU decides.
   return findWords(said, words) !== undefined && !personOnlyReported(said, words);
 }

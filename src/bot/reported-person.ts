@@ -1,7 +1,8 @@
 // A person the customer tells about, not one they ask for: "thanks, the agent was very helpful", "mijn collega heeft
 // het besteld", "mon responsable m'a demandé de suivre la commande", "l'agent de livraison n'est jamais venu"; or asks
-// the hours of: "when is the manager in?", "à quelle heure le directeur arrive ?". The flows' words for a person count
-// as a request unless every one of them is the subject of something that happened or named in a question about when.
+// the hours of: "when is the manager in?", "à quelle heure le directeur arrive ?"; or a call promised before: "the
+// courier was supposed to call me back". The flows' words for a person count as a request unless every one of them is
+// the subject of something that happened, promised before, or named in a question about when.
 import { foldText } from '../shared/fold-text.js';
 
 /** What follows a person who did something, within a few words: a verb of a report, in English, Dutch or French. */
@@ -34,6 +35,9 @@ const DAY =
  */
 const OWN = /(?:^| )(?:my|mijn|mn|m n|mon|ma|our|onze|ons|notre)$/u;
 const IN_PERSON = /(?:^| )(?:in|en)$/u;
+/** Something promised before: "the courier was supposed to call me back", "ze zouden me terugbellen", "il devait me joindre". */
+const PROMISED =
+  /(?:^| )(?:supposed to|was going to|were going to|promised to|would|zou|zouden|moest|moesten|beloofde|devait|devaient|aurait du|auraient du)$/u;
 const ADVISERS = new Set(['conseiller', 'conseillere', 'adviseur', 'advisor', 'agent']);
 
 /** Where the folded phrase starts in the folded clause, as whole words. */
@@ -60,7 +64,7 @@ export function personOnlyReported(text: string, words: readonly string[]): bool
         const after = ` ${clause} `.slice(at + phrase.length + 2);
         const before = ` ${clause} `.slice(0, at).trimEnd();
         const theirs = (OWN.test(before) && !ADVISERS.has(phrase)) || (IN_PERSON.test(before) && phrase === 'person');
-        if (!aboutTime && !theirs && !REPORT.test(after)) return false;
+        if (!aboutTime && !theirs && !PROMISED.test(before) && !REPORT.test(after)) return false;
         reported = true;
       }
     }

@@ -17,7 +17,7 @@ const CUES =
   /(?<![\p{L}'])(?:no|not|don'?t|do not|doesn'?t|didn'?t|never|without|nothing|geen|niet|nooit|zonder|pas|ne|n'|sans|jamais|aucune?)(?![\p{L}])/gu;
 // The cues that say "I do not want this" (not "why can't I talk to a person"), for the words that ask for a person.
 const REFUSALS =
-  /(?<![\p{L}'])(?:no|don'?t (?:want|need)|do not (?:want|need)|never mind|without|not (?:a|an|the|any)|not (?:asking|looking) for|geen|niet nodig|zonder|pas (?:de|d'|besoin|un|une|d'un|d'une)|sans|ne veux pas|ne (?:demande|cherche) pas|aucune?)(?![\p{L}])/gu;
+  /(?<![\p{L}'])(?:no|don'?t (?:want|need)|do not (?:want|need)|never mind|without|not (?:a|an|the|any)|not (?:asking|looking) for|don'?t (?:transfer|put me through)|do not (?:transfer|put me through)|geen|niet nodig|niet (?:doorverbinden|doorschakelen|doorsturen)|zonder|pas (?:de|d'|besoin|un|une|d'un|d'une)|sans|ne veux pas|ne (?:demande|cherche) pas|aucune?)(?![\p{L}])/gu;
 const BOUNDARY =
   /[,.;:!?()\n]|(?<![\p{L}])(?:but|just|only|instead|rather|i want|i need|i'd like|maar|gewoon|alleen|enkel|ik wil|mais|juste|seulement|plutot|je veux|je voudrais)(?![\p{L}])/gu;
 

@@ -15,6 +15,9 @@ const WORDS = [
   'directeur',
   'teamleider',
   'talk to someone',
+  'call me back',
+  'me terugbellen',
+  'vous me joindre',
 ];
 
 describe('a person the customer tells about, not one asked for', () => {
@@ -50,5 +53,12 @@ describe('a person the customer tells about, not one asked for', () => {
     'can a manager call me tomorrow',
   ])('"%s" may be asking for one (or names none)', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(false);
+  });
+
+  it('is a call promised before ("the courier was supposed to call me back"), not a call asked for', () => {
+    expect(personOnlyReported('the courier was supposed to call me back, where is my parcel?', WORDS)).toBe(true);
+    expect(personOnlyReported('ze zouden me terugbellen maar er kwam niets', WORDS)).toBe(true);
+    expect(personOnlyReported('can someone call me back please', WORDS)).toBe(false);
+    expect(personOnlyReported('could you call me back?', WORDS)).toBe(false);
   });
 });

@@ -21,6 +21,8 @@ describe('negation in English, Dutch and French', () => {
     expect(blankRefused('No agent needed, thanks')).not.toContain('agent');
     expect(blankRefused('Geen medewerker nodig')).not.toContain('medewerker');
     expect(blankRefused("Pas besoin d'un conseiller")).not.toContain('conseiller');
+    expect(blankRefused('niet doorverbinden aub, ik wil alleen weten hoe laat jullie sluiten')).not.toContain('doorverbinden');
+    expect(blankRefused("don't transfer me, just tell me when you open")).not.toContain('transfer');
     expect(blankRefused("Why can't I talk to a human?")).toContain('human');
     expect(blankRefused("I don't want a bot, I want a human")).toContain('human');
   });
