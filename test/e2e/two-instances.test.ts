@@ -106,9 +106,13 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('has the standby answer health, say standby in readiness and status, and take over on the same HTTP server', async () => {
     const databaseUrl = await server.createDatabase();
-    const a = startInstance(simulator.url, databaseUrl);
+    // Both instances run in this test's process: beside the rest of the suite on two cores its event loop can stall
+    // past a 2 s lease, and the active one then rightly steps down before its status is asked. A longer lease keeps
+    // the roles still while they are looked at; the stop below releases the lease, so the takeover does not wait for it.
+    const lease = { BRIDGE_LEASE_TTL_MS: '10000' };
+    const a = startInstance(simulator.url, databaseUrl, lease);
     const active = await a.running;
-    const b = startInstance(simulator.url, databaseUrl);
+    const b = startInstance(simulator.url, databaseUrl, lease);
     try {
       const standbyUrl = await b.standby;
 
