@@ -6,17 +6,9 @@ import { RECENT_CONVERSATIONS } from '../../../src/storage/sql-commit.js';
 import { SQLITE_FILE, openSqliteStore } from '../../../src/storage/sqlite/open-sqlite-store.js';
 import { T0, conversation, mention } from '../store-contract.js';
 import { useTempDirs } from '../test-dirs.js';
+import { rows } from './read-rows.js';
 
 const dataDir = useTempDirs();
-
-function rows<R>(dir: string, sql: string): R[] {
-  const db = new DatabaseSync(join(dir, SQLITE_FILE), { readOnly: true });
-  try {
-    return db.prepare(sql).all() as R[];
-  } finally {
-    db.close();
-  }
-}
 
 describe('the SQLite row layout', () => {
   it('writes a row per conversation, rewrites only the keys a commit changed and deletes the keys gone', async () => {

@@ -6,17 +6,9 @@ import { SCHEMA_TABLE_SQL, schemaSteps } from '../../../src/storage/sql-schema.j
 import { SQLITE_FILE, openSqliteStore } from '../../../src/storage/sqlite/open-sqlite-store.js';
 import { T0, conversation, mention } from '../store-contract.js';
 import { useTempDirs } from '../test-dirs.js';
+import { rows } from './read-rows.js';
 
 const dataDir = useTempDirs();
-
-function rows<R>(dir: string, sql: string): R[] {
-  const db = new DatabaseSync(join(dir, SQLITE_FILE), { readOnly: true });
-  try {
-    return db.prepare(sql).all() as R[];
-  } finally {
-    db.close();
-  }
-}
 
 describe('what a commit of the SQLite store writes', () => {
   it('moves the inbox and the escalations of a version-2 core row to their own rows, in the step that adds them', async () => {
