@@ -70,6 +70,45 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
       CREATE TABLE bridge_outbox (key text PRIMARY KEY, body text NOT NULL);
     `,
   },
+  {
+    // The database is the state (sql-store/): each kind its table, a row per key, read and written by the store's
+    // methods directly. An effect's status fields are columns, so a status change is a small UPDATE; the pending ones
+    // have partial indexes (all of them by seq, and by contact). The rows of bridge_core, bridge_outbox and
+    // bridge_shards are moved here at the next open (sql-store/move-core-rows.ts).
+    version: 3,
+    sql: (w) => `
+      CREATE TABLE bridge_meta (id int PRIMARY KEY CHECK (id = 1), body text NOT NULL);
+      CREATE TABLE bridge_cursors (topic text PRIMARY KEY, body text NOT NULL);
+      CREATE TABLE bridge_mentions (ref text PRIMARY KEY, key text NOT NULL, body text NOT NULL);
+      CREATE INDEX bridge_mentions_key ON bridge_mentions (key);
+      CREATE TABLE bridge_effects (
+        key text PRIMARY KEY,
+        contact_key text NOT NULL,
+        kind text NOT NULL,
+        seq bigint NOT NULL,
+        status text NOT NULL,
+        attempts int NOT NULL,
+        created_at ${w.date} NOT NULL,
+        updated_at ${w.date} NOT NULL,
+        retry_at ${w.date},
+        last_error text,
+        payload text NOT NULL,
+        result text
+      );
+      CREATE INDEX bridge_effects_pending ON bridge_effects (seq) WHERE status = 'pending';
+      CREATE INDEX bridge_effects_pending_contact ON bridge_effects (contact_key, seq) WHERE status = 'pending';
+      CREATE TABLE bridge_escalation_rows (
+        id text PRIMARY KEY,
+        num bigint NOT NULL,
+        contact_key text NOT NULL,
+        status text NOT NULL,
+        updated_at ${w.date} NOT NULL,
+        body text NOT NULL
+      );
+      DROP INDEX bridge_conversations_slots;
+      CREATE INDEX bridge_conversations_owner ON bridge_conversations (owner, updated_at);
+    `,
+  },
 ];
 
 /** The steps in `dialect`'s words. */
