@@ -27,7 +27,7 @@ describe('the SQLite store', () => {
     const db = new DatabaseSync(join(dir, SQLITE_FILE));
     try {
       expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-      expect(db.prepare('SELECT version FROM bridge_schema').all()).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(db.prepare('SELECT version FROM bridge_schema').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     } finally {
       db.close();
     }
