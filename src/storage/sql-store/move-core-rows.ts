@@ -16,7 +16,13 @@ export async function moveCoreRows(db: SqlSession, where: string, now: number): 
     const shards = await db.all<ShardRow>('SELECT tbl, idx, body FROM bridge_shards ORDER BY tbl, idx');
     const outbox = await db.all<{ body: string }>('SELECT body FROM bridge_outbox');
     if (core === undefined && shards.length === 0 && outbox.length === 0) return false;
-    const { state } = stateFromRows({ core, shards, conversations: [], seen: [], outbox }, where, now);
+    // A core row of version 1 names seen ids without their topic: they are keyed again (`keySeenByTopic`).
+    const rekey = core !== undefined && (JSON.parse(core) as { schemaVersion?: number }).schemaVersion !== 2;
+    const seen = rekey
+      ? (await db.all<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen')).map((r) => ({ ref: r.ref, at: Number(r.at) }))
+      : [];
+    const { state } = stateFromRows({ core, shards, conversations: [], seen, outbox }, where, now);
+    if (rekey) await db.write('DELETE FROM bridge_seen');
     const { createdAt, baselineAt, values, nextEscalationSeq } = state.meta;
     await db.write('INSERT INTO bridge_meta (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body', [
       JSON.stringify({ createdAt, baselineAt, values, nextEscalationSeq }),

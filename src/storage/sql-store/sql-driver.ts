@@ -16,6 +16,8 @@ export interface SqlDriver {
   commit(): void | Promise<void>;
   rollback(): void | Promise<void>;
   close(): void | Promise<void>;
+  /** Throws when the connection may no longer be used (PostgreSQL: the lease is known lost), before any query. */
+  assertUsable?(): void;
 }
 
 /** node:sqlite on one connection, each statement compiled once. */

@@ -30,6 +30,8 @@ function newTxn(): Txn {
 export class SqlSession {
   private queue: Promise<unknown> = Promise.resolve();
   private txn: Txn | undefined;
+  /** Runs once, in the first transaction (a new database's meta row goes with its first write). */
+  beforeFirstWrite: (() => Promise<void>) | undefined;
   readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
 
   constructor(
@@ -79,6 +81,9 @@ export class SqlSession {
       const commit = (): void => void this.run(() => this.commit()).catch(() => {});
       if (this.intervalMs > 0) setTimeout(commit, this.intervalMs);
       else setImmediate(commit);
+      const first = this.beforeFirstWrite;
+      this.beforeFirstWrite = undefined;
+      await first?.();
     }
     for (const value of values) this.counters.bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
     return this.driver.run(sql, values);

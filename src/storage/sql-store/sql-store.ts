@@ -73,6 +73,8 @@ function compareIds(a: string, b: string): number {
 export class SqlStore implements Store {
   private closed = false;
   private nextEffectSeq = 1;
+  /** The meta row of a new database, until it is written. */
+  private newMeta: MetaRow | undefined;
   private counts = { pendingEffects: 0, pendingInbound: 0, conversations: 0, archived: 0 };
 
   /** Settled once the counters are read and a new database has its meta row (every call runs after it). */
@@ -86,10 +88,15 @@ export class SqlStore implements Store {
       const max = await this.db.get<{ n: number | string | null }>('SELECT max(seq) AS n FROM bridge_effects');
       this.nextEffectSeq = Number(max?.n ?? 0) + 1;
       if (!(await this.db.get('SELECT 1 AS one FROM bridge_meta WHERE id = 1'))) {
-        await this.writeMeta({ createdAt: this.now(), values: {}, nextEscalationSeq: 1 });
+        // A new database: its meta row goes with the first write (an open writes nothing).
+        const meta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
+        this.newMeta = meta;
+        this.db.beforeFirstWrite = async () => {
+          if (this.newMeta) await this.writeMeta(this.newMeta);
+        };
       }
       await this.recount();
-    }, true);
+    });
   }
 
   async recordInbound(mention: InboundMention): Promise<boolean> {
@@ -452,6 +459,7 @@ export class SqlStore implements Store {
 
   private op<T>(task: () => Promise<T>, durable = false): Promise<T> {
     this.check();
+    this.db.driver.assertUsable?.();
     return this.db.run(task, durable);
   }
 
@@ -507,11 +515,13 @@ export class SqlStore implements Store {
 
   private async readMeta(): Promise<MetaRow> {
     const row = await this.db.get<{ body: string }>('SELECT body FROM bridge_meta WHERE id = 1');
+    if (!row && this.newMeta) return structuredClone(this.newMeta);
     if (!row) throw new StoreError('corrupt', 'The meta row (bridge_meta) is missing.');
     return validateInput(metaRowSchema, JSON.parse(row.body), 'The meta row (bridge_meta)');
   }
 
   private async writeMeta(meta: MetaRow): Promise<void> {
+    this.newMeta = undefined;
     await this.db.write('INSERT INTO bridge_meta (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body', [
       JSON.stringify(meta),
     ]);
