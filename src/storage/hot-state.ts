@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { JsonMap } from './json-map.js';
-import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from './records.js';
+import { ANY_TOPIC, cursorSchema, escalationSchema, inboundMentionSchema, mentionRef, metaSchema } from './records.js';
 import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
-import { ShardedMap } from './sharded-map.js';
-import { PendingIndex } from './state/pending-index.js';
 
 export const CURRENT_SCHEMA_VERSION = 2;
 
@@ -11,8 +8,8 @@ export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().i
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The core row (`bridge_core`): the small, busy part of the state. The collections that grow with traffic
- * (conversations, seen mention ids, the outbox) are rows per key beside it (`sql-state.ts`).
+ * The core of the older layouts: the journal store's `store.json`, the core row `bridge_core` of schema steps 1 and
+ * 2 (read once, then moved into the tables of each kind).
  */
 export const coreFileSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
@@ -27,36 +24,25 @@ export const coreFileSchema = z.object({
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
 /**
- * A conversation: in memory as its compact JSON (a third of the parsed objects' memory) with the fields scans
- * need; or cold, its row left in the database (read on demand through `Persistence.readCold`), only the fields
- * scans need in memory; or a marker that it was archived.
+ * A conversation of an older layout as read: its JSON text with the fields its row needs, or a marker that it was
+ * archived.
  */
-export type ConversationSlot =
-  | { json: string; owner: Owner; updatedAt: number }
-  | { owner: Owner; updatedAt: number }
-  | { archivedAt: number };
+export type ConversationSlot = { json: string; owner: Owner; updatedAt: number } | { archivedAt: number };
 
-export const SHARDS = { conversations: 256, seen: 64, outbox: 64 } as const;
-
+/**
+ * The state as the older layouts kept it (the journal store's files, the core row of schema steps 1 and 2), read
+ * whole to be written into the tables of each kind (`sql-store/write-legacy-state.ts`).
+ */
 export interface HotState {
   schemaVersion: number;
   meta: HotMeta;
   inbox: InboundMention[];
-  cursors: JsonMap<StoredCursor>;
-  escalations: JsonMap<Escalation>;
-  conversations: ShardedMap<ConversationSlot>;
-  /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen (pruned by age). */
-  seen: ShardedMap<number>;
-  outbox: ShardedMap<Effect>;
-  /** Keys of pending effects in creation order (derived, never stored). */
-  pendingEffects: PendingIndex;
-}
-
-/** Counted by owner, cold ones apart too: `<owner>` or `cold:<owner>`, or `archived`. */
-function slotClass(slot: ConversationSlot): string {
-  if ('json' in slot) return slot.owner;
-  if ('owner' in slot) return `cold:${slot.owner}`;
-  return 'archived';
+  cursors: Map<string, StoredCursor>;
+  escalations: Map<string, Escalation>;
+  conversations: Map<string, ConversationSlot>;
+  /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen. */
+  seen: Map<string, number>;
+  outbox: Map<string, Effect>;
 }
 
 export function emptyHotState(now: number): HotState {
@@ -64,12 +50,11 @@ export function emptyHotState(now: number): HotState {
     schemaVersion: CURRENT_SCHEMA_VERSION,
     meta: { createdAt: now, values: {}, nextEscalationSeq: 1, nextEffectSeq: 1 },
     inbox: [],
-    cursors: new JsonMap(),
-    escalations: new JsonMap(),
-    conversations: new ShardedMap(SHARDS.conversations, slotClass),
-    seen: new ShardedMap(SHARDS.seen),
-    outbox: new ShardedMap(SHARDS.outbox),
-    pendingEffects: new PendingIndex(),
+    cursors: new Map(),
+    escalations: new Map(),
+    conversations: new Map(),
+    seen: new Map(),
+    outbox: new Map(),
   };
 }
 
@@ -79,28 +64,21 @@ export function hotStateFromCore(file: CoreFile): HotState {
     schemaVersion: file.schemaVersion,
     meta: file.meta,
     inbox: file.inbox,
-    cursors: JsonMap.from(file.cursors),
-    escalations: JsonMap.from(file.escalations),
+    cursors: new Map(Object.entries(file.cursors)),
+    escalations: new Map(Object.entries(file.escalations)),
   };
 }
 
-export function coreFileText(state: HotState, journalSeq: number): string {
-  const core: Record<keyof CoreFile, unknown> = {
-    schemaVersion: state.schemaVersion,
-    meta: state.meta,
-    inbox: state.inbox,
-    cursors: state.cursors,
-    escalations: state.escalations,
-    journalSeq,
-  };
-  return JSON.stringify(core);
-}
-
-/** The sharded collections by directory name, for writing and loading alike. */
-export function shardedTables(state: HotState): Array<[string, ShardedMap<unknown>]> {
+/** The collections older layouts kept in shards, by shard name, for loading. */
+export function shardedTables(state: HotState): Array<[string, Map<string, unknown>]> {
   return [
-    ['conversations', state.conversations as ShardedMap<unknown>],
-    ['seen', state.seen as ShardedMap<unknown>],
-    ['outbox', state.outbox as ShardedMap<unknown>],
+    ['conversations', state.conversations as Map<string, unknown>],
+    ['seen', state.seen as Map<string, unknown>],
+    ['outbox', state.outbox as Map<string, unknown>],
   ];
+}
+
+/** Whether the mention `topicId`/`id` was recorded (or, before the upgrade to topic keys, its id in any topic). */
+export function hasSeenIn(state: HotState, topicId: string, id: string): boolean {
+  return state.seen.has(mentionRef(topicId, id)) || state.seen.has(mentionRef(ANY_TOPIC, id));
 }

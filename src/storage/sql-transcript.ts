@@ -1,5 +1,10 @@
 import type { ConversationRecord } from './records.js';
-import type { SqlStatement } from './sql-state.js';
+
+/** One statement, with `?` for its values. */
+export interface SqlStatement {
+  sql: string;
+  values: Array<string | number | null>;
+}
 
 /**
  * A conversation's transcript as appended rows of `bridge_transcript` (one line a row, numbered per conversation),

@@ -1,6 +1,7 @@
 import { auditEntrySchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
-import { auditNamesContact, isSurveyAnswer } from '../state/forget.js';
+import { SURVEY_ANSWER_ACTION } from '../../shared/audit-entry.js';
+import { slashForm } from '../../shared/contact-key.js';
 import { StoreError } from '../store-error.js';
 import { DAY_MS } from '../store-options.js';
 import type { ResolvedStoreOptions, StoreLogger } from '../store-options.js';
@@ -8,6 +9,21 @@ import type { ForgetResult, PruneResult, RetentionCutoffs, RetentionResult } fro
 import type { SqlSession } from './sql-session.js';
 
 /** Pruning, retention and forgetting a contact: `DELETE`s by date or by contact, run as one task of the store. */
+
+/**
+ * Whether an audit entry names the contact: its store key (`whatsapp:324…`) or the managers' form (`whatsapp/324…`),
+ * whole (not the start of a longer id), in its subject, reason or result.
+ */
+export function auditNamesContact(key: string): (entry: AuditEntry) => boolean {
+  const forms = [key, slashForm(key)].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const named = new RegExp(`(?:${forms})(?![\\w.@+-])`);
+  return (entry) => [entry.subject, entry.reason, entry.result].some((text) => text !== undefined && named.test(text));
+}
+
+/** Whether the entry is a customer's survey answer (kept by its own retention setting). */
+function isSurveyAnswer(entry: AuditEntry): boolean {
+  return entry.action === SURVEY_ANSWER_ACTION;
+}
 
 /** Every readable audit entry with its row number, oldest first (unreadable rows are skipped and logged). */
 export async function readAuditRows(db: SqlSession, logger: StoreLogger): Promise<Array<[number, AuditEntry]>> {
