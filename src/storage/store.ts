@@ -13,23 +13,18 @@ import type {
 } from './records.js';
 
 export interface StoreStats {
-  /** Group commits completed since open (file store: each one journal append and one fsync). */
+  /** Transactions committed since open (SQLite: each one WAL sync). */
   writes: number;
-  /** Appends to the cold files (audit log, archive) since open. */
-  appends: number;
+  /** Transactions rolled back since open (a statement or COMMIT failed). */
   writeErrors: number;
-  /** Bytes of the last group commit's journal record (0 for the memory store). */
-  hotFileBytes: number;
-  /** fsync calls on data files since open: journal records and archive appends (0 for the memory store). */
+  /** WAL syncs since open: the SQLite store's commits (0 for the memory and PostgreSQL stores). */
   fsyncs: number;
-  /** Journal bytes appended since open. */
+  /** Bytes of the values the store's statements wrote since open (a number counts 8). */
   journalBytes: number;
-  /** Snapshots written since open (each lets the journal behind it go). */
-  snapshots: number;
+  /** How long the last COMMIT took (ms). */
   lastWriteMs: number;
+  /** Live and archived conversations, as counted at open and by the last `countByOwner`. */
   conversations: number;
-  /** Of `conversations`, those left on disk (cold) and read when asked for. */
-  coldConversations: number;
   archived: number;
   pendingInbound: number;
   pendingEffects: number;

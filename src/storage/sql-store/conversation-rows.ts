@@ -1,9 +1,10 @@
-import { jsonTextOf, validateInput } from '../parse-input.js';
-import { conversationKey, conversationSchema } from '../records.js';
+import { jsonTextOf, parseInput, validateInput } from '../parse-input.js';
+import { conversationKey, conversationSchema, ownerSchema } from '../records.js';
 import type { ConversationRecord, Owner } from '../records.js';
 import { TRANSCRIPT_ROWS_SQL, joinConversation, transcriptStatements } from '../sql-transcript.js';
 import { StoreError } from '../store-error.js';
 import type { ResolvedStoreOptions } from '../store-options.js';
+import type { ConversationFilter } from '../store.js';
 import type { SqlSession } from './sql-session.js';
 
 /**
@@ -98,6 +99,36 @@ export async function writeConversation(db: SqlSession, record: ConversationReco
       lineTexts.map((line) => line.json),
     ),
   ) as ConversationRecord;
+}
+
+/** Reads, applies `fn` and writes the result (checked first); `fn` returning undefined leaves the record as it is. */
+export async function updateConversationRows(
+  db: SqlSession,
+  key: string,
+  fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
+  options: ResolvedStoreOptions,
+): Promise<ConversationRecord | undefined> {
+  const { record, lines, archived } = await readConversation(db, key);
+  const next = fn(record);
+  if (next === undefined) return record;
+  const checked = checkConversation(next, options);
+  if (checked.key !== key)
+    throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${checked.key}; nothing was changed.`);
+  return writeConversation(db, checked, archived ? { rows: [] } : lines);
+}
+
+/** A listing's filter, checked before anything is read. */
+export function checkFilter(filter: ConversationFilter): { owner?: Owner; since?: number; newest?: number } {
+  const owner = filter.owner === undefined ? undefined : parseInput(ownerSchema, filter.owner, 'Owner filter');
+  const since = filter.updatedSince;
+  if (since !== undefined && !Number.isFinite(since)) {
+    throw new StoreError('invalid', 'updatedSince must be a number of epoch milliseconds; nothing was read.');
+  }
+  const newest = filter.newest;
+  if (newest !== undefined && !(Number.isInteger(newest) && newest >= 0)) {
+    throw new StoreError('invalid', 'newest must be a whole number of conversations; nothing was read.');
+  }
+  return { owner, since, newest };
 }
 
 /** The keys of the live conversations the filter picks (the newest first when `newest` is given). */

@@ -1,4 +1,5 @@
 import type { Effect, EffectInput } from '../records.js';
+import { StoreError } from '../store-error.js';
 import type { SqlSession } from './sql-session.js';
 
 /** An effect's row of `bridge_effects`: its status fields are columns, its payload and result JSON text. */
@@ -42,6 +43,12 @@ export async function readEffect(db: SqlSession, key: string): Promise<Effect | 
   return row && effectOfRow(row);
 }
 
+export async function requireEffect(db: SqlSession, key: string): Promise<Effect> {
+  const effect = await readEffect(db, key);
+  if (!effect) throw new StoreError('invalid', `No effect with key ${key} in the outbox; nothing was changed.`);
+  return effect;
+}
+
 export async function pendingEffectRows(db: SqlSession, contactKey: string | undefined): Promise<Effect[]> {
   const rows =
     contactKey === undefined
@@ -52,8 +59,25 @@ export async function pendingEffectRows(db: SqlSession, contactKey: string | und
   return rows.map(effectOfRow);
 }
 
-/** Writes a whole effect (new or changed). */
-export async function writeEffect(db: SqlSession, e: Effect): Promise<void> {
+/** The effect done: once done only the key matters (it keeps the effect from running twice), the payload goes. */
+export function completedEffect(effect: Effect, result: unknown, now: number): Effect {
+  const done: Effect = { ...effect, payload: null, status: 'done', attempts: effect.attempts + 1, updatedAt: now };
+  delete done.retryAt;
+  if (result !== undefined) done.result = result;
+  return done;
+}
+
+/** The effect failed: pending again at `retryAt`, or given up without it. */
+export function failedEffect(effect: Effect, error: string, retryAt: number | undefined, now: number): Effect {
+  const status = retryAt === undefined ? 'failed' : 'pending';
+  const failed: Effect = { ...effect, status, attempts: effect.attempts + 1, lastError: error, updatedAt: now };
+  if (retryAt === undefined) delete failed.retryAt;
+  else failed.retryAt = retryAt;
+  return failed;
+}
+
+/** Writes a whole effect (new or changed); returns it. */
+export async function writeEffect(db: SqlSession, e: Effect): Promise<Effect> {
   await db.write(
     `INSERT INTO bridge_effects (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET status = excluded.status, attempts = excluded.attempts, updated_at = excluded.updated_at, retry_at = excluded.retry_at, last_error = excluded.last_error, payload = excluded.payload, result = excluded.result`,
     [
@@ -71,6 +95,7 @@ export async function writeEffect(db: SqlSession, e: Effect): Promise<void> {
       e.result === undefined ? null : JSON.stringify(e.result),
     ],
   );
+  return e;
 }
 
 /** Adds the effect unless its key is known (then returns the stored one); `done` for a mark that needs no performing. */

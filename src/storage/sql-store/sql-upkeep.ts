@@ -1,11 +1,11 @@
-import { auditEntrySchema } from '../records.js';
+import { auditEntrySchema, ownerSchema } from '../records.js';
 import type { AuditEntry, ConversationRecord } from '../records.js';
 import { SURVEY_ANSWER_ACTION } from '../../shared/audit-entry.js';
 import { slashForm } from '../../shared/contact-key.js';
 import { StoreError } from '../store-error.js';
 import { DAY_MS } from '../store-options.js';
 import type { ResolvedStoreOptions, StoreLogger } from '../store-options.js';
-import type { ForgetResult, PruneResult, RetentionCutoffs, RetentionResult } from '../store.js';
+import type { ForgetResult, OwnerCounts, PruneResult, RetentionCutoffs, RetentionResult } from '../store.js';
 import type { SqlSession } from './sql-session.js';
 
 /** Pruning, retention and forgetting a contact: `DELETE`s by date or by contact, run as one task of the store. */
@@ -53,6 +53,30 @@ async function deleteAudit(db: SqlSession, logger: StoreLogger, drop: (entry: Au
 
 async function count(db: SqlSession, sql: string, values: Array<string | number>): Promise<number> {
   return Number((await db.get<{ n: number | string }>(sql, values))?.n ?? 0);
+}
+
+/** The counts `stats` gives. */
+export async function countRows(
+  db: SqlSession,
+): Promise<{ pendingEffects: number; pendingInbound: number; conversations: number; archived: number }> {
+  return {
+    pendingEffects: await count(db, "SELECT count(*) AS n FROM bridge_effects WHERE status = 'pending'", []),
+    pendingInbound: await count(db, 'SELECT count(*) AS n FROM bridge_mentions', []),
+    conversations: await count(db, 'SELECT count(*) AS n FROM bridge_conversations WHERE archived_at IS NULL', []),
+    archived: await count(db, 'SELECT count(*) AS n FROM bridge_conversations WHERE archived_at IS NOT NULL', []),
+  };
+}
+
+/** Live conversations by owner (an index scan), and the archived ones (their owner is NULL). */
+export async function ownerCounts(db: SqlSession): Promise<OwnerCounts> {
+  const counts: OwnerCounts = { bot: 0, agents: 0, paused: 0, unknown: 0, archived: 0 };
+  for (const row of await db.all<{ owner: string | null; n: number | string }>(
+    'SELECT owner, count(*) AS n FROM bridge_conversations GROUP BY owner',
+  )) {
+    const owner = row.owner === null ? 'archived' : ownerSchema.safeParse(row.owner).data;
+    if (owner) counts[owner] += Number(row.n);
+  }
+  return counts;
 }
 
 export async function pruneRows(
