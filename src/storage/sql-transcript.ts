@@ -35,6 +35,8 @@ export function transcriptStatements(
   key: string,
   committed: ReadonlyArray<{ seq: number; body: string }>,
   lines: ReadonlyArray<{ at: number; json: string }>,
+  /** Given, receives the rows there are once the statements ran. */
+  after?: Array<{ seq: number; body: string }>,
 ): SqlStatement[] {
   if (lines.length === 0) return committed.length === 0 ? [] : [{ sql: DELETE_TRANSCRIPT_SQL, values: [key] }];
   let start = committed.findIndex((row) => row.body === lines[0]!.json);
@@ -50,7 +52,9 @@ export function transcriptStatements(
     statements.push({ sql: 'DELETE FROM bridge_transcript WHERE key = ? AND seq >= ?', values: [key, committed[start + same]!.seq] });
   }
   let next = committed.length === 0 ? 0 : committed[committed.length - 1]!.seq + 1;
+  after?.push(...committed.slice(start, start + same));
   for (const line of lines.slice(same)) {
+    after?.push({ seq: next, body: line.json });
     statements.push({
       sql: 'INSERT INTO bridge_transcript (key, seq, at, body) VALUES (?, ?, ?, ?)',
       values: [key, next, line.at, line.json],

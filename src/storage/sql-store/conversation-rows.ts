@@ -5,7 +5,7 @@ import { TRANSCRIPT_ROWS_SQL, joinConversation, transcriptStatements } from '../
 import { StoreError } from '../store-error.js';
 import type { ResolvedStoreOptions } from '../store-options.js';
 import type { ConversationFilter } from '../store.js';
-import type { SqlSession } from './sql-session.js';
+import type { ConversationRows, SqlSession } from './sql-session.js';
 
 /**
  * A conversation's rows: `bridge_conversations` (key, owner, updated_at, archived_at, and the record without its
@@ -26,6 +26,11 @@ export async function readConversation(
   db: SqlSession,
   key: string,
 ): Promise<{ record: ConversationRecord | undefined; lines: Lines; archived: boolean }> {
+  const hit = db.recent.get(key);
+  if (hit) {
+    db.recent.use(key, hit);
+    return { record: recordOf(hit), lines: hit, archived: false };
+  }
   const row = await db.get<Row>('SELECT archived_at, body FROM bridge_conversations WHERE key = ?', [key]);
   if (!row) return { record: undefined, lines: { rows: [] }, archived: false };
   if (row.archived_at !== null || row.body === null) {
@@ -33,17 +38,19 @@ export async function readConversation(
     return { record: copy && parseRecord(copy.body, 'bridge_archive'), lines: { rows: [] }, archived: true };
   }
   const rows = (await db.all<{ seq: number; body: string }>(TRANSCRIPT_ROWS_SQL, [key])).map((r) => ({ seq: Number(r.seq), body: r.body }));
-  return {
-    record: parseRecord(
-      joinConversation(
-        row.body,
-        rows.map((r) => r.body),
-      ),
-      'bridge_conversations',
+  const found = { body: row.body, rows };
+  db.recent.use(key, found);
+  return { record: recordOf(found), lines: found, archived: false };
+}
+
+function recordOf(rows: ConversationRows): ConversationRecord {
+  return parseRecord(
+    joinConversation(
+      rows.body,
+      rows.rows.map((r) => r.body),
     ),
-    lines: { rows },
-    archived: false,
-  };
+    'bridge_conversations',
+  );
 }
 
 /** A live conversation's JSON text (body and lines joined), for the archive; undefined when not live. */
@@ -92,13 +99,11 @@ export async function writeConversation(db: SqlSession, record: ConversationReco
     'INSERT INTO bridge_conversations (key, owner, updated_at, archived_at, body) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, updated_at = excluded.updated_at, archived_at = NULL, body = excluded.body',
     [record.key, record.owner, record.updatedAt, body],
   );
-  for (const statement of transcriptStatements(record.key, committed, lineTexts)) await db.write(statement.sql, statement.values);
-  return JSON.parse(
-    joinConversation(
-      body,
-      lineTexts.map((line) => line.json),
-    ),
-  ) as ConversationRecord;
+  const rows: ConversationRows['rows'] = [];
+  for (const statement of transcriptStatements(record.key, committed, lineTexts, rows)) await db.write(statement.sql, statement.values);
+  const written = { body, rows };
+  db.recent.use(record.key, written);
+  return recordOf(written);
 }
 
 /** Reads, applies `fn` and writes the result (checked first); `fn` returning undefined leaves the record as it is. */
@@ -174,6 +179,7 @@ export async function archiveConversations(db: SqlSession, beforeMs: number, now
       key,
     ]);
     await db.write('DELETE FROM bridge_transcript WHERE key = ?', [key]);
+    db.recent.delete(key);
   }
   return keys.length;
 }

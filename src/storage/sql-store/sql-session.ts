@@ -33,6 +33,12 @@ export class SqlSession {
   /** Runs once, in the first transaction (a new database's meta row goes with its first write). */
   beforeFirstWrite: (() => Promise<void>) | undefined;
   readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
+  /**
+   * The rows of the conversations written or read lately, as the open transaction has them (a conversation in play
+   * is read several times a message): kept up to date by the conversation's writes, dropped by any other change
+   * of its rows, cleared by a rollback.
+   */
+  readonly recent = new RecentRows();
 
   constructor(
     readonly driver: SqlDriver,
@@ -114,9 +120,27 @@ export class SqlSession {
     const txn = this.txn;
     if (!txn) return;
     this.txn = undefined;
+    this.recent.clear();
     this.counters.writeErrors += 1;
     this.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; its transaction was rolled back');
     await Promise.resolve(this.driver.rollback()).catch(() => {});
     txn.reject(error instanceof StoreError ? error : new StoreError('io', `A write failed: ${describeCause(error)}.`, { cause: error }));
+  }
+}
+
+/** A live conversation's rows: its body and its transcript lines. */
+export interface ConversationRows {
+  body: string;
+  rows: Array<{ seq: number; body: string }>;
+}
+
+const RECENT_LIMIT = 1000;
+
+/** The last `RECENT_LIMIT` conversations' rows used, the least recently used dropped first. */
+export class RecentRows extends Map<string, ConversationRows> {
+  use(key: string, rows: ConversationRows): void {
+    this.delete(key);
+    this.set(key, rows);
+    if (this.size > RECENT_LIMIT) this.delete(this.keys().next().value!);
   }
 }

@@ -117,6 +117,7 @@ export async function applyRetentionRows(
   const transcriptBefore = cutoff(cutoffs.transcriptBeforeMs, transcriptDays, now, 'transcriptBeforeMs');
   const archiveBefore = cutoff(cutoffs.archiveBeforeMs, archiveDays, now, 'archiveBeforeMs');
   const surveyBefore = cutoff(cutoffs.surveyBeforeMs, surveyDays, now, 'surveyBeforeMs');
+  db.recent.clear();
   const trimmedConversations = await count(db, 'SELECT count(DISTINCT key) AS n FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
   const transcriptLines = await db.write('DELETE FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
   const expired = 'SELECT key FROM bridge_conversations WHERE archived_at IS NOT NULL AND archived_at < ?';
@@ -151,6 +152,7 @@ export async function forgetContactRows(db: SqlSession, key: string, dryRun: boo
   };
   const known = Object.values(counted).some((n) => n > 0);
   if (dryRun || !known) return { known, ...counted };
+  db.recent.delete(key);
   // Its mentions' ids stay seen (a seen id names no contact): a mention read again is never answered.
   for (const table of ['bridge_conversations', 'bridge_transcript', 'bridge_archive', 'bridge_mentions']) {
     await db.write(`DELETE FROM ${table} WHERE key = ?`, [key]);
