@@ -74,7 +74,8 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     // The database is the state (sql-store/): each kind its table, a row per key, read and written by the store's
     // methods directly. An effect's status fields are columns, so a status change is a small UPDATE; the pending ones
     // have partial indexes (all of them by seq, and by contact). The rows of bridge_core, bridge_outbox and
-    // bridge_shards are moved here at the next open (sql-store/move-core-rows.ts).
+    // bridge_shards are moved here at the next open (sql-store/move-core-rows.ts). A conversation's dialog state gets
+    // a column of its own, written only when it changed.
     version: 3,
     sql: (w) => `
       CREATE TABLE bridge_meta (id int PRIMARY KEY CHECK (id = 1), body text NOT NULL);
@@ -105,6 +106,8 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
         updated_at ${w.date} NOT NULL,
         body text NOT NULL
       );
+      -- The dialog state, written only when it changed (a conversation's row written before keeps it in body).
+      ALTER TABLE bridge_conversations ADD COLUMN dialog text;
       DROP INDEX bridge_conversations_slots;
       CREATE INDEX bridge_conversations_owner ON bridge_conversations (owner, updated_at);
     `,

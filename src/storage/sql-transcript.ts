@@ -18,9 +18,12 @@ export function splitConversation(json: string): { body: string; lines: Array<{ 
   return { body: JSON.stringify(rest), lines: transcript.map((line) => ({ at: line.at, json: JSON.stringify(line) })) };
 }
 
-/** The conversation's JSON again from its row's body (a JSON object without `transcript`) and its lines, in order. */
-export function joinConversation(body: string, lines: readonly string[]): string {
-  return `${body.slice(0, -1)},"transcript":[${lines.join(',')}]}`;
+/**
+ * The conversation's JSON again from its row's body (a JSON object without `transcript`, and without `dialog` when
+ * the dialog is in a column of its own: `dialog`, its JSON text) and its lines, in order.
+ */
+export function joinConversation(body: string, lines: readonly string[], dialog: string | null = null): string {
+  return `${body.slice(0, -1)}${dialog === null ? '' : `,"dialog":${dialog}`},"transcript":[${lines.join(',')}]}`;
 }
 
 export const TRANSCRIPT_ROWS_SQL = 'SELECT seq, body FROM bridge_transcript WHERE key = ? ORDER BY seq';

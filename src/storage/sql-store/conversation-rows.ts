@@ -14,11 +14,14 @@ import type { ConversationRows, SqlSession } from './sql-session.js';
  */
 export interface Lines {
   rows: Array<{ seq: number; body: string }>;
+  /** The dialog column as committed; unknown when absent. */
+  dialog?: string | null;
 }
 
 interface Row {
   archived_at: number | null;
   body: string | null;
+  dialog: string | null;
 }
 
 /** The conversation as stored, with its committed transcript rows (to write the next version against). */
@@ -31,14 +34,14 @@ export async function readConversation(
     db.recent.use(key, hit);
     return { record: recordOf(hit), lines: hit, archived: false };
   }
-  const row = await db.get<Row>('SELECT archived_at, body FROM bridge_conversations WHERE key = ?', [key]);
+  const row = await db.get<Row>('SELECT archived_at, body, dialog FROM bridge_conversations WHERE key = ?', [key]);
   if (!row) return { record: undefined, lines: { rows: [] }, archived: false };
   if (row.archived_at !== null || row.body === null) {
     const copy = await db.get<{ body: string }>('SELECT body FROM bridge_archive WHERE key = ? ORDER BY seq DESC LIMIT 1', [key]);
     return { record: copy && parseRecord(copy.body, 'bridge_archive'), lines: { rows: [] }, archived: true };
   }
   const rows = (await db.all<{ seq: number; body: string }>(TRANSCRIPT_ROWS_SQL, [key])).map((r) => ({ seq: Number(r.seq), body: r.body }));
-  const found = { body: row.body, rows };
+  const found = { body: row.body, dialog: row.dialog, rows };
   db.recent.use(key, found);
   return { record: recordOf(found), lines: found, archived: false };
 }
@@ -48,6 +51,7 @@ function recordOf(rows: ConversationRows): ConversationRecord {
     joinConversation(
       rows.body,
       rows.rows.map((r) => r.body),
+      rows.dialog,
     ),
     'bridge_conversations',
   );
@@ -55,12 +59,10 @@ function recordOf(rows: ConversationRows): ConversationRecord {
 
 /** A live conversation's JSON text (body and lines joined), for the archive; undefined when not live. */
 export async function liveConversationText(db: SqlSession, key: string): Promise<string | undefined> {
-  const row = await db.get<Row>('SELECT archived_at, body FROM bridge_conversations WHERE key = ?', [key]);
+  const row = await db.get<Row>('SELECT archived_at, body, dialog FROM bridge_conversations WHERE key = ?', [key]);
   if (!row || row.archived_at !== null || row.body === null) return undefined;
-  return joinConversation(
-    row.body,
-    (await db.all<{ body: string }>(TRANSCRIPT_ROWS_SQL, [key])).map((r) => r.body),
-  );
+  const lines = (await db.all<{ body: string }>(TRANSCRIPT_ROWS_SQL, [key])).map((r) => r.body);
+  return joinConversation(row.body, lines, row.dialog);
 }
 
 function parseRecord(text: string, table: string): ConversationRecord {
@@ -89,19 +91,26 @@ export function checkConversation(record: unknown, options: ResolvedStoreOptions
  * Returns the record as stored (a JSON reading of it: the caller's `dialog` is not kept).
  */
 export async function writeConversation(db: SqlSession, record: ConversationRecord, lines: Lines | undefined): Promise<ConversationRecord> {
-  const { transcript, ...rest } = record;
+  const { transcript, dialog, ...rest } = record;
   const body = jsonTextOf(rest, 'Conversation');
+  // The dialog's JSON text (none for a value JSON leaves out, such as undefined), written only when it changed.
+  const dialogWrapped = jsonTextOf({ dialog }, 'Conversation');
+  const dialogText = dialogWrapped === '{}' ? null : dialogWrapped.slice('{"dialog":'.length, -1);
   const lineTexts = transcript.map((line) => ({ at: line.at, json: JSON.stringify(line) }));
   const committed =
     lines?.rows ??
     (await db.all<{ seq: number; body: string }>(TRANSCRIPT_ROWS_SQL, [record.key])).map((r) => ({ seq: Number(r.seq), body: r.body }));
-  await db.write(
-    'INSERT INTO bridge_conversations (key, owner, updated_at, archived_at, body) VALUES (?, ?, ?, NULL, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, updated_at = excluded.updated_at, archived_at = NULL, body = excluded.body',
-    [record.key, record.owner, record.updatedAt, body],
-  );
+  const upsert =
+    'INSERT INTO bridge_conversations (key, owner, updated_at, archived_at, body, dialog) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, updated_at = excluded.updated_at, archived_at = NULL, body = excluded.body';
+  if (lines?.dialog !== undefined && lines.dialog === dialogText) {
+    // The row exists (its dialog is known): the dialog stays as it is.
+    await db.write(upsert, [record.key, record.owner, record.updatedAt, body, null]);
+  } else {
+    await db.write(`${upsert}, dialog = excluded.dialog`, [record.key, record.owner, record.updatedAt, body, dialogText]);
+  }
   const rows: ConversationRows['rows'] = [];
   for (const statement of transcriptStatements(record.key, committed, lineTexts, rows)) await db.write(statement.sql, statement.values);
-  const written = { body, rows };
+  const written = { body, dialog: dialogText, rows };
   db.recent.use(record.key, written);
   return recordOf(written);
 }

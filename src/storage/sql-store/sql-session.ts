@@ -128,9 +128,10 @@ export class SqlSession {
   }
 }
 
-/** A live conversation's rows: its body and its transcript lines. */
+/** A live conversation's rows: its body, its dialog column and its transcript lines. */
 export interface ConversationRows {
   body: string;
+  dialog: string | null;
   rows: Array<{ seq: number; body: string }>;
 }
 

@@ -40,6 +40,27 @@ describe('the SQLite row layout', () => {
     }
   });
 
+  it('writes the dialog state of a conversation only when it changed', async () => {
+    const dir = await dataDir();
+    const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
+    try {
+      await store.saveConversation(conversation('svc-1', { dialog: { pad: 'x'.repeat(2000) } }));
+      await store.flush();
+      let before = store.stats().journalBytes;
+      await store.updateConversation('whatsapp:svc-1', (c) => c && { ...c, updatedAt: T0 + 1 });
+      await store.flush();
+      expect(store.stats().journalBytes - before).toBeLessThan(500);
+      before = store.stats().journalBytes;
+      await store.updateConversation('whatsapp:svc-1', (c) => c && { ...c, dialog: { pad: 'y'.repeat(2000) } });
+      await store.flush();
+      expect(store.stats().journalBytes - before).toBeGreaterThan(2000);
+      expect(rows(dir, "SELECT length(dialog) AS n FROM bridge_conversations WHERE key = 'whatsapp:svc-1'")).toEqual([{ n: 2010 }]);
+      expect((await store.getConversation('whatsapp:svc-1'))?.dialog).toEqual({ pad: 'y'.repeat(2000) });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps no conversation in memory: a reopened store answers from the rows, and its counts follow the changes', async () => {
     const dir = await dataDir();
     const total = 1020;
