@@ -76,6 +76,24 @@ export function failedEffect(effect: Effect, error: string, retryAt: number | un
   return failed;
 }
 
+/** A status change: the status columns only (a done effect's payload becomes null); returns the effect. */
+export async function updateEffectStatus(db: SqlSession, e: Effect): Promise<Effect> {
+  const payload = e.status === 'done' ? ", payload = 'null'" : '';
+  await db.write(
+    `UPDATE bridge_effects SET status = ?, attempts = ?, updated_at = ?, retry_at = ?, last_error = ?, result = ?${payload} WHERE key = ?`,
+    [
+      e.status,
+      e.attempts,
+      e.updatedAt,
+      e.retryAt ?? null,
+      e.lastError ?? null,
+      e.result === undefined ? null : JSON.stringify(e.result),
+      e.key,
+    ],
+  );
+  return e;
+}
+
 /** Writes a whole effect (new or changed); returns it. */
 export async function writeEffect(db: SqlSession, e: Effect): Promise<Effect> {
   await db.write(

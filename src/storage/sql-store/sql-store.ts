@@ -45,7 +45,15 @@ import {
   writeConversation,
 } from './conversation-rows.js';
 import { insertMention, pendingMentionRows, seenIn } from './inbox-rows.js';
-import { addEffect, completedEffect, failedEffect, pendingEffectRows, readEffect, requireEffect, writeEffect } from './effect-rows.js';
+import {
+  addEffect,
+  completedEffect,
+  failedEffect,
+  pendingEffectRows,
+  readEffect,
+  requireEffect,
+  updateEffectStatus,
+} from './effect-rows.js';
 import {
   listEscalationRows,
   publicMeta,
@@ -147,7 +155,7 @@ export class SqlStore implements Store {
       const effect = await requireEffect(this.db, key);
       if (effect.status === 'done') return effect;
       if (effect.status === 'pending') this.counts.pendingEffects -= 1;
-      return writeEffect(this.db, completedEffect(effect, copy, this.now()));
+      return updateEffectStatus(this.db, completedEffect(effect, copy, this.now()));
     });
   }
 
@@ -160,7 +168,7 @@ export class SqlStore implements Store {
       const effect = await requireEffect(this.db, key);
       if (effect.status === 'done') throw new StoreError('invalid', `Effect ${key} is already done; it cannot fail afterwards.`);
       if (retryAt === undefined && effect.status === 'pending') this.counts.pendingEffects -= 1;
-      return writeEffect(this.db, failedEffect(effect, String(error), retryAt, this.now()));
+      return updateEffectStatus(this.db, failedEffect(effect, String(error), retryAt, this.now()));
     });
   }
 
