@@ -88,7 +88,7 @@ export function checkConversation(record: unknown, options: ResolvedStoreOptions
 
 /**
  * Writes a checked record: its row, and of its transcript only the lines that changed against the committed ones.
- * Returns the record as stored (a JSON reading of it: the caller's `dialog` is not kept).
+ * Returns the record given.
  */
 export async function writeConversation(db: SqlSession, record: ConversationRecord, lines: Lines | undefined): Promise<ConversationRecord> {
   const { transcript, dialog, ...rest } = record;
@@ -110,9 +110,9 @@ export async function writeConversation(db: SqlSession, record: ConversationReco
   }
   const rows: ConversationRows['rows'] = [];
   for (const statement of transcriptStatements(record.key, committed, lineTexts, rows)) await db.write(statement.sql, statement.values);
-  const written = { body, dialog: dialogText, rows };
-  db.recent.use(record.key, written);
-  return recordOf(written);
+  db.recent.use(record.key, { body, dialog: dialogText, rows });
+  // The checked record as is (zod's copy; its dialog is the caller's own value): the store keeps only the text.
+  return record;
 }
 
 /** Reads, applies `fn` and writes the result (checked first); `fn` returning undefined leaves the record as it is. */
