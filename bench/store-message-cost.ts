@@ -2,7 +2,7 @@
 // bridge makes for one customer message and the echo of its reply, in the bridge's order, for many contacts at once.
 // A steadier figure than the end-to-end bench on a shared machine. Prints one JSON object.
 // Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3] [--memory] [--against DIR]
-//   --memory: the memory store (the store's logic without file I/O);
+//   --memory: the memory store (the same store on an in-memory SQLite database: no file I/O);
 //   --against DIR: also another checkout's store (e.g. a `git worktree add /tmp/base <commit>`), runs taking turns in this
 //   one process, so both see the same load on a shared machine.
 import { mkdtemp, rm } from 'node:fs/promises';
