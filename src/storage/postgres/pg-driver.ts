@@ -20,6 +20,7 @@ export function pgDriver(client: PoolClient, fence: Lease['fence'], onClose: () 
   };
   return {
     dialect: 'postgres',
+    syncs: false,
     all: async <R extends object>(sql: string, values: readonly SqlValue[] = []) => (await query<R>(sql, values)).rows,
     run: async (sql, values = []) => (await query(sql, values)).rowCount ?? 0,
     begin: async () => {

@@ -20,7 +20,14 @@ export async function openSqlStore(driver: SqlDriver, options: ResolvedStoreOpti
 /** The same store on an in-memory SQLite database: for tests and the demo. Nothing survives the process. */
 export function createMemorySqlStore(options: StoreOptions = {}): Store {
   const resolved = resolveStoreOptions(options, 0);
-  const store = new SqlStore(new SqlSession(sqliteDriver(openDatabase(':memory:')), 0, resolved.logger), resolved);
+  const store = new SqlStore(
+    new SqlSession(
+      sqliteDriver(openDatabase(':memory:'), async () => {}, false),
+      0,
+      resolved.logger,
+    ),
+    resolved,
+  );
   store.ready.catch((error: unknown) => resolved.logger.error({ err: String(error) }, 'the memory store could not start'));
   return store;
 }

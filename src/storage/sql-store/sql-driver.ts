@@ -9,6 +9,8 @@ export type SqlValue = string | number | null;
  */
 export interface SqlDriver {
   readonly dialect: SqlDialect;
+  /** Whether a COMMIT syncs a file (SQLite on disk): what `stats().fsyncs` counts. */
+  readonly syncs: boolean;
   all<R extends object>(sql: string, values?: readonly SqlValue[]): R[] | Promise<R[]>;
   /** Runs a statement; resolves with the rows it changed. */
   run(sql: string, values?: readonly SqlValue[]): number | Promise<number>;
@@ -21,7 +23,7 @@ export interface SqlDriver {
 }
 
 /** node:sqlite on one connection, each statement compiled once. */
-export function sqliteDriver(db: DatabaseSync, onClose: () => Promise<void> = async () => {}): SqlDriver {
+export function sqliteDriver(db: DatabaseSync, onClose: () => Promise<void> = async () => {}, syncs = true): SqlDriver {
   const prepared = new Map<string, StatementSync>();
   const prepare = (sql: string): StatementSync => {
     let statement = prepared.get(sql);
@@ -33,6 +35,7 @@ export function sqliteDriver(db: DatabaseSync, onClose: () => Promise<void> = as
   };
   return {
     dialect: 'sqlite',
+    syncs,
     all: <R extends object>(sql: string, values: readonly SqlValue[] = []) => prepare(sql).all(...(values as SQLInputValue[])) as R[],
     run: (sql, values = []) => Number(prepare(sql).run(...(values as SQLInputValue[])).changes),
     begin: () => db.exec('BEGIN'),

@@ -364,7 +364,7 @@ export class SqlStore implements Store {
 
   stats(): StoreStats {
     const { writes, bytes, lastWriteMs, writeErrors } = this.db.counters;
-    const fsyncs = this.db.driver.dialect === 'sqlite' ? writes : 0;
+    const fsyncs = this.db.driver.syncs ? writes : 0;
     return { writes, writeErrors, fsyncs, journalBytes: bytes, lastWriteMs, ...this.counts };
   }
 
