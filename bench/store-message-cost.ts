@@ -5,7 +5,7 @@
 // number) per message; `ioBytesPerMessage` is what the process handed to write() meanwhile (Linux `/proc/self/io`
 // wchar: the WAL's whole pages, checkpoints included), per message. `fsyncsPerMessage`: commits per message.
 // Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3] [--memory] [--against DIR]
-//   --memory: the memory store (the store's logic without file I/O);
+//   --memory: the memory store (the same store on an in-memory SQLite database: no file I/O);
 //   --against DIR: also another checkout's store (e.g. a `git worktree add /tmp/base <commit>`), runs taking turns in this
 //   one process, so both see the same load on a shared machine.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { cursorSchema, escalationSchema, inboundMentionSchema, metaSchema } from './records.js';
+import { ANY_TOPIC, cursorSchema, escalationSchema, inboundMentionSchema, mentionRef, metaSchema } from './records.js';
 import type { Effect, Escalation, InboundMention, Owner, StoredCursor } from './records.js';
-import { PendingIndex } from './state/pending-index.js';
-import { TrackedMap } from './tracked-map.js';
 
 export const CURRENT_SCHEMA_VERSION = 2;
 
@@ -10,8 +8,8 @@ export const hotMetaSchema = metaSchema.extend({ nextEscalationSeq: z.number().i
 export type HotMeta = z.infer<typeof hotMetaSchema>;
 
 /**
- * The core row (`bridge_core`): the small, busy part of the state. The collections that grow with traffic
- * (conversations, seen mention ids, the outbox) are rows per key beside it (`sql-state.ts`).
+ * The core of the older layouts: the journal store's `store.json`, the core row `bridge_core` of schema steps 1 and
+ * 2 (read once, then moved into the tables of each kind).
  */
 export const coreFileSchema = z.object({
   schemaVersion: z.literal(CURRENT_SCHEMA_VERSION),
@@ -20,41 +18,31 @@ export const coreFileSchema = z.object({
   inbox: z.array(inboundMentionSchema),
   cursors: z.record(z.string(), cursorSchema),
   escalations: z.record(z.string(), escalationSchema),
-  /** In an old `store.json`: the last journal record it holds, the import replays those after it (the SQL stores write 0). */
+  /** The last journal batch this snapshot holds: recovery replays the batches after it. */
   journalSeq: z.number().int().nonnegative().optional(),
 });
 export type CoreFile = z.infer<typeof coreFileSchema>;
 
 /**
- * A conversation: in memory as its compact JSON (a third of the parsed objects' memory) with the fields scans
- * need; or cold, its row left in the database (read on demand through `Persistence.readCold`), only the fields
- * scans need in memory; or a marker that it was archived.
+ * A conversation of an older layout as read: its JSON text with the fields its row needs, or a marker that it was
+ * archived.
  */
-export type ConversationSlot =
-  | { json: string; owner: Owner; updatedAt: number }
-  | { owner: Owner; updatedAt: number }
-  | { archivedAt: number };
+export type ConversationSlot = { json: string; owner: Owner; updatedAt: number } | { archivedAt: number };
 
+/**
+ * The state as the older layouts kept it (the journal store's files, the core row of schema steps 1 and 2), read
+ * whole to be written into the tables of each kind (`sql-store/write-legacy-state.ts`).
+ */
 export interface HotState {
   schemaVersion: number;
   meta: HotMeta;
   inbox: InboundMention[];
-  /** Maps, not objects: an id like `__proto__` never collides with an object's internals. */
   cursors: Map<string, StoredCursor>;
   escalations: Map<string, Escalation>;
-  conversations: TrackedMap<ConversationSlot>;
-  /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen (pruned by age). */
-  seen: TrackedMap<number>;
-  outbox: TrackedMap<Effect>;
-  /** Keys of pending effects in creation order (derived, never stored). */
-  pendingEffects: PendingIndex;
-}
-
-/** Counted by owner, cold ones apart too: `<owner>` or `cold:<owner>`, or `archived`. */
-function slotClass(slot: ConversationSlot): string {
-  if ('json' in slot) return slot.owner;
-  if ('owner' in slot) return `cold:${slot.owner}`;
-  return 'archived';
+  conversations: Map<string, ConversationSlot>;
+  /** Every inbound mention recorded, by `topicId/id` (`mentionRef`), with when it was first seen. */
+  seen: Map<string, number>;
+  outbox: Map<string, Effect>;
 }
 
 export function emptyHotState(now: number): HotState {
@@ -64,10 +52,9 @@ export function emptyHotState(now: number): HotState {
     inbox: [],
     cursors: new Map(),
     escalations: new Map(),
-    conversations: new TrackedMap(slotClass),
-    seen: new TrackedMap(),
-    outbox: new TrackedMap(),
-    pendingEffects: new PendingIndex(),
+    conversations: new Map(),
+    seen: new Map(),
+    outbox: new Map(),
   };
 }
 
@@ -82,23 +69,16 @@ export function hotStateFromCore(file: CoreFile): HotState {
   };
 }
 
-export function coreFileText(state: HotState, journalSeq: number): string {
-  const core: Record<keyof CoreFile, unknown> = {
-    schemaVersion: state.schemaVersion,
-    meta: state.meta,
-    inbox: state.inbox,
-    cursors: Object.fromEntries(state.cursors),
-    escalations: Object.fromEntries(state.escalations),
-    journalSeq,
-  };
-  return JSON.stringify(core);
+/** The collections older layouts kept in shards, by shard name, for loading. */
+export function shardedTables(state: HotState): Array<[string, Map<string, unknown>]> {
+  return [
+    ['conversations', state.conversations as Map<string, unknown>],
+    ['seen', state.seen as Map<string, unknown>],
+    ['outbox', state.outbox as Map<string, unknown>],
+  ];
 }
 
-/** The collections kept a row per key, by name (the journal store's shard directories), for writing and loading alike. */
-export function shardedTables(state: HotState): Array<[string, TrackedMap<unknown>]> {
-  return [
-    ['conversations', state.conversations as TrackedMap<unknown>],
-    ['seen', state.seen as TrackedMap<unknown>],
-    ['outbox', state.outbox as TrackedMap<unknown>],
-  ];
+/** Whether the mention `topicId`/`id` was recorded (or, before the upgrade to topic keys, its id in any topic). */
+export function hasSeenIn(state: HotState, topicId: string, id: string): boolean {
+  return state.seen.has(mentionRef(topicId, id)) || state.seen.has(mentionRef(ANY_TOPIC, id));
 }

@@ -82,7 +82,7 @@ async function holds(holder: LockContent): Promise<boolean> {
 }
 
 /** Signal 0 probes without touching the process: EPERM still means it exists. */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,7 +7,15 @@ import { StoreError } from './store-error.js';
  * For a value the store keeps as JSON text anyway, `validateInput` + `jsonTextOf` do the same in one pass.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  return validateInput(schema, JSON.parse(jsonTextOf(value, what)), what);
+  let copy: unknown;
+  try {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new Error('no JSON value');
+    copy = JSON.parse(text);
+  } catch (error) {
+    throw notJson(what, error);
+  }
+  return validateInput(schema, copy, what);
 }
 
 /**
@@ -23,16 +31,22 @@ export function validateInput<S extends z.ZodType>(schema: S, value: unknown, wh
   return result.data;
 }
 
-/** The JSON text of a value; a value that is not JSON data (a cycle, a BigInt, a function) is refused. */
+/** The JSON text of a validated value; a value that is not JSON data (a cycle, a BigInt) is refused. */
 export function jsonTextOf(value: unknown, what: string): string {
   try {
     const text = JSON.stringify(value);
     if (text === undefined) throw new Error('no JSON value');
     return text;
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new StoreError('invalid', `${what} is not JSON data (${why}); nothing was changed.`);
+    throw notJson(what, error);
   }
+}
+
+function notJson(what: string, error: unknown): StoreError {
+  return new StoreError(
+    'invalid',
+    `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
+  );
 }
 
 /** A caller-supplied id or key: a non-empty string. */

@@ -9,33 +9,12 @@ interface DialectWords {
   serialKey: string;
   /** A date in epoch milliseconds (a record's dates are plain numbers, not always whole). */
   date: string;
-  /** Step 3's move of the core row's inbox and escalations to their rows (JSON functions differ). */
-  coreListsToRows: string;
 }
 
 const WORDS: Record<SqlDialect, DialectWords> = {
   // SQLite numbers only an `INTEGER PRIMARY KEY` (the rowid, 64-bit) by itself.
-  sqlite: {
-    serialKey: 'INTEGER PRIMARY KEY',
-    date: 'real',
-    // `WHERE true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
-    coreListsToRows: `
-      INSERT INTO bridge_inbox (ref, body) SELECT json_extract(m.value, '$.topicId') || '/' || json_extract(m.value, '$.id'), m.value
-        FROM bridge_core c, json_each(c.body, '$.inbox') m WHERE true ON CONFLICT DO NOTHING;
-      INSERT INTO bridge_escalations (id, body) SELECT e.key, e.value FROM bridge_core c, json_each(c.body, '$.escalations') e
-        WHERE true ON CONFLICT DO NOTHING;
-      UPDATE bridge_core SET body = json_set(body, '$.inbox', json('[]'), '$.escalations', json('{}'));`,
-  },
-  postgres: {
-    serialKey: 'bigserial PRIMARY KEY',
-    date: 'double precision',
-    coreListsToRows: `
-      INSERT INTO bridge_inbox (ref, body) SELECT (m ->> 'topicId') || '/' || (m ->> 'id'), m::text
-        FROM bridge_core c, jsonb_array_elements(c.body::jsonb -> 'inbox') m ON CONFLICT DO NOTHING;
-      INSERT INTO bridge_escalations (id, body) SELECT e.key, e.value::text FROM bridge_core c, jsonb_each(c.body::jsonb -> 'escalations') e
-        ON CONFLICT DO NOTHING;
-      UPDATE bridge_core SET body = jsonb_set(jsonb_set(body::jsonb, '{inbox}', '[]'), '{escalations}', '{}')::text;`,
-  },
+  sqlite: { serialKey: 'INTEGER PRIMARY KEY', date: 'real' },
+  postgres: { serialKey: 'bigserial PRIMARY KEY', date: 'double precision' },
 };
 
 export interface SchemaStep {
@@ -92,20 +71,45 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     `,
   },
   {
-    // Less written per message: the inbox and the escalations leave the core row for a row each (moved here, in the
-    // step's own transaction; the core row keeps meta and cursors); an effect's status change is a small UPDATE of
-    // `state` (its status fields as JSON, over `body`'s; `seq` tells the same effect from a new one under its key);
-    // a conversation's turn fields (its dates, the latest mention) and its dialog state are columns of their own,
-    // each written only when it changed.
+    // The database is the state (sql-store/): each kind its table, a row per key, read and written by the store's
+    // methods directly. An effect's status fields are columns, so a status change is a small UPDATE; the pending ones
+    // have partial indexes (all of them by seq, and by contact). The rows of bridge_core, bridge_outbox and
+    // bridge_shards are moved here at the next open (sql-store/move-core-rows.ts). A conversation's dialog state gets
+    // a column of its own, written only when it changed.
     version: 3,
     sql: (w) => `
-      CREATE TABLE bridge_inbox (ref text PRIMARY KEY, body text NOT NULL);
-      CREATE TABLE bridge_escalations (id text PRIMARY KEY, body text NOT NULL);
-      ${w.coreListsToRows}
-      ALTER TABLE bridge_outbox ADD COLUMN seq bigint;
-      ALTER TABLE bridge_outbox ADD COLUMN state text;
-      ALTER TABLE bridge_conversations ADD COLUMN turn text;
+      CREATE TABLE bridge_meta (id int PRIMARY KEY CHECK (id = 1), body text NOT NULL);
+      CREATE TABLE bridge_cursors (topic text PRIMARY KEY, body text NOT NULL);
+      CREATE TABLE bridge_mentions (ref text PRIMARY KEY, key text NOT NULL, body text NOT NULL);
+      CREATE INDEX bridge_mentions_key ON bridge_mentions (key);
+      CREATE TABLE bridge_effects (
+        key text PRIMARY KEY,
+        contact_key text NOT NULL,
+        kind text NOT NULL,
+        seq bigint NOT NULL,
+        status text NOT NULL,
+        attempts int NOT NULL,
+        created_at ${w.date} NOT NULL,
+        updated_at ${w.date} NOT NULL,
+        retry_at ${w.date},
+        last_error text,
+        payload text NOT NULL,
+        result text
+      );
+      CREATE INDEX bridge_effects_pending ON bridge_effects (seq) WHERE status = 'pending';
+      CREATE INDEX bridge_effects_pending_contact ON bridge_effects (contact_key, seq) WHERE status = 'pending';
+      CREATE TABLE bridge_escalation_rows (
+        id text PRIMARY KEY,
+        num bigint NOT NULL,
+        contact_key text NOT NULL,
+        status text NOT NULL,
+        updated_at ${w.date} NOT NULL,
+        body text NOT NULL
+      );
+      -- The dialog state, written only when it changed (a conversation's row written before keeps it in body).
       ALTER TABLE bridge_conversations ADD COLUMN dialog text;
+      DROP INDEX bridge_conversations_slots;
+      CREATE INDEX bridge_conversations_owner ON bridge_conversations (owner, updated_at);
     `,
   },
 ];

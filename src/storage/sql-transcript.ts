@@ -1,5 +1,10 @@
 import type { ConversationRecord } from './records.js';
-import type { SqlStatement } from './sql-commit.js';
+
+/** One statement, with `?` for its values. */
+export interface SqlStatement {
+  sql: string;
+  values: Array<string | number | null>;
+}
 
 /**
  * A conversation's transcript as appended rows of `bridge_transcript` (one line a row, numbered per conversation),
@@ -7,52 +12,22 @@ import type { SqlStatement } from './sql-commit.js';
  * holds the rest of the record.
  */
 
-/** The fields a turn changes (dates, the latest mention): a column of their own, so a turn rewrites them alone. */
-const TURN_FIELDS = ['updatedAt', 'lastInboundAt', 'lastBotReplyAt', 'lastMentionId', 'lastMentionTopicId'] as const;
-
-/** A conversation's row texts (`bridge_conversations`: `body`, `turn`, `dialog`) and transcript lines. */
-export interface ConversationParts {
-  /** The record without its turn fields, dialog and transcript. */
-  body: string;
-  /** The turn fields as a JSON object. */
-  turn: string;
-  /** The dialog's JSON; null when it has none. */
-  dialog: string | null;
-  lines: Array<{ at: number; json: string }>;
-}
-
-export function splitConversation(json: string): ConversationParts {
-  const { transcript, dialog, ...rest } = JSON.parse(json) as ConversationRecord;
-  const turn: Record<string, unknown> = {};
-  for (const field of TURN_FIELDS) {
-    turn[field] = rest[field];
-    delete rest[field];
-  }
-  return {
-    body: JSON.stringify(rest),
-    turn: JSON.stringify(turn),
-    dialog: dialog === undefined ? null : JSON.stringify(dialog),
-    lines: transcript.map((line) => ({ at: line.at, json: JSON.stringify(line) })),
-  };
+/** A conversation's JSON split into its row's body (no transcript) and each line's JSON with its date. */
+export function splitConversation(json: string): { body: string; lines: Array<{ at: number; json: string }> } {
+  const { transcript, ...rest } = JSON.parse(json) as ConversationRecord;
+  return { body: JSON.stringify(rest), lines: transcript.map((line) => ({ at: line.at, json: JSON.stringify(line) })) };
 }
 
 /**
- * The conversation's JSON again from its row's texts and its lines, in order. A row written before schema step 3
- * has its turn fields and dialog in `body` (both null).
+ * The conversation's JSON again from its row's body (a JSON object without `transcript`, and without `dialog` when
+ * the dialog is in a column of its own: `dialog`, its JSON text) and its lines, in order.
  */
-export function joinConversation(row: { body: string; turn: string | null; dialog: string | null }, lines: readonly string[]): string {
-  const turn = row.turn === null || row.turn === '{}' ? '' : `,${row.turn.slice(1, -1)}`;
-  const dialog = row.dialog === null ? '' : `,"dialog":${row.dialog}`;
-  return `${row.body.slice(0, -1)}${turn}${dialog},"transcript":[${lines.join(',')}]}`;
+export function joinConversation(body: string, lines: readonly string[], dialog: string | null = null): string {
+  return `${body.slice(0, -1)}${dialog === null ? '' : `,"dialog":${dialog}`},"transcript":[${lines.join(',')}]}`;
 }
 
 export const TRANSCRIPT_ROWS_SQL = 'SELECT seq, body FROM bridge_transcript WHERE key = ? ORDER BY seq';
 export const DELETE_TRANSCRIPT_SQL = 'DELETE FROM bridge_transcript WHERE key = ?';
-/** Retention by date (`bridge_transcript_at`): the lines of each conversation it deletes, then the DELETE. */
-export const TRANSCRIPT_RETENTION_SQL = {
-  count: 'SELECT key, count(*) AS n FROM bridge_transcript WHERE at < ? GROUP BY key',
-  delete: 'DELETE FROM bridge_transcript WHERE at < ?',
-};
 
 /**
  * The statements that turn the committed lines of `key` into `lines`: the committed run the new transcript starts
@@ -63,6 +38,8 @@ export function transcriptStatements(
   key: string,
   committed: ReadonlyArray<{ seq: number; body: string }>,
   lines: ReadonlyArray<{ at: number; json: string }>,
+  /** Given, receives the rows there are once the statements ran. */
+  after?: Array<{ seq: number; body: string }>,
 ): SqlStatement[] {
   if (lines.length === 0) return committed.length === 0 ? [] : [{ sql: DELETE_TRANSCRIPT_SQL, values: [key] }];
   let start = committed.findIndex((row) => row.body === lines[0]!.json);
@@ -78,7 +55,9 @@ export function transcriptStatements(
     statements.push({ sql: 'DELETE FROM bridge_transcript WHERE key = ? AND seq >= ?', values: [key, committed[start + same]!.seq] });
   }
   let next = committed.length === 0 ? 0 : committed[committed.length - 1]!.seq + 1;
+  after?.push(...committed.slice(start, start + same));
   for (const line of lines.slice(same)) {
+    after?.push({ seq: next, body: line.json });
     statements.push({
       sql: 'INSERT INTO bridge_transcript (key, seq, at, body) VALUES (?, ?, ?, ?)',
       values: [key, next, line.at, line.json],

@@ -12,7 +12,7 @@ export interface RetentionSettings {
   seenIdsDays: number;
   /** How long audit entries and closed escalations are kept. */
   auditDays: number;
-  /** A conversation untouched this long leaves the hot set for the archive. */
+  /** A conversation untouched this long leaves the hot file for the archive. */
   archiveAfterDays: number;
   /** Transcript lines older than this are removed from the conversations in the hot set (`applyRetention`). */
   transcriptDays: number;
@@ -31,7 +31,7 @@ export interface StoreOptions {
   /** Longer transcript lines are cut to this many characters (default 2000). */
   transcriptMaxLineChars?: number;
   retention?: Partial<RetentionSettings>;
-  /** Minimum spacing of group commits (SQLite default 0: callers arriving during a write share the next one). */
+  /** Minimum spacing of group commits (file store default 0: callers arriving during a write share the next one). */
   writeIntervalMs?: number;
 }
 

@@ -13,23 +13,18 @@ import type {
 } from './records.js';
 
 export interface StoreStats {
-  /** Group commits completed since open (each one transaction). */
+  /** Transactions committed since open (SQLite: each one WAL sync). */
   writes: number;
-  /** Appends to the audit log and the archive since open. */
-  appends: number;
+  /** Transactions rolled back since open (a statement or COMMIT failed). */
   writeErrors: number;
-  /** Bytes of the rows the last group commit wrote. */
-  hotFileBytes: number;
-  /** Write transactions committed since open (SQLite: each one sync of the WAL; PostgreSQL: one commit). */
+  /** WAL syncs since open: the SQLite store's commits (0 for the memory and PostgreSQL stores). */
   fsyncs: number;
-  /** Bytes of the rows written since open (named after the journal store it replaced). */
+  /** Bytes of the values the store's statements wrote since open (a number counts 8). */
   journalBytes: number;
-  /** Commits of everything still to write (at close, after a migration) since open. */
-  snapshots: number;
+  /** How long the last COMMIT took (ms). */
   lastWriteMs: number;
+  /** Live and archived conversations, as counted at open and by the last `countByOwner`. */
   conversations: number;
-  /** Of `conversations`, those left on disk (cold) and read when asked for. */
-  coldConversations: number;
   archived: number;
   pendingInbound: number;
   pendingEffects: number;
@@ -87,6 +82,12 @@ export interface RetentionCutoffs {
   surveyBeforeMs?: number;
 }
 
+/**
+ * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
+ * resolve only when the change is on disk (journal record synced), so an effect is never performed
+ * before the record that makes it safe. The others go out with the next group commit (`flush()`
+ * waits for it). What survives which crash: `src/storage/README.md`.
+ */
 /** Which hot conversations a listing gives (see `listConversations`). */
 export interface ConversationFilter {
   owner?: Owner;
@@ -119,12 +120,6 @@ export interface RecordedDecision {
   effects: Array<{ effect: Effect; created: boolean }>;
 }
 
-/**
- * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
- * resolve only when the change is on disk (its transaction committed), so an effect is never performed
- * before the record that makes it safe. The others go out with the next group commit (`flush()`
- * waits for it). What survives which crash: `src/storage/README.md`.
- */
 export interface Store {
   /**
    * Durable. Records an inbound mention once: false when its topic and id were seen before (never act twice).
@@ -182,7 +177,7 @@ export interface Store {
    */
   eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number>;
   countByOwner(): Promise<OwnerCounts>;
-  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot set. */
+  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
   archiveInactive(beforeMs?: number): Promise<number>;
 
   openEscalation(input: EscalationInput): Promise<Escalation>;

@@ -1,16 +1,15 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { StoreCore } from '../store-core.js';
+import { openSqlStore } from '../sql-store/open-sql-store.js';
 import { StoreError, describeCause } from '../store-error.js';
 import { resolveStoreOptions } from '../store-options.js';
 import type { StoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
 import { Lease } from './lease.js';
 import { keepLease, type LeaseEvents, type LeaseKeeper } from './lease-keeper.js';
-import { PostgresPersistence } from './postgres-persistence.js';
+import { pgDriver } from './pg-driver.js';
 import { BASE_SCHEMA_VERSION, migrateSchema } from './schema-migrations.js';
-import { CURRENT_SCHEMA_VERSION } from '../hot-state.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** `BRIDGE_DATABASE_URL`; TLS when it says so (`sslmode=require` and the like, as `pg` reads it). */
@@ -110,13 +109,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     } finally {
       holder.release();
     }
-    const persistence = new PostgresPersistence(pool, lease.fence, resolved.logger, release);
-    const { state, migrated } = await persistence.load(resolved.clock());
-    const store = new StoreCore(state, persistence, resolved);
-    // A migrated state is written in the new layout at once (core and re-keyed shards in one transaction).
-    if (migrated) {
-      await store.persistAll();
-      resolved.logger.info({ toVersion: CURRENT_SCHEMA_VERSION }, 'PostgreSQL store state migrated');
+    const connection = await pool.connect().catch((error: unknown) => {
+      throw new StoreError('io', `Cannot connect to PostgreSQL: ${describeCause(error)}.`, { cause: error });
+    });
+    let store: Store;
+    try {
+      store = await openSqlStore(pgDriver(connection, lease.fence, release), resolved, 'the PostgreSQL store');
+    } catch (error) {
+      connection.release();
+      throw error;
     }
     return store;
   } catch (error) {

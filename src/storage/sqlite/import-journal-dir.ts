@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { ResolvedStoreOptions } from '../store-options.js';
 import { SQLITE_FILE, openDatabase } from './open-sqlite-store.js';
 import { ARCHIVE_DIR, AUDIT_FILE, STORE_FILE, readJournalDir } from './read-journal-dir.js';
-import { SqlitePersistence } from './sqlite-persistence.js';
+import { sqliteDriver } from '../sql-store/sql-driver.js';
+import { SqlSession } from '../sql-store/sql-session.js';
+import { writeLegacyState } from '../sql-store/write-legacy-state.js';
 
 /** Where the journal store's files are kept after the import, untouched: a backup, removed by hand. */
 export const JOURNAL_BACKUP_DIR = 'journal-store-backup';
@@ -24,14 +26,12 @@ export async function importJournalDir(dir: string, options: ResolvedStoreOption
   const { state, audit, archive } = await readJournalDir(dir, options.clock(), options.logger);
   const partial = join(dir, `${SQLITE_FILE}.import`);
   await rm(partial, { force: true });
-  const db = openDatabase(partial);
+  const session = new SqlSession(sqliteDriver(openDatabase(partial)), 0, options.logger);
   try {
-    const into = new SqlitePersistence(db, options.logger, async () => {});
-    await into.writeHot(state);
-    await into.appendAudit(audit);
-    await into.appendArchive(archive);
+    await session.run(() => writeLegacyState(session, state, { audit, archive }));
+    await session.flush();
   } finally {
-    db.close();
+    await session.driver.close();
   }
   await rename(partial, join(dir, SQLITE_FILE));
   const backup = join(dir, JOURNAL_BACKUP_DIR);

@@ -65,9 +65,14 @@ export function applyJournalRecord(state: HotState, record: JournalRecord): void
   for (const change of changes) change();
 }
 
+interface KeyedTarget<V> {
+  set(key: string, value: V): unknown;
+  delete(key: string): boolean;
+}
+
 function keyed<V>(
   changes: Array<() => void>,
-  target: Map<string, V>,
+  target: KeyedTarget<V>,
   entries: Array<[string, unknown]> | undefined,
   decode: (value: unknown, key: string) => V,
 ): void {

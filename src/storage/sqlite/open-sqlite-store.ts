@@ -1,17 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { CURRENT_SCHEMA_VERSION } from '../hot-state.js';
 import { acquireLock } from '../lock-file.js';
 import { ensurePrivateDir, makePrivate } from '../private-files.js';
 import { SCHEMA_TABLE_SQL, newerSchemaMessage, schemaSteps } from '../sql-schema.js';
-import { StoreCore } from '../store-core.js';
+import { sqliteDriver } from '../sql-store/sql-driver.js';
+import { openSqlStore } from '../sql-store/open-sql-store.js';
 import { StoreError, describeCause } from '../store-error.js';
 import { resolveStoreOptions } from '../store-options.js';
 import type { StoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
 import { importJournalDir } from './import-journal-dir.js';
-import { SqlitePersistence } from './sqlite-persistence.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   /** `BRIDGE_DATA_DIR`: created if missing (0700); one process at a time. */
@@ -46,16 +45,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     // Customer data: the database and its WAL and shared-memory files are the bridge user's only.
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await makePrivate(file + suffix);
     const opened = db;
-    const persistence = new SqlitePersistence(opened, resolved.logger, async () => {
-      opened.close();
-      await lock.release();
-    });
-    const { state, migrated } = persistence.load(resolved.clock());
-    const store = new StoreCore(state, persistence, resolved);
-    if (migrated) {
-      await store.persistAll();
-      resolved.logger.info({ toVersion: CURRENT_SCHEMA_VERSION }, 'SQLite store state migrated');
-    }
+    const store = await openSqlStore(
+      sqliteDriver(opened, () => lock.release()),
+      resolved,
+      'the SQLite store',
+    );
     return store;
   } catch (error) {
     try {
@@ -74,8 +68,7 @@ export function openDatabase(file: string): DatabaseSync {
   const db = new DatabaseSync(file);
   try {
     // 1 KB pages (set before the first table; an existing file keeps its own): a commit writes every page it
-    // touched, one per table and index, so smaller pages write less per answered message (bench/store-message-cost.ts:
-    // one customer alone 125 KB -> 36 KB, 20 at once 15 -> 11 KB), for ~12 % more file and slower bulk saves.
+    // touched, one per table and index, so smaller pages write less per answered message (src/storage/README.md).
     db.exec('PRAGMA page_size = 1024');
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
     migrate(db);

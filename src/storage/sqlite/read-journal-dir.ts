@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { decodeCoreFile } from '../decode-core-file.js';
-import { shardedTables } from '../hot-state.js';
+import { hasSeenIn, shardedTables } from '../hot-state.js';
 import type { HotState } from '../hot-state.js';
 import { keySeenByTopic } from '../key-seen-by-topic.js';
 import { decodeConversationLine, decodeEffectLine, decodeSeenLine } from '../load-shards.js';
@@ -10,9 +10,6 @@ import type { LineDecoder } from '../load-shards.js';
 import { isCode } from '../lock-file.js';
 import { auditEntrySchema, mentionRef } from '../records.js';
 import type { AuditEntry } from '../records.js';
-import { hasSeenIn } from '../state/inbox.js';
-import { entryOf } from '../state/conversations.js';
-import { indexPendingEffects } from '../state/outbox.js';
 import { StoreError, describeCause, describeJsonFailure } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 import { RecordProblem, applyJournalRecord, parseJournalRecord } from './journal-record.js';
@@ -25,7 +22,7 @@ const JOURNAL_FILE = /^journal-(\d{12})\.jsonl$/;
 const LEAVE_IT = 'Nothing was imported and the files were left unchanged: fix them, restore a backup, or move them away.';
 
 export interface JournalDir {
-  /** The whole state as the journal store would have opened it; every entry marked changed, to be written whole. */
+  /** The whole state as the journal store would have opened it. */
   state: HotState;
   audit: AuditEntry[];
   /** The latest archived copy of each conversation the state says is archived, as its JSON text. */
@@ -58,16 +55,14 @@ export async function readJournalDir(dir: string, now: number, logger: StoreLogg
       });
     }
   }
-  for (const record of decoded.inline.conversations) state.conversations.set(record.key, entryOf(record));
+  for (const record of decoded.inline.conversations)
+    state.conversations.set(record.key, { json: JSON.stringify(record), owner: record.owner, updatedAt: record.updatedAt });
   for (const [ref, at] of Object.entries(decoded.inline.seen)) state.seen.set(ref, at);
   for (const [key, effect] of Object.entries(decoded.inline.outbox)) state.outbox.set(key, effect);
   await replayJournal(dir, state, decoded.journalSeq);
   if (decoded.fromVersion < 2) keySeenByTopic(state);
   // A seen id always goes with its inbox entry (an older layout could lose the seen shard alone).
   for (const m of state.inbox) if (!hasSeenIn(state, m.topicId, m.id)) state.seen.set(mentionRef(m.topicId, m.id), now);
-  indexPendingEffects(state);
-  // Everything is new to the database: every key, cursor, escalation and inbox entry goes out whole.
-  for (const [, table] of shardedTables(state)) table.markChanged(table.keys());
   return { state, audit: await readAudit(dir, logger), archive: await readArchive(dir, state) };
 }
 

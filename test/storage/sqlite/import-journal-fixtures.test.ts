@@ -39,11 +39,6 @@ interface Expected {
   [field: string]: unknown;
 }
 
-/** In key order: a listing's order is the store's own (the journal store's followed its shards). */
-function byKey(list: unknown): unknown {
-  return [...(list as Array<{ key: string }>)].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
 async function viewOf(store: Store, expected: Expected): Promise<Expected> {
   const archived: Record<string, unknown> = {};
   for (const key of Object.keys(expected.archived)) archived[key] = await store.getConversation(key);
@@ -58,7 +53,7 @@ async function viewOf(store: Store, expected: Expected): Promise<Expected> {
   for (const topic of Object.keys(expected.cursors)) cursors[topic] = (await store.getCursor(topic)) ?? null;
   return {
     now: expected.now,
-    conversations: byKey(await store.listConversations()),
+    conversations: await store.listConversations(),
     archived,
     pendingInbound: await store.pendingInbound(),
     pendingEffects: await store.pendingEffects(),
@@ -72,15 +67,20 @@ async function viewOf(store: Store, expected: Expected): Promise<Expected> {
   };
 }
 
+/** The order of a listing is the store's own: conversations compared by key. */
+function byKey(view: Expected): Expected {
+  const list = [...(view.conversations as Array<{ key: string }>)];
+  return { ...view, conversations: list.sort((a, b) => (a.key < b.key ? -1 : 1)) };
+}
+
 describe('opening the SQLite store on a data directory the journal store of 0.1 wrote', () => {
   for (const name of ['realistic', 'v1']) {
     it(`imports the ${name} directory once with everything the journal store read from it, and keeps its files as a backup`, async () => {
       const expected = JSON.parse(await readFile(join(FIXTURES, `${name}.expected.json`), 'utf8')) as Expected;
-      expected.conversations = byKey(expected.conversations);
       const dir = await copyOf(name);
       const store = await openSqliteStore({ dataDir: dir, clock: () => expected.now });
       try {
-        expect(await viewOf(store, expected)).toEqual(expected);
+        expect(byKey(await viewOf(store, expected))).toEqual(byKey(expected));
       } finally {
         await store.close();
       }
@@ -93,7 +93,7 @@ describe('opening the SQLite store on a data directory the journal store of 0.1 
       // Once: a second open reads bridge.db and leaves the backup alone.
       const again = await openSqliteStore({ dataDir: dir, clock: () => expected.now });
       try {
-        expect(await viewOf(again, expected)).toEqual(expected);
+        expect(byKey(await viewOf(again, expected))).toEqual(byKey(expected));
       } finally {
         await again.close();
       }

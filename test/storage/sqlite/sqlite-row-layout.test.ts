@@ -2,13 +2,20 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_TABLE_SQL, schemaSteps } from '../../../src/storage/sql-schema.js';
-import { RECENT_CONVERSATIONS } from '../../../src/storage/sql-commit.js';
 import { SQLITE_FILE, openSqliteStore } from '../../../src/storage/sqlite/open-sqlite-store.js';
 import { T0, conversation, mention } from '../store-contract.js';
 import { useTempDirs } from '../test-dirs.js';
-import { rows } from './read-rows.js';
 
 const dataDir = useTempDirs();
+
+function rows<R>(dir: string, sql: string): R[] {
+  const db = new DatabaseSync(join(dir, SQLITE_FILE), { readOnly: true });
+  try {
+    return db.prepare(sql).all() as R[];
+  } finally {
+    db.close();
+  }
+}
 
 describe('the SQLite row layout', () => {
   it('writes a row per conversation, rewrites only the keys a commit changed and deletes the keys gone', async () => {
@@ -33,24 +40,43 @@ describe('the SQLite row layout', () => {
     }
   });
 
-  it('reads a conversation from its row only when asked, and keeps only the ones committed most recently in memory', async () => {
+  it('writes the dialog state of a conversation only when it changed', async () => {
     const dir = await dataDir();
-    const total = RECENT_CONVERSATIONS + 20;
+    const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
+    try {
+      await store.saveConversation(conversation('svc-1', { dialog: { pad: 'x'.repeat(2000) } }));
+      await store.flush();
+      let before = store.stats().journalBytes;
+      await store.updateConversation('whatsapp:svc-1', (c) => c && { ...c, updatedAt: T0 + 1 });
+      await store.flush();
+      expect(store.stats().journalBytes - before).toBeLessThan(500);
+      before = store.stats().journalBytes;
+      await store.updateConversation('whatsapp:svc-1', (c) => c && { ...c, dialog: { pad: 'y'.repeat(2000) } });
+      await store.flush();
+      expect(store.stats().journalBytes - before).toBeGreaterThan(2000);
+      expect(rows(dir, "SELECT length(dialog) AS n FROM bridge_conversations WHERE key = 'whatsapp:svc-1'")).toEqual([{ n: 2010 }]);
+      expect((await store.getConversation('whatsapp:svc-1'))?.dialog).toEqual({ pad: 'y'.repeat(2000) });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps no conversation in memory: a reopened store answers from the rows, and its counts follow the changes', async () => {
+    const dir = await dataDir();
+    const total = 1020;
     const first = await openSqliteStore({ dataDir: dir, clock: () => T0 });
     for (let i = 0; i < total; i += 1) await first.saveConversation(conversation(`svc-${i}`));
     await first.close();
     const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
     try {
-      expect(store.stats().coldConversations).toBe(total);
+      expect(store.stats().conversations).toBe(total);
       expect(await store.countByOwner()).toMatchObject({ bot: total });
       expect((await store.getConversation('whatsapp:svc-3'))?.transcript).toEqual(conversation('svc-3').transcript);
       await store.updateConversation('whatsapp:svc-3', (c) => c && { ...c, owner: 'paused' });
-      expect(store.stats().coldConversations).toBe(total - 1);
-      for (let i = 10; i < total; i += 1) await store.updateConversation(`whatsapp:svc-${i}`, (c) => c && { ...c, updatedAt: T0 + i });
       await store.flush();
-      expect(store.stats().coldConversations).toBe(total - RECENT_CONVERSATIONS);
+      expect(rows(dir, "SELECT owner FROM bridge_conversations WHERE key = 'whatsapp:svc-3'")).toEqual([{ owner: 'paused' }]);
       expect(await store.countByOwner()).toMatchObject({ bot: total - 1, paused: 1 });
-      expect((await store.getConversation('whatsapp:svc-3'))?.owner).toBe('paused');
+      expect((await store.listConversations({ owner: 'paused' })).map((c) => c.key)).toEqual(['whatsapp:svc-3']);
     } finally {
       await store.close();
     }
@@ -74,7 +100,7 @@ describe('the SQLite row layout', () => {
     }
   });
 
-  it('migrates a version-1 database (a row per shard) to rows per key, and deletes the shard rows', async () => {
+  it('migrates a version-1 database (a row per shard) to rows per key, and deletes the shard and core rows', async () => {
     const dir = await dataDir();
     const { mkdir } = await import('node:fs/promises');
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -101,7 +127,11 @@ describe('the SQLite row layout', () => {
     const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
     await store.close();
     expect(rows(dir, 'SELECT version FROM bridge_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
-    expect(rows(dir, 'SELECT count(*) AS n FROM bridge_shards')).toEqual([{ n: 0 }]);
+    for (const table of ['bridge_shards', 'bridge_core', 'bridge_outbox']) {
+      expect(rows(dir, `SELECT count(*) AS n FROM ${table}`)).toEqual([{ n: 0 }]);
+    }
+    expect(rows(dir, 'SELECT key, status FROM bridge_effects')).toEqual([{ key: 'k1', status: 'pending' }]);
+    expect(rows(dir, 'SELECT ref, key FROM bridge_mentions')).toEqual([{ ref: '2001/9', key: m.key }]);
     expect(rows(dir, 'SELECT key, owner, archived_at FROM bridge_conversations ORDER BY key')).toEqual([
       { key: 'whatsapp:old', owner: null, archived_at: T0 },
       { key: 'whatsapp:svc-1', owner: 'bot', archived_at: null },

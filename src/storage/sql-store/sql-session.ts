@@ -1,0 +1,147 @@
+import { performance } from 'node:perf_hooks';
+import { StoreError, describeCause } from '../store-error.js';
+import type { StoreLogger } from '../store-options.js';
+import type { SqlDriver, SqlValue } from './sql-driver.js';
+
+interface Txn {
+  done: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function newTxn(): Txn {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A transaction nobody waits for (only non-durable writes) must not become an unhandled rejection.
+  done.catch(() => {});
+  return { done, resolve, reject };
+}
+
+/**
+ * The store's one connection: operations run one at a time (a promise queue), so a read and the write that depends
+ * on it never interleave with another operation. The first write opens a transaction and queues its COMMIT for the
+ * next turn of the event loop (or `intervalMs` later): everything written meanwhile shares the one COMMIT (group
+ * commit, one WAL sync). A failed statement or COMMIT rolls the whole open transaction back.
+ */
+export class SqlSession {
+  private queue: Promise<unknown> = Promise.resolve();
+  private txn: Txn | undefined;
+  /** Runs once, in the first transaction (a new database's meta row goes with its first write). */
+  beforeFirstWrite: (() => Promise<void>) | undefined;
+  readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
+  /**
+   * The rows of the conversations written or read lately, as the open transaction has them (a conversation in play
+   * is read several times a message): kept up to date by the conversation's writes, dropped by any other change
+   * of its rows, cleared by a rollback.
+   */
+  readonly recent = new RecentRows();
+
+  constructor(
+    readonly driver: SqlDriver,
+    private readonly intervalMs: number,
+    private readonly logger: StoreLogger,
+  ) {}
+
+  /**
+   * Runs `task` alone on the connection. With `durable`, resolves only once what the task wrote (or what was
+   * written before it and not yet committed) is committed.
+   */
+  run<T>(task: () => Promise<T> | T, durable = false): Promise<T> {
+    let txn: Txn | undefined;
+    const result = this.queue.then(async () => {
+      try {
+        return await task();
+      } catch (error) {
+        // A statement that failed half-way through a task: the open transaction holds part of it, roll it all back.
+        if (!(error instanceof StoreError) || error.code === 'io') await this.abort(error);
+        throw error;
+      } finally {
+        txn = this.txn;
+      }
+    });
+    this.queue = result.catch(() => {});
+    if (!durable) return result;
+    return result.then(async (value) => {
+      await txn?.done;
+      return value;
+    });
+  }
+
+  all<R extends object>(sql: string, values: readonly SqlValue[] = []): R[] | Promise<R[]> {
+    return this.driver.all<R>(sql, values);
+  }
+
+  async get<R extends object>(sql: string, values: readonly SqlValue[] = []): Promise<R | undefined> {
+    return (await this.driver.all<R>(sql, values))[0];
+  }
+
+  /** Inside a task: writes in the open transaction, opening one (and queuing its COMMIT) first. */
+  async write(sql: string, values: readonly SqlValue[] = []): Promise<number> {
+    if (!this.txn) {
+      await this.driver.begin();
+      this.txn = newTxn();
+      const commit = (): void => void this.run(() => this.commit()).catch(() => {});
+      if (this.intervalMs > 0) setTimeout(commit, this.intervalMs);
+      else setImmediate(commit);
+      const first = this.beforeFirstWrite;
+      this.beforeFirstWrite = undefined;
+      await first?.();
+    }
+    for (const value of values) this.counters.bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
+    return this.driver.run(sql, values);
+  }
+
+  /** Resolves once everything written so far is committed. */
+  flush(): Promise<void> {
+    return this.run(() => this.commit(), true);
+  }
+
+  private async commit(): Promise<void> {
+    const txn = this.txn;
+    if (!txn) return;
+    const started = performance.now();
+    try {
+      await this.driver.commit();
+    } catch (error) {
+      await this.abort(error);
+      throw new StoreError('io', `A commit failed: ${describeCause(error)}.`, { cause: error });
+    }
+    this.txn = undefined;
+    this.counters.writes += 1;
+    this.counters.lastWriteMs = Math.round((performance.now() - started) * 10) / 10;
+    txn.resolve();
+  }
+
+  private async abort(error: unknown): Promise<void> {
+    const txn = this.txn;
+    if (!txn) return;
+    this.txn = undefined;
+    this.recent.clear();
+    this.counters.writeErrors += 1;
+    this.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; its transaction was rolled back');
+    await Promise.resolve(this.driver.rollback()).catch(() => {});
+    txn.reject(error instanceof StoreError ? error : new StoreError('io', `A write failed: ${describeCause(error)}.`, { cause: error }));
+  }
+}
+
+/** A live conversation's rows: its body, its dialog column and its transcript lines. */
+export interface ConversationRows {
+  body: string;
+  dialog: string | null;
+  rows: Array<{ seq: number; body: string }>;
+}
+
+const RECENT_LIMIT = 1000;
+
+/** The last `RECENT_LIMIT` conversations' rows used, the least recently used dropped first. */
+export class RecentRows extends Map<string, ConversationRows> {
+  use(key: string, rows: ConversationRows): void {
+    this.delete(key);
+    this.set(key, rows);
+    if (this.size > RECENT_LIMIT) this.delete(this.keys().next().value!);
+  }
+}
