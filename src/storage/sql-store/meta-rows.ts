@@ -4,6 +4,9 @@ import type { Escalation, EscalationStatus, StoreMeta, StoredCursor } from '../r
 import { StoreError } from '../store-error.js';
 import type { SqlSession } from './sql-session.js';
 
+/** What `setMeta` takes: a new baseline date, values to merge. */
+export const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
+
 /** The meta row (`bridge_meta`, one row of JSON), the cursors (`bridge_cursors`) and the escalations (`bridge_escalation_rows`). */
 export const metaRowSchema = z.object({
   createdAt: z.number(),

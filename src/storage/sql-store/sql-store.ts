@@ -56,6 +56,7 @@ import {
 } from './effect-rows.js';
 import {
   listEscalationRows,
+  metaPatchSchema,
   publicMeta,
   readCursor,
   readEscalation,
@@ -65,12 +66,10 @@ import {
   writeMeta,
 } from './meta-rows.js';
 import type { MetaRow } from './meta-rows.js';
-import { applyRetentionRows, countRows, forgetContactRows, ownerCounts, pruneRows, readAuditRows } from './sql-upkeep.js';
+import { applyRetentionRows, countRows, forgetContactRows, latestAudit, ownerCounts, pruneRows, readAuditRows } from './sql-upkeep.js';
 import type { SqlSession } from './sql-session.js';
 
-const DEFAULT_AUDIT_LIMIT = 100;
 const anyJson = z.unknown();
-const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
 /**
  * The store over SQL rows, the same for SQLite, memory (SQLite `:memory:`) and PostgreSQL: each method reads and
  * writes the rows it needs (`sql-session.ts` for how writes are grouped into transactions), nothing is mirrored in
@@ -316,11 +315,7 @@ export class SqlStore implements Store {
   }
 
   async listAudit(filter: { since?: number; limit?: number } = {}): Promise<AuditEntry[]> {
-    const limit = Math.max(0, Math.floor(filter.limit ?? DEFAULT_AUDIT_LIMIT));
-    const since = filter.since ?? Number.NEGATIVE_INFINITY;
-    const entries = await this.op(() => readAuditRows(this.db, this.options.logger));
-    const kept = entries.map(([, entry]) => entry).filter((entry) => entry.at >= since);
-    return limit === 0 ? [] : kept.slice(-limit);
+    return latestAudit(await this.op(() => readAuditRows(this.db, this.options.logger)), filter);
   }
 
   async prune(cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number } = {}): Promise<PruneResult> {

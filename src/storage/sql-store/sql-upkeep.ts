@@ -56,6 +56,16 @@ async function count(db: SqlSession, sql: string, values: Array<string | number>
 }
 
 /** The counts `stats` gives. */
+const DEFAULT_AUDIT_LIMIT = 100;
+
+/** The most recent `limit` (default 100) of `entries` at or after `since`, oldest first. */
+export function latestAudit(entries: Array<[number, AuditEntry]>, filter: { since?: number; limit?: number }): AuditEntry[] {
+  const limit = Math.max(0, Math.floor(filter.limit ?? DEFAULT_AUDIT_LIMIT));
+  const since = filter.since ?? Number.NEGATIVE_INFINITY;
+  const kept = entries.map(([, entry]) => entry).filter((entry) => entry.at >= since);
+  return limit === 0 ? [] : kept.slice(-limit);
+}
+
 export async function countRows(
   db: SqlSession,
 ): Promise<{ pendingEffects: number; pendingInbound: number; conversations: number; archived: number }> {

@@ -1,1 +1,0 @@
-export { createMemorySqlStore as createMemoryStore } from './sql-store/open-sql-store.js';
