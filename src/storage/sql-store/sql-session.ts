@@ -95,8 +95,16 @@ export class SqlSession {
     return this.driver.run(sql, values);
   }
 
-  /** Resolves once everything written so far is committed. */
+  /**
+   * Resolves once everything written so far is committed: by the COMMIT already queued for the open transaction, so
+   * callers flushing in the same turn (each worker after its decision) share one commit and one sync.
+   */
   flush(): Promise<void> {
+    return this.run(() => undefined, true);
+  }
+
+  /** Commits what is open now, without waiting for its queued turn: for close. */
+  commitNow(): Promise<void> {
     return this.run(() => this.commit(), true);
   }
 

@@ -351,7 +351,7 @@ export class SqlStore implements Store {
     if (this.closed) return;
     this.closed = true;
     try {
-      await this.db.flush();
+      await this.db.commitNow();
     } finally {
       await this.db.run(() => this.db.driver.close());
     }
