@@ -1,4 +1,5 @@
 import { AuthError, type Mention, NotFoundError } from '../../engage/index.js';
+import { mentionRef } from '../../storage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
 
 /** How often the recently active customer mentions are read again (our clock). */
@@ -54,14 +55,14 @@ export class MentionRecheck {
       return;
     }
     if (!known && this.byKey.size >= MAX_WATCHED) this.dropIdlest();
-    if (known) this.keyByRef.delete(refOf(known));
+    if (known) this.keyByRef.delete(mentionRef(known.topicId, known.id));
     this.byKey.set(m.key, { topicId: m.topicId, id: m.id, key: m.key, addedAt: m.addedAt, seenAtMs: nowMs, checkedAtMs: 0 });
-    this.keyByRef.set(refOf(m), m.key);
+    this.keyByRef.set(mentionRef(m.topicId, m.id), m.key);
   }
 
   /** The contact of a watched mention (an account-written mention naming the mention it answers). */
   keyOf(topicId: string, id: string): string | undefined {
-    return this.keyByRef.get(refOf({ topicId, id }));
+    return this.keyByRef.get(mentionRef(topicId, id));
   }
 
   /** An account-written mention could not be placed: a person may have answered someone; read again at once. */
@@ -71,7 +72,7 @@ export class MentionRecheck {
 
   forget(key: string): void {
     const known = this.byKey.get(key);
-    if (known) this.keyByRef.delete(refOf(known));
+    if (known) this.keyByRef.delete(mentionRef(known.topicId, known.id));
     this.byKey.delete(key);
   }
 
@@ -98,10 +99,6 @@ export class MentionRecheck {
     for (const w of this.byKey.values()) if (!idlest || w.seenAtMs < idlest.seenAtMs) idlest = w;
     if (idlest) this.forget(idlest.key);
   }
-}
-
-function refOf(m: { topicId: string; id: string }): string {
-  return `${m.topicId}\u0000${m.id}`;
 }
 
 /**
