@@ -30,6 +30,11 @@ function newTxn(): Txn {
 export class SqlSession {
   private queue: Promise<unknown> = Promise.resolve();
   private txn: Txn | undefined;
+  /**
+   * Why a transaction was rolled back since the last flush: writes made with no durable wait (a decision applied,
+   * its flush still to come) went with it, so the next flush must fail rather than let their effects run.
+   */
+  private lostSinceFlush: StoreError | undefined;
   /** Runs once, in the first transaction (a new database's meta row goes with its first write). */
   beforeFirstWrite: (() => Promise<void>) | undefined;
   readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
@@ -100,7 +105,22 @@ export class SqlSession {
    * callers flushing in the same turn (each worker after its decision) share one commit and one sync.
    */
   flush(): Promise<void> {
-    return this.run(() => undefined, true);
+    const taken = this.run(() => {
+      const lost = this.lostSinceFlush;
+      this.lostSinceFlush = undefined;
+      return lost;
+    }, true);
+    // Thrown here, outside the task: a failure of a task rolls the open transaction back, and this one wrote nothing.
+    return taken.then(
+      (lost) => {
+        if (lost) throw lost;
+      },
+      (error: unknown) => {
+        // The commit it waited for failed: that is the loss, told once.
+        this.lostSinceFlush = undefined;
+        throw error;
+      },
+    );
   }
 
   /** Commits what is open now, without waiting for its queued turn: for close. */
@@ -132,7 +152,10 @@ export class SqlSession {
     this.counters.writeErrors += 1;
     this.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; its transaction was rolled back');
     await Promise.resolve(this.driver.rollback()).catch(() => {});
-    txn.reject(error instanceof StoreError ? error : new StoreError('io', `A write failed: ${describeCause(error)}.`, { cause: error }));
+    const reported =
+      error instanceof StoreError ? error : new StoreError('io', `A write failed: ${describeCause(error)}.`, { cause: error });
+    this.lostSinceFlush = reported;
+    txn.reject(reported);
   }
 }
 
