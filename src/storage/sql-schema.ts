@@ -46,7 +46,7 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     // A row per key: a commit writes the keys it changed, not whole shards. A live conversation has owner,
     // updated_at and body (the record without its transcript, whose lines are rows of bridge_transcript); an
     // archived one only archived_at (its copy is in bridge_archive). The version-1 shard rows are read once at the
-    // next open and deleted in the first commit (sql-state.ts).
+    // next open and deleted in the first commit (sql-store/move-core-rows.ts).
     version: 2,
     sql: (w) => `
       CREATE TABLE bridge_conversations (

@@ -12,7 +12,7 @@ export interface RetentionSettings {
   seenIdsDays: number;
   /** How long audit entries and closed escalations are kept. */
   auditDays: number;
-  /** A conversation untouched this long leaves the hot file for the archive. */
+  /** A conversation untouched this long leaves the live rows for the archive. */
   archiveAfterDays: number;
   /** Transcript lines older than this are removed from the conversations in the hot set (`applyRetention`). */
   transcriptDays: number;

@@ -83,10 +83,10 @@ export interface RetentionCutoffs {
 }
 
 /**
- * The bridge's memory, in intents. Mutations apply at once in memory; the ones marked *durable*
- * resolve only when the change is on disk (journal record synced), so an effect is never performed
- * before the record that makes it safe. The others go out with the next group commit (`flush()`
- * waits for it). What survives which crash: `src/storage/README.md`.
+ * The bridge's memory, in intents. Mutations are written in the open transaction; the ones marked *durable*
+ * resolve only once its COMMIT returned (the WAL synced), so an effect is never performed before the row that
+ * makes it safe. The others go out with the same group commit (`flush()` waits for it, and fails when a rollback
+ * lost writes since the last flush). What survives which crash: `src/storage/README.md`.
  */
 /** Which hot conversations a listing gives (see `listConversations`). */
 export interface ConversationFilter {
@@ -157,10 +157,10 @@ export interface Store {
   ): Promise<ConversationRecord | undefined>;
   /**
    * Durable, one unit. Records a decision: the conversation's change, every effect, and the `decidedKey` mark are
-   * made together after any read from disk, without yielding, so they go out in one group commit (one journal
-   * record, one PostgreSQL transaction): a crash keeps all of them or none. Idempotent by `decidedKey`. Input is
+   * made together after any read from disk, without yielding, so they go out in one group commit (one
+   * transaction, SQLite or PostgreSQL): a crash keeps all of them or none. Idempotent by `decidedKey`. Input is
    * checked first: a bad effect or record changes nothing. With `wait: 'applied'` it resolves once the change is in
-   * memory (a read sees it) and the caller must `flush()` before performing any effect; by default once durable.
+   * the open transaction (a read sees it) and the caller must `flush()` before performing any effect; by default once durable.
    */
   recordDecision(decision: DecisionInput, options?: { wait?: 'durable' | 'applied' }): Promise<RecordedDecision>;
   /**
@@ -177,7 +177,7 @@ export interface Store {
    */
   eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number>;
   countByOwner(): Promise<OwnerCounts>;
-  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the hot file. */
+  /** Moves conversations untouched since `beforeMs` (default: the retention setting) out of the live rows (a copy in the archive). */
   archiveInactive(beforeMs?: number): Promise<number>;
 
   openEscalation(input: EscalationInput): Promise<Escalation>;

@@ -5,24 +5,29 @@ import { openSqlStore } from '../../src/storage/sql-store/open-sql-store.js';
 import { resolveStoreOptions } from '../../src/storage/store-options.js';
 import { T0, conversation } from './store-contract.js';
 
+/** A store on a real SQLite database whose next COMMIT fails once when asked (a full disk, an I/O error). */
+async function storeWithFaultyCommit() {
+  const driver = sqliteDriver(openDatabase(':memory:'), async () => {}, false);
+  let fail = false;
+  const commit = driver.commit.bind(driver);
+  driver.commit = () => {
+    if (fail) {
+      fail = false;
+      throw new Error('disk I/O error');
+    }
+    return commit();
+  };
+  const store = await openSqlStore(driver, resolveStoreOptions({ clock: () => T0 }, 0), 'the test store');
+  return { store, failNextCommit: () => void (fail = true) };
+}
+
 describe('the SQL store after a failed commit', () => {
   it('fails the next flush when a decision applied before it was rolled back, so its effects are never performed', async () => {
-    // A real SQLite database whose next COMMIT fails once (a full disk, an I/O error): the fault, not a fake store.
-    const driver = sqliteDriver(openDatabase(':memory:'), async () => {}, false);
-    let failNextCommit = false;
-    const commit = driver.commit.bind(driver);
-    driver.commit = () => {
-      if (failNextCommit) {
-        failNextCommit = false;
-        throw new Error('disk I/O error');
-      }
-      return commit();
-    };
-    const store = await openSqlStore(driver, resolveStoreOptions({ clock: () => T0 }, 0), 'the test store');
+    const { store, failNextCommit } = await storeWithFaultyCommit();
     try {
       await store.saveConversation(conversation('svc-1'));
       await store.flush();
-      failNextCommit = true;
+      failNextCommit();
       // The worker applies its decision, then (after other awaits, in which the queued commit runs and fails) flushes.
       await store.recordDecision(
         {
@@ -39,6 +44,35 @@ describe('the SQL store after a failed commit', () => {
       await expect(store.flush()).rejects.toMatchObject({ code: 'io' });
       // Told once: the store goes on, and a decision taken again commits.
       await expect(store.flush()).resolves.toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts again from its rows and still writes a new database its meta row when the first commit rolls back', async () => {
+    const { store, failNextCommit } = await storeWithFaultyCommit();
+    try {
+      failNextCommit();
+      await store.enqueueEffect({ key: 'k1', kind: 'reply', contactKey: 'svc-1', payload: { text: 'hi' } }).catch(() => {});
+      expect(store.stats().pendingEffects).toBe(0);
+      expect((await store.getMeta()).createdAt).toBe(T0);
+      await store.enqueueEffect({ key: 'k2', kind: 'reply', contactKey: 'svc-1', payload: { text: 'hi' } });
+      await store.flush().catch(() => {});
+      expect(store.stats().pendingEffects).toBe(1);
+      expect((await store.setMeta({ values: { a: 1 } })).values).toEqual({ a: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts an effect given up and then retried as pending again', async () => {
+    const { store } = await storeWithFaultyCommit();
+    try {
+      await store.enqueueEffect({ key: 'k1', kind: 'reply', contactKey: 'svc-1', payload: { text: 'hi' } });
+      await store.failEffect('k1', 'refused');
+      expect(store.stats().pendingEffects).toBe(0);
+      await store.failEffect('k1', 'refused', T0 + 60_000);
+      expect(store.stats().pendingEffects).toBe((await store.pendingEffects()).length);
     } finally {
       await store.close();
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validateInput } from '../parse-input.js';
-import type { Escalation, EscalationStatus, StoreMeta, StoredCursor } from '../records.js';
+import type { Escalation, EscalationPatch, EscalationStatus, StoreMeta, StoredCursor } from '../records.js';
 import { StoreError } from '../store-error.js';
 import type { SqlSession } from './sql-session.js';
 
@@ -70,4 +70,14 @@ export async function listEscalationRows(
       ? await db.all<{ body: string }>('SELECT body FROM bridge_escalation_rows ORDER BY num')
       : await db.all<{ body: string }>('SELECT body FROM bridge_escalation_rows WHERE contact_key = ? ORDER BY num', [filter.contactKey]);
   return rows.map((row) => JSON.parse(row.body) as Escalation).filter((e) => statuses === undefined || statuses.has(e.status));
+}
+
+/** Applies a patch to a stored escalation (its defined fields) and writes it; refuses an unknown id. */
+export async function patchEscalation(db: SqlSession, id: string, patch: EscalationPatch, now: number): Promise<Escalation> {
+  const current = await readEscalation(db, id);
+  if (!current) throw new StoreError('invalid', `No escalation ${id}; nothing was changed.`);
+  const next: Escalation = { ...current, updatedAt: now };
+  for (const [field, value] of Object.entries(patch)) if (value !== undefined) Object.assign(next, { [field]: value });
+  await writeEscalation(db, next);
+  return next;
 }

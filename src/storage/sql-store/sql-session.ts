@@ -37,6 +37,8 @@ export class SqlSession {
   private lostSinceFlush: StoreError | undefined;
   /** Runs once, in the first transaction (a new database's meta row goes with its first write). */
   beforeFirstWrite: (() => Promise<void>) | undefined;
+  /** Runs after a rollback, on the connection: what the store keeps beside the rows is read again from them. */
+  afterRollback: (() => Promise<void>) | undefined;
   readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
   /**
    * The rows of the conversations written or read lately, as the open transaction has them (a conversation in play
@@ -155,6 +157,9 @@ export class SqlSession {
     const reported =
       error instanceof StoreError ? error : new StoreError('io', `A write failed: ${describeCause(error)}.`, { cause: error });
     this.lostSinceFlush = reported;
+    await this.afterRollback?.().catch((cause: unknown) =>
+      this.logger.error({ code: 'io', problem: describeCause(cause) }, 'store counters could not be read again after a rollback'),
+    );
     txn.reject(reported);
   }
 }

@@ -57,6 +57,7 @@ import {
 import {
   listEscalationRows,
   metaPatchSchema,
+  patchEscalation,
   publicMeta,
   readCursor,
   readEscalation,
@@ -72,8 +73,8 @@ import type { SqlSession } from './sql-session.js';
 const anyJson = z.unknown();
 /**
  * The store over SQL rows, the same for SQLite, memory (SQLite `:memory:`) and PostgreSQL: each method reads and
- * writes the rows it needs (`sql-session.ts` for how writes are grouped into transactions), nothing is mirrored in
- * memory but two counters (the next effect number, the pending effects count for `stats`).
+ * writes the rows it needs (`sql-session.ts` for how writes are grouped into transactions). Kept in memory beside the
+ * rows: the next effect number, the counts `stats` gives (read again after a rollback) and a new database's meta row.
  */
 export class SqlStore implements Store {
   private closed = false;
@@ -92,15 +93,21 @@ export class SqlStore implements Store {
     this.ready = this.db.run(async () => {
       const max = await this.db.get<{ n: number | string | null }>('SELECT max(seq) AS n FROM bridge_effects');
       this.nextEffectSeq = Number(max?.n ?? 0) + 1;
-      if (!(await this.db.get('SELECT 1 AS one FROM bridge_meta WHERE id = 1'))) {
-        // A new database: its meta row goes with the first write (an open writes nothing).
-        const meta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
+      const meta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
+      // A new database: its meta row goes with the first write (an open writes nothing), again if that one rolls back.
+      const metaWithFirstWrite = async (): Promise<void> => {
+        if (await this.db.get('SELECT 1 AS one FROM bridge_meta WHERE id = 1')) return;
         this.newMeta = meta;
         this.db.beforeFirstWrite = async () => {
           if (this.newMeta) await this.writeMeta(this.newMeta);
         };
-      }
+      };
+      await metaWithFirstWrite();
       await this.recount();
+      this.db.afterRollback = async () => {
+        await metaWithFirstWrite();
+        await this.recount();
+      };
     });
   }
 
@@ -166,8 +173,9 @@ export class SqlStore implements Store {
     return this.op(async () => {
       const effect = await requireEffect(this.db, key);
       if (effect.status === 'done') throw new StoreError('invalid', `Effect ${key} is already done; it cannot fail afterwards.`);
-      if (retryAt === undefined && effect.status === 'pending') this.counts.pendingEffects -= 1;
-      return updateEffectStatus(this.db, failedEffect(effect, String(error), retryAt, this.now()));
+      const next = failedEffect(effect, String(error), retryAt, this.now());
+      this.counts.pendingEffects += (next.status === 'pending' ? 1 : 0) - (effect.status === 'pending' ? 1 : 0);
+      return updateEffectStatus(this.db, next);
     });
   }
 
@@ -291,14 +299,7 @@ export class SqlStore implements Store {
   async updateEscalation(id: string, patch: EscalationPatch): Promise<Escalation> {
     const parsed = parseInput(escalationPatchSchema, patch, 'Escalation patch');
     requireId(id, 'Escalation id');
-    return this.op(async () => {
-      const current = await readEscalation(this.db, id);
-      if (!current) throw new StoreError('invalid', `No escalation ${id}; nothing was changed.`);
-      const next: Escalation = { ...current, updatedAt: this.now() };
-      for (const [field, value] of Object.entries(parsed)) if (value !== undefined) Object.assign(next, { [field]: value });
-      await writeEscalation(this.db, next);
-      return next;
-    });
+    return this.op(() => patchEscalation(this.db, id, parsed, this.now()));
   }
 
   async getEscalation(id: string): Promise<Escalation | undefined> {
