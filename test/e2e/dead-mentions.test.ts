@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_UNCLASSIFIED_TRIES } from '../../src/bridge/conversation-worker.js';
-import { runCliCommand } from '../../src/commands/index.js';
 import { testTempDir } from '../support/temp-dir.js';
 import { botMessagesTo, callsOf, startHarness, waitFor, type Harness } from './harness.js';
 

@@ -18,7 +18,12 @@ async function storeWithFaultyCommit() {
     return commit();
   };
   const store = await openSqlStore(driver, resolveStoreOptions({ clock: () => T0 }, 0), 'the test store');
-  return { store, failNextCommit: () => void (fail = true) };
+  return {
+    store,
+    failNextCommit: () => {
+      fail = true;
+    },
+  };
 }
 
 describe('the SQL store after a failed commit', () => {
