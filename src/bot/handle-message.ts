@@ -6,6 +6,7 @@ import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.
 import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { anyoneCalled } from './anyone-called.js';
 import { personOnlyReported } from './reported-person.js';
+import { aboutSomethingElse, someoneAsked } from './someone-asked.js';
 import { CANCEL_INTENT, NONE_INTENT, PERSON_INTENT } from './training-set.js';
 import { clarify, collectEntities, intentForEntity } from './clarify.js';
 import { selectByText } from './quick-replies.js';
@@ -111,23 +112,42 @@ function personAsked(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
   if (personWords(turn, text)) return true;
-  if (!nluSays(turn, PERSON_INTENT)) return false;
-  const keyword = matchIntent(turn.flows, withoutNegated(text));
+  if (!nluSays(turn, PERSON_INTENT) || aboutSomethingElse(text)) return false;
+  const keyword = matchIntent(turn.flows, withoutNegated(requestPart(text)));
   // A keyword yields to a sure reading that hesitates with nothing else ("... a return and a new order, so I would
   // really like someone from your team to take this over").
   const r = turn.nlu;
   return keyword === undefined || ((r?.confidence ?? 0) >= SURE_PERSON && r?.runnerUp?.intent !== keyword.name);
 }
 
-/** The flows' words for a person, outside a clause that refuses one, and not only a person told about; or "anybody?". */
+/**
+ * The flows' words for a person, or a request they do not hold ("I'd rather discuss this with someone", "call me"),
+ * outside a clause that refuses one, and not only a person told about; or "anybody?".
+ */
 function personWords(turn: Turn, text: string): boolean {
   const t = turn.flows.escalation.triggers.explicit_request;
   if (!t.enabled) return false;
-  const words = [...t.phrases, ...t.keywords];
   const said = blankRefused(text);
   if (anyoneCalled(said)) return true;
+  const asked = someoneAsked(said);
+  const words = [...t.phrases, ...t.keywords, ...asked];
   // A person told about ("the agent was very helpful") is no request: the NLU decides.
-  return findWords(said, words) !== undefined && !personOnlyReported(said, words);
+  return (asked.length > 0 || findWords(said, words) !== undefined) && !personOnlyReported(said, words);
+}
+
+/** From this many words a message is long: what comes before its last clause is context ("the parcel went to ..."). */
+const LONG_WORDS = 16;
+const CLAUSE = /[,.;:!?\n]+|\s(?:but|maar|mais)\s/iu;
+
+/**
+ * Where an intent's keyword overrules the NLU's request for a person: the whole of a short message ("ik wil graag een
+ * refund"), the last clause of a long one (its first clauses tell the story: "The parcel went to the wrong address,
+ * ... I need somebody from your company to look into this properly, not an automated answer.").
+ */
+function requestPart(text: string): string {
+  if (wordsIn(text) < LONG_WORDS) return text;
+  const clauses = text.split(CLAUSE).filter((c) => wordsIn(c) >= 2);
+  return clauses.length >= 2 ? (clauses.at(-1) ?? text) : text;
 }
 
 /** The NLU's confidence in a request for a person that an intent's keyword in the text does not overrule. */

@@ -1,5 +1,5 @@
 // A person the customer tells about, not one they ask for: "thanks, the agent was very helpful", "mijn collega heeft
-// het besteld", "mon responsable m'a demandé de suivre la commande", "l'agent de livraison n'est jamais venu"; or asks
+// het besteld", "a job as an agent", "mon responsable m'a demandé de suivre la commande", "l'agent de livraison n'est jamais venu"; or asks
 // the hours of: "when is the manager in?", "à quelle heure le directeur arrive ?"; or a call promised before: "the
 // courier was supposed to call me back". The flows' words for a person count as a request unless every one of them is
 // the subject of something that happened, promised before, or named in a question about when.
@@ -11,10 +11,10 @@ const REPORT = new RegExp(
     // A few words may come between, not "who" or "que": "the agent who helped me" may be the one asked for.
     '^(?:(?!(?:who|that|which|die|dat|wie|qui|que|qu) )[^ ]+ ){0,3}(?:',
     'was|were|has been|had|said|says|told|asked|helped|did|called|promised|gave|sent|ordered|placed|bought|mentioned',
-    '|explained|advised|suggested|wants to know|wanted to know',
+    '|explained|advised|suggested|wants to know|wanted to know|hung up|spoke|talked',
     '|waren|heeft|hebben|zei|zegt|vroeg|hielp|belde|beloofde|gaf|stuurde|bestelde|wil weten|wou weten|legde',
-    '|raadde|adviseerde',
-    '|a ete|m a|m ont|a dit|a demande|n est|etait|avait|m avait|disait|veut savoir|voudrait savoir|de livraison',
+    '|raadde|adviseerde|gebeld|gesproken|gemaild',
+    '|a ete|m a|m ont|a dit|a demande|n est|etait|avait|m avait|disait|dit|raccroche|veut savoir|voudrait savoir|de livraison',
     ')(?: |$)',
   ].join(''),
   'u',
@@ -34,6 +34,8 @@ const DAY =
  * ("can I pick it up in person?", "en personne"); not an adviser of theirs at the company ("mon conseiller").
  */
 const OWN = /(?:^| )(?:my|mijn|mn|m n|mon|ma|our|onze|ons|notre)$/u;
+/** A role, not a person: "a job as a customer service agent", "solliciteren als klantenadviseur", "postuler comme conseiller". */
+const ROLE = /(?:^| )(?:as an?|als|comme|en tant que)(?: [^ ]+){0,2}$/u;
 const IN_PERSON = /(?:^| )(?:in|en)$/u;
 /** Something promised before: "the courier was supposed to call me back", "ze zouden me terugbellen", "il devait me joindre". */
 const PROMISED =
@@ -64,7 +66,7 @@ export function personOnlyReported(text: string, words: readonly string[]): bool
         const after = ` ${clause} `.slice(at + phrase.length + 2);
         const before = ` ${clause} `.slice(0, at).trimEnd();
         const theirs = (OWN.test(before) && !ADVISERS.has(phrase)) || (IN_PERSON.test(before) && phrase === 'person');
-        if (!aboutTime && !theirs && !PROMISED.test(before) && !REPORT.test(after)) return false;
+        if (!aboutTime && !theirs && !ROLE.test(before) && !PROMISED.test(before) && !REPORT.test(after)) return false;
         reported = true;
       }
     }

@@ -37,6 +37,35 @@ describe('requests for a person, and people only told about', () => {
   });
 });
 
+describe('requests for a person in words of their own, and messages that only sound like one', () => {
+  it.each([
+    'who can I take this up with? I would like to complain to someone',
+    'kan iemand van jullie mij vanavond opbellen?',
+    "je préférerais régler ça avec quelqu'un de chez vous",
+    'your chatbot is a waste of time, escalate this to your superior',
+    'ik wil dit escaleren naar de klachtendienst',
+  ])('hands "%s" to people', async (text) => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    expect(escalation(await chat.tell(text))?.packet.reason).toBe('explicit_request');
+  });
+
+  it('hands a long story about a parcel that ends asking for someone to people: its first clauses are context', async () => {
+    const chat = new ReadChat({ languageGuesser: guesser });
+    const text =
+      'My order came without the cable, I emailed twice and the chat sends me in circles, ' +
+      'so I need somebody from your company to check this properly.';
+    expect(escalation(await chat.tell(text))?.packet.reason).toBe('explicit_request');
+  });
+
+  it.each(['hmm let me check', 'spreken jullie ook Frans?', 'how do I apply for a job as an agent?'])(
+    'does not hand "%s" to people: the customer checks, asks about a language or a job',
+    async (text) => {
+      const chat = new ReadChat({ languageGuesser: guesser });
+      expect(escalation(await chat.tell(text))?.packet.reason).not.toBe('explicit_request');
+    },
+  );
+});
+
 describe('a request for a person called off', () => {
   it.each([
     ['get me a person', "nah it's fine, sorted it out myself"],

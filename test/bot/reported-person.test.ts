@@ -37,6 +37,12 @@ describe('a person the customer tells about, not one asked for', () => {
     'my boss paid for the order, can he get a refund?',
     'mon patron veut être remboursé',
     'can I pick it up in person?',
+    'how can I work as an agent for you?',
+    'ik wil solliciteren als medewerker',
+    "le conseiller a raccroché, puis l'agent m'a dit d'attendre",
+    'the agent on the phone hung up on me',
+    'ik heb met een medewerker gebeld over mijn retour',
+    'mon conseiller dit que le colis est perdu',
   ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(true);
   });

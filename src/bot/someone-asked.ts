@@ -1,0 +1,115 @@
+// Requests for a person that no single word of the flows says, in English, Dutch and French: a verb of talking with
+// "someone" ("I'd rather discuss this with someone", "ik leg het liever aan iemand uit", "je préférerais en parler avec
+// quelqu'un"), asking to be called, mailed or contacted ("can someone give me a ring", "kan iemand me hierover mailen",
+// "vous pouvez m'appeler ?"), asking who to turn to ("who can I complain to?", "bij wie kan ik een klacht indienen?",
+// "à qui je peux me plaindre ?") and asking whether anyone is there ("is somebody on the other end?", "werkt daar nog
+// iemand?", "quelqu'un lit mes messages ?"). Only present and infinitive verbs count: "I talked to someone yesterday",
+// "ik heb met iemand gesproken" and "the courier called me" tell what happened. The spans found are checked like the
+// flows' words (reported-person.ts: a promise, a question about when, a person told about).
+import { foldText } from '../shared/fold-text.js';
+
+const EN_SOMEONE =
+  '(?:someone|somebody|anyone|anybody|some one|sum1|some1|sumone|a colleague|one of your (?:people|team|staff|colleagues))';
+const NL_SOMEONE = '(?:iemand|iemant|iemnd|een collega|een van jullie mensen|een personeelslid|een werknemer)';
+const FR_SOMEONE = '(?:quelqu un|quelquun|qqn|qqun|une personne|un employe|une employee|un membre de (?:votre|l) equipe|un collegue)';
+
+/** Folded clause patterns; each match is a span asking for a person. */
+const RULES: readonly RegExp[] = [
+  // English: talking with someone ("discuss this with someone", "a word with someone", "explain my situation to")
+  new RegExp(
+    `(?:talk|tlk|speak|speek|spk|chat|discuss|go over|sort|deal|explain|a word|get in touch|work)(?: [a-z]+){0,3} (?:to|2|with|w) ${EN_SOMEONE}`,
+    'u',
+  ),
+  /(?<!(?:can t|cannot|couldn t|never|didn t|did not) )(?:get|bring|find)(?: me)? (?:someone|somebody)(?: [a-z]+)? (?:to|on|who|with|from)/u,
+  /(?:want|need|like|prefer) (?:someone|somebody|one of your (?:people|team|staff)) to/u,
+  /who (?:can|could|do|should|may|shall) i(?: actually| even| possibly)? (?:talk|speak|complain|write|turn|go|escalate|chat)(?: [a-z]+){0,3} (?:to|with)(?: |$)/u,
+  /who(?:ever)? (?:handles|deals with|is in charge|runs|is responsible|manages) /u,
+  /(?:is there|are there) (?:anybody|anyone|somebody|someone|an adult|any adults)(?: [a-z]+){0,3} (?:with a brain|competent|i can talk to|i can speak to|in charge)/u,
+  // English: being called, mailed, contacted
+  /(?:^|can|could|would|please|pls|plz|kindly|someone|somebody|anyone|you|u|team|staff|just) (?:call|ring|phone|email|e mail|contact|text) me(?: |$)/u,
+  /(?:get in touch|reach out) (?:with|to) me/u,
+  /give me a (?:ring|call|bell)/u,
+  /(?:someone|somebody)(?: [a-z]+){0,3} (?:look into|take over|have a look at (?:this|it|my case)|take a look at (?:this|it|my case))/u,
+  /(?:like|want|need|prefer|get|request|arrange|schedule|book) (?:a |an )?(?:phone call|call back|callback|phone conversation|video call|call from)/u,
+  /(?:number|email|e mail|contact details) of (?:someone|somebody) who/u,
+  // English: anyone there
+  /^(?:hello |hi |hey )?(?:is|are) (?:there )?(?:anybody|anyone|somebody|someone)(?: actually| really| even)? (?:on the other end|on the line|behind this|reading|listening|alive|awake)/u,
+  /(?:staffed|manned|answered|run) by (?:real )?(?:people|humans|persons|a person|a human)/u,
+  // Dutch: talking with someone
+  new RegExp(`met ${NL_SOMEONE}(?: [a-z]+){0,4} (?:praten|spreken|spreke|chatten|bespreken|overleggen)(?: |$)`, 'u'),
+  new RegExp(`(?:praat|spreek|chat|bespreek|overleg)(?: [a-z]+){0,3} met ${NL_SOMEONE}`, 'u'),
+  new RegExp(`(?:aan|tegen) ${NL_SOMEONE}(?: [a-z]+){0,3} (?:uitleggen|uitleg|vertellen|vertel|kwijt)(?: |$)`, 'u'),
+  new RegExp(`${NL_SOMEONE} (?:te )?(?:spreke|aan de lijn|aan de telefoon)(?: |$)`, 'u'),
+  new RegExp(`(?:wil|wens|vraag|had graag|wil graag|zou graag) dat ${NL_SOMEONE}`, 'u'),
+  /(?:bij|met|tot) wie (?:kan|moet|mag) ik(?: [a-z]+){0,3} (?:klagen|klacht|terecht|praten|spreken|wenden|richten)/u,
+  /wie kan ik(?: [a-z]+){0,2} (?:aanspreken|contacteren|spreken|bereiken)(?: |$)/u,
+  // Dutch: being called, mailed, contacted
+  /(?:^|kan|kunnen|kunt|wil|wilt|willen|graag|aub|iemand|jullie|u) (?:me|mij)(?: [a-z]+){0,2} (?:bellen|belle|opbellen|terugbellen|mailen|contacteren)(?: |$)/u,
+  /(?:^|aub|graag|dan) bel (?:me|mij)(?: |$)/u,
+  /(?:me|mij) (?:een )?(?:berichtje|mail|mailtje|e mail) sturen/u,
+  /contact (?:met (?:mij|me) )?op(?: met (?:mij|me))? (?:nemen|neemt)|contact met (?:mij|me) opnemen/u,
+  /(?:graag|wil|wens|liefst|liever)(?: [a-z]+){0,2} (?:een )?telefoontje|teruggebeld (?:worden|word)|telefonisch contact/u,
+  /iemand(?: van (?:jullie|u))?(?: [a-z]+){0,3} (?:naar|hiernaar|ernaar|daarnaar) (?:kijken|kijkt)(?: |$)/u,
+  // Dutch: anyone there
+  /(?:leest|zit|werkt) (?:er|daar)(?: eigenlijk)?(?: nog)? iemand(?: |$)/u,
+  // French: talking with someone
+  new RegExp(
+    `(?<!(?:ai|a|avons|avez|ont|deja) )(?:parler|parle|discuter|echanger|causer|m entretenir|expliquer|en parler|en discuter)(?: [a-z]+){0,3} (?:a|avec|aupres d) ${FR_SOMEONE}`,
+    'u',
+  ),
+  new RegExp(`(?:veux|voudrais|aimerais|souhaite|souhaiterais|prefere|prefererais) (?:que |qu )${FR_SOMEONE}`, 'u'),
+  /a qui (?:je peux|puis je|dois je|je dois|est ce que je peux|m adresser|me plaindre|parler|ecrire)/u,
+  /remonte[a-z]* (?:a|vers) (?:quelqu un|un superieur|un responsable|la direction)/u,
+  // French: being called, mailed, contacted
+  /(?:^|peut|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite|qqn|quelqu un|vous|on) (?:m appeler|me rappeler|me telephoner|me contacter|me recontacter|me joindre|m ecrire)(?: |$)/u,
+  /qu on me (?:telephone|rappelle|appelle|contacte|recontacte)|etre (?:re)?contactee?|etre appelee?|(?:un )?appel telephonique/u,
+  /m envoyer un (?:mail|e mail|courriel|message)/u,
+  // French: anyone there
+  /quelqu un (?:lit|me lit|m entend|de vivant)(?: |$)|il y a (?:encore )?(?:des gens|des humains|du monde) qui (?:travaillent|lisent|repondent)/u,
+];
+
+/** The spans of the text's clauses that ask for a person in words no single flows phrase holds. */
+export function someoneAsked(text: string): string[] {
+  const spans: string[] = [];
+  for (const raw of text.split(/[,.;:!?()\n]+/u)) {
+    const clause = foldText(raw).replace(/ 2 /gu, ' to ');
+    if (!clause) continue;
+    for (const rule of RULES) {
+      const m = rule.exec(clause);
+      if (m) spans.push(m[0].trim());
+    }
+  }
+  return spans;
+}
+
+/** Talking about a subject with nobody named: "I want to speak about a discount", "ik wil praten over mijn factuur". */
+const TOPIC = new RegExp(
+  [
+    '(?:want to|like to|wish to|need to|can i|could i|may i) (?:speak|talk|chat) (?:about|regarding) ',
+    '|(?:wil|wou|graag|kan ik|mag ik)(?: even)? (?:praten|spreken|het hebben) over ',
+    '|(?:veux|voudrais|aimerais|souhaite|peux|puis je) (?:parler|discuter) (?:de|du|des|d) ',
+  ].join(''),
+  'u',
+);
+const SOMEBODY =
+  /(?:^| )(?:someone|somebody|anyone|anybody|person|people|human|iemand|mens|persoon|quelqu un|qqn|personne|humain|equipe|team)(?: |$)/u;
+/** Work with the company: "how do I apply for a job as an agent?", "solliciteren als klantenadviseur", "postuler". */
+const JOB =
+  /(?:^| )(?:job|jobs|vacancy|vacancies|hiring|apply|applying|career|careers|vacature|vacatures|solliciteren|sollicitatie|postuler|candidature|recrutez|recrutement|emploi)(?: |$)/u;
+
+/** Which languages are spoken: "spreken jullie ook Frans?", "do you speak English?", "vous parlez anglais ?". */
+const LANGUAGE_SPOKEN =
+  /(?:^| )(?:speak|speaks|spreken|spreekt|spreek|parlez|parle|parlent)(?: [a-z]+){0,2} (?:english|engels|anglais|french|frans|francais|dutch|nederlands|neerlandais|flemish|vlaams|flamand|german|duits|allemand|spanish|spaans|espagnol)(?: |$)/u;
+/** The customer about to do something themselves: "hmm let me check", "even kijken", "laissez-moi vérifier". */
+const SELF =
+  /(?:^| )(?:let me (?:check|see|look|think|find|search|try|verify|ask)|laat me (?:even )?(?:kijken|zoeken|denken|checken)|even (?:kijken|zoeken|checken)|ik kijk even|(?:laissez|laisse) moi (?:verifier|chercher|regarder|voir|reflechir)|je (?:regarde|verifie|cherche))(?: |$)/u;
+
+/**
+ * Whether a message the NLU may hear as a request for a person is about something else: a subject to talk about with
+ * nobody named ("I want to speak about a discount"), a job with the company ("apply as a customer service agent"),
+ * the languages spoken ("spreken jullie ook Frans?") or the customer checking something themselves ("let me check").
+ */
+export function aboutSomethingElse(text: string): boolean {
+  const folded = foldText(text);
+  return JOB.test(folded) || LANGUAGE_SPOKEN.test(folded) || SELF.test(folded) || (TOPIC.test(folded) && !SOMEBODY.test(folded));
+}
