@@ -11,7 +11,8 @@ import { foldText } from '../shared/fold-text.js';
 const EN_SOMEONE =
   '(?:someone|somebody|anyone|anybody|some one|sum1|some1|sumone|a colleague|one of your (?:people|team|staff|colleagues))';
 const NL_SOMEONE = '(?:iemand|iemant|iemnd|een collega|een van jullie mensen|een personeelslid|een werknemer)';
-const FR_SOMEONE = '(?:quelqu un|quelquun|qqn|qqun|une personne|un employe|une employee|un membre de (?:votre|l) equipe|un collegue)';
+const FR_SOMEONE =
+  '(?:quelqu un|quelquun|qqn|qqun|une personne|un employe|une employee|un membre (?:de votre equipe|de l equipe|du personnel)|un collegue)';
 
 /** Folded clause patterns; each match is a span asking for a person. */
 const RULES: readonly RegExp[] = [
@@ -35,6 +36,8 @@ const RULES: readonly RegExp[] = [
   // English: anyone there
   /^(?:hello |hi |hey )?(?:is|are) (?:there )?(?:anybody|anyone|somebody|someone)(?: actually| really| even)? (?:on the other end|on the line|behind this|reading|listening|alive|awake)/u,
   /(?:staffed|manned|answered|run) by (?:real )?(?:people|humans|persons|a person|a human)/u,
+  // Any language: people, or just the bot? ("are there people working today or just you?")
+  /(?:people|humans|staff|mensen|personeel|gens|humains|personnes)(?: [a-z]+){0,4} (?:or (?:just|only) (?:you|bots?|a bot|machines?)|of (?:alleen|enkel|maar) (?:jij|jou|u|bots?|een bot|robots?)|ou (?:juste|seulement|que) (?:vous|toi|des robots?|un robot))(?: |$)/u,
   // Dutch: talking with someone
   new RegExp(`met ${NL_SOMEONE}(?: [a-z]+){0,4} (?:praten|spreken|spreke|chatten|bespreken|overleggen)(?: |$)`, 'u'),
   new RegExp(`(?:praat|spreek|chat|bespreek|overleg)(?: [a-z]+){0,3} met ${NL_SOMEONE}`, 'u'),
@@ -64,9 +67,13 @@ const RULES: readonly RegExp[] = [
   /(?:^|peut|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite|qqn|quelqu un|vous|on) (?:m appeler|me rappeler|me telephoner|me contacter|me recontacter|me joindre|m ecrire)(?: |$)/u,
   /qu on me (?:telephone|rappelle|appelle|contacte|recontacte)|etre (?:re)?contactee?|etre appelee?|(?:un )?appel telephonique/u,
   /m envoyer un (?:mail|e mail|courriel|message)/u,
+  /(?:peut|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite)(?: [a-z]+){0,4} (?:au (?:tel|telephone|bout du fil)|de vive voix)(?: |$)/u,
   // French: anyone there
   /quelqu un (?:lit|me lit|m entend|de vivant)(?: |$)|il y a (?:encore )?(?:des gens|des humains|du monde) qui (?:travaillent|lisent|repondent)/u,
 ];
+
+/** Each rule from the start of a word ("forget someone" is not "get someone"). */
+const WORD_RULES = RULES.map((r) => new RegExp(`(?<![a-z0-9])(?:${r.source})`, r.flags));
 
 /** The spans of the text's clauses that ask for a person in words no single flows phrase holds. */
 export function someoneAsked(text: string): string[] {
@@ -74,7 +81,7 @@ export function someoneAsked(text: string): string[] {
   for (const raw of text.split(/[,.;:!?()\n]+/u)) {
     const clause = foldText(raw).replace(/ 2 /gu, ' to ');
     if (!clause) continue;
-    for (const rule of RULES) {
+    for (const rule of WORD_RULES) {
       const m = rule.exec(clause);
       if (m) spans.push(m[0].trim());
     }
@@ -104,12 +111,32 @@ const LANGUAGE_SPOKEN =
 const SELF =
   /(?:^| )(?:let me (?:check|see|look|think|find|search|try|verify|ask)|laat me (?:even )?(?:kijken|zoeken|denken|checken)|even (?:kijken|zoeken|checken)|ik kijk even|(?:laissez|laisse) moi (?:verifier|chercher|regarder|voir|reflechir)|je (?:regarde|verifie|cherche))(?: |$)/u;
 
+/** A contact told about: "I talked to your colleague on Monday", "ik heb met jullie collega gesproken", "j'ai eu quelqu'un". */
+const EARLIER = new RegExp(
+  [
+    '(?:^| )(?:i|we|i ve|i have|i had|we ve|we have|my [a-z]+)(?: [a-z]+){0,2} (?:talked|spoke|spoken|chatted|called|phoned|rang|emailed|contacted)(?: |$)',
+    '|(?:^| )(?:ik|we|wij|mijn [a-z]+) (?:heb|hebben|had|hadden|heeft)(?: [a-z]+){0,5} (?:gesproken|gebeld|gechat|gemaild|gecontacteerd|getelefoneerd)(?: |$)',
+    '|(?:^| )(?:j ai|nous avons|on a|mon [a-z]+ a|ma [a-z]+ a)(?: deja)? (?:eu|parle|appele|telephone|contacte|ecrit|discute)(?: |$)',
+  ].join(''),
+  'u',
+);
+/** Words of a request: "can", "I'd like", "please", "kan", "graag", "pourriez", "svp". */
+const REQUEST =
+  /(?:^| )(?:can|could|would|want|need|please|pls|plz|let me|get me|give me|put me|i d like|kan|kun|kunt|kunnen|wil|wilt|graag|aub|alsjeblieft|alstublieft|mag ik|peux|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite|svp|s il vous plait|passez|mettez|donnez)(?: |$)/u;
+
 /**
  * Whether a message the NLU may hear as a request for a person is about something else: a subject to talk about with
  * nobody named ("I want to speak about a discount"), a job with the company ("apply as a customer service agent"),
- * the languages spoken ("spreken jullie ook Frans?") or the customer checking something themselves ("let me check").
+ * the languages spoken ("spreken jullie ook Frans?"), the customer checking something themselves ("let me check"), or
+ * a contact told about with nothing asked ("I talked to your colleague on Monday, thanks again").
  */
 export function aboutSomethingElse(text: string): boolean {
   const folded = foldText(text);
-  return JOB.test(folded) || LANGUAGE_SPOKEN.test(folded) || SELF.test(folded) || (TOPIC.test(folded) && !SOMEBODY.test(folded));
+  return (
+    JOB.test(folded) ||
+    LANGUAGE_SPOKEN.test(folded) ||
+    SELF.test(folded) ||
+    (TOPIC.test(folded) && !SOMEBODY.test(folded)) ||
+    (EARLIER.test(folded) && !REQUEST.test(folded))
+  );
 }

@@ -20,6 +20,8 @@ describe('someoneAsked', () => {
     'pouvez-vous me rappeler cet après-midi ?',
     "j'aimerais être recontacté",
     'à qui puis-je écrire pour ça ?',
+    'is it real people answering or only bots?',
+    "vous pouvez m'expliquer ça au téléphone ?",
   ])('finds a request for a person in "%s"', (text) => {
     expect(someoneAsked(text)).not.toEqual([]);
   });
@@ -33,6 +35,7 @@ describe('someoneAsked', () => {
     "j'ai parlé à quelqu'un hier",
     "le livreur ne m'a pas appelé",
     'where is my order?',
+    'I forgot someone was coming to collect it',
   ])('finds none in "%s": what happened, information asked, or no person at all', (text) => {
     expect(someoneAsked(text)).toEqual([]);
   });
@@ -48,14 +51,19 @@ describe('aboutSomethingElse', () => {
     'spreekt u ook Engels?',
     'hang on, let me check',
     'laissez-moi vérifier',
-  ])('"%s" is about a subject, a job, a language or the customer checking, not a request for a person', (text) => {
+    'we spoke to your colleague last week, thanks for that',
+    'ik heb gisteren al met de klantendienst gebeld, bedankt',
+    "j'ai déjà eu un conseiller au téléphone, merci",
+  ])('"%s" is about a subject, a job, a language, the customer checking or an earlier contact, not a request', (text) => {
     expect(aboutSomethingElse(text)).toBe(true);
   });
 
-  it.each(['I want to talk to someone about my card', 'ik wil een specialist spreken over mijn probleem', 'get me a person'])(
-    '"%s" may be one',
-    (text) => {
-      expect(aboutSomethingElse(text)).toBe(false);
-    },
-  );
+  it.each([
+    'I want to talk to someone about my card',
+    'ik wil een specialist spreken over mijn probleem',
+    'get me a person',
+    'I called twice already, can someone finally help me?',
+  ])('"%s" may be one', (text) => {
+    expect(aboutSomethingElse(text)).toBe(false);
+  });
 });
