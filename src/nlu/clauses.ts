@@ -4,6 +4,8 @@
 // reader classifies each clause and combines them (embedded-nlu.ts).
 
 const SPLIT = /[.!?;,\n]+|\s(?:but|however|anyway|also|maar|echter|trouwens|ook nog|mais|cependant|sinon|par contre)\s/giu;
+/** A joining word a clause starts with ("and we'd like our money back"), which the classifier reads as noise. */
+const LEADING = /^(?:and|so|then|en|dus|et|alors|donc)\s+/iu;
 /** A clause needs this many words to be read on its own. */
 const MIN_WORDS = 2;
 
@@ -11,7 +13,7 @@ const MIN_WORDS = 2;
 export function clausesOf(text: string): string[] {
   return text
     .split(SPLIT)
-    .map((c) => c.trim())
+    .map((c) => c.trim().replace(LEADING, ''))
     .filter((c) => (c.match(/[\p{L}\p{N}]+/gu) ?? []).length >= MIN_WORDS);
 }
 

@@ -90,6 +90,16 @@ const KNOWN_CONTENT = 0.5;
 const SURE = 0.5;
 /** A long message's last clauses that are read (the request comes last; a very long text costs no more). */
 const MAX_CLAUSES = 8;
+/** Words a clause must keep, once its refused part is left out, to be read at all. */
+const UNREFUSED_WORDS = 3;
+
+/** A clause without its refused part, when enough is left ("I'd like my money back, not a voucher"); else none. */
+function unrefused(clause: string): string | undefined {
+  const kept = blankRefused(clause);
+  if (kept === clause) return clause;
+  const rest = kept.replace(/\s+/gu, ' ').trim();
+  return wordCount(rest) >= UNREFUSED_WORDS ? rest : undefined;
+}
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, log() {}, trace() {} };
 
 function bootstrap(languages: readonly string[]): { nlp: NlpInstance; container: Container } {
@@ -263,11 +273,14 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     // The clauses are read when the message is long, or when the whole is only a thanks, none or unsure.
     const long = wordCount(text) >= LONG_WORDS;
     const settled = !long && whole[0] !== undefined && !minor.has(whole[0].intent) && whole[0].score >= SURE;
-    // A clause that refuses something ("I don't want a refund", "geen medewerker nodig") says what is not wanted.
+    // A clause that refuses something ("I don't want a refund", "geen medewerker nodig") says what is not wanted; what
+    // it says before the refusal still counts when there is enough of it ("we'd like our money back because we don't
+    // want a replacement").
     const clauses = settled
       ? []
       : clausesOf(text)
-          .filter((c) => blankRefused(c) === c)
+          .map((c) => unrefused(c))
+          .filter((c): c is string => c !== undefined)
           .slice(-MAX_CLAUSES);
     // One clause is worth reading alone when the rest was too short to count ("Merci ! Et vous fermez quand ?").
     const apart = clauses.length >= 2 || (clauses.length === 1 && wordCount(clauses[0] ?? '') < wordCount(text));

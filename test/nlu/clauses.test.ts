@@ -17,6 +17,11 @@ describe('a message in its clauses', () => {
     ]);
   });
 
+  it('leaves out a joining word a clause starts with', () => {
+    expect(clausesOf('it broke at once, and we would like our money back')).toEqual(['it broke at once', 'we would like our money back']);
+    expect(clausesOf("c'est cassé, et je veux être remboursé")).toEqual(["c'est cassé", 'je veux être remboursé']);
+  });
+
   it('lets a thanks or an unsure whole yield to a clause that says what is wanted', () => {
     expect(combineClauses(r('thanks', 0.9), [c('thanks', 0.95), c('order_status', 0.9)], options(false))[0]?.intent).toBe('order_status');
     expect(combineClauses(r('hours', 0.4), [c('_none', 0.9), c('order_status', 0.8)], options(false))[0]?.intent).toBe('order_status');

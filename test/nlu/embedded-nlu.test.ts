@@ -66,6 +66,13 @@ describe('the embedded NLU on messages with several parts', () => {
     expect(await nlu.parse(long)).toMatchObject({ intent: 'order' });
   });
 
+  it('reads what a long message asks for in a clause that also refuses something', async () => {
+    const nlu = await trainEmbeddedNlu(parts);
+    const long =
+      'hello, thank you very much for the help yesterday, cheers, that helped, and when will my package come because I do not want to wait';
+    expect(await nlu.parse(long)).toMatchObject({ intent: 'order' });
+  });
+
   it('reads anger from the customer’s words', async () => {
     const nlu = await trainEmbeddedNlu(parts);
     expect(await nlu.parse('my parcel did not arrive, this is so annoying')).toMatchObject({ sentiment: 'negative' });
