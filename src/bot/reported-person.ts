@@ -22,12 +22,13 @@ const REPORT = new RegExp(
 
 /**
  * A question about when: "when is the manager in?", "hoe laat begint de teamleider?", "à quelle heure le directeur
- * arrive ?", and with a day in a question ("is your boss available on saturday?"): the opening hours are asked.
+ * arrive ?", and with a day or a holiday in a question ("is your boss available on saturday?", "werkt jullie personeel
+ * op feestdagen?"): the opening hours are asked.
  */
 const WHEN =
   /(?:^| )(?:when|what time|how late|until when|till when|wanneer|hoe laat|tot wanneer|vanaf wanneer|quand|quelle heure|jusqu a quand)(?: |$)/u;
 const DAY =
-  /(?:^| )(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|weekend|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week end)(?: |$)/u;
+  /(?:^| )(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|weekend|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week end|holidays?|bank holidays?|christmas|easter|feestdag|feestdagen|kerstmis|kerst|pasen|jours? feries?|noel|paques)(?: |$)/u;
 
 /**
  * The customer's own people ("my boss wants a refund", "mijn collega heeft besteld", "mon patron") and "in person"

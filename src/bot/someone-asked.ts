@@ -27,7 +27,9 @@ const RULES: readonly RegExp[] = [
   /who(?:ever)? (?:handles|deals with|is in charge|runs|is responsible|manages) /u,
   /(?:is there|are there) (?:anybody|anyone|somebody|someone|an adult|any adults)(?: [a-z]+){0,3} (?:with a brain|competent|i can talk to|i can speak to|in charge)/u,
   // English: being called, mailed, contacted
-  /(?:^|can|could|would|please|pls|plz|kindly|someone|somebody|anyone|you|u|team|staff|just) (?:call|ring|phone|email|e mail|contact|text) me(?: |$)/u,
+  /(?:^|(?:can|could|would|please|pls|plz|kindly|someone|somebody|anyone|you|u|team|staff|just) )(?:call|ring|phone|email|e mail|contact|text|reach) me(?: |$)/u,
+  /(?:someone|somebody|anyone|anybody)(?: [a-z]+){0,5} (?:on the phone|by phone|over the phone)(?: |$)/u,
+  /let (?:someone|somebody|a (?:living |real )?(?:person|human)) (?:read|look|check|handle|see|deal)/u,
   /(?:get in touch|reach out) (?:with|to) me/u,
   /give me a (?:ring|call|bell)/u,
   /(?:someone|somebody)(?: [a-z]+){0,3} (?:look into|take over|have a look at (?:this|it|my case)|take a look at (?:this|it|my case))/u,
@@ -47,8 +49,10 @@ const RULES: readonly RegExp[] = [
   /(?:bij|met|tot) wie (?:kan|moet|mag) ik(?: [a-z]+){0,3} (?:klagen|klacht|terecht|praten|spreken|wenden|richten)/u,
   /wie kan ik(?: [a-z]+){0,2} (?:aanspreken|contacteren|spreken|bereiken)(?: |$)/u,
   // Dutch: being called, mailed, contacted
-  /(?:^|kan|kunnen|kunt|wil|wilt|willen|graag|aub|iemand|jullie|u) (?:me|mij)(?: [a-z]+){0,2} (?:bellen|belle|opbellen|terugbellen|mailen|contacteren)(?: |$)/u,
-  /(?:^|aub|graag|dan) bel (?:me|mij)(?: |$)/u,
+  /(?:^|(?:kan|kunnen|kunt|wil|wilt|willen|graag|aub|iemand|jullie|u) )(?:me|mij)(?: [a-z]+){0,2} (?:bellen|belle|opbellen|terugbellen|mailen|contacteren)(?: |$)/u,
+  /(?:^|(?:aub|graag|dan) )(?:bel|bereik|contacteer|mail) (?:me|mij)(?: |$)/u,
+  /laat (?:iemand|een (?:echte )?(?:mens|medewerker|persoon))(?: |$)/u,
+  /met (?:jullie|uw|de|het|een) [a-z]*(?:team|dienst|afdeling)(?: [a-z]+){0,2} (?:praten|spreken|chatten|bellen)(?: |$)/u,
   /(?:me|mij) (?:een )?(?:berichtje|mail|mailtje|e mail) sturen/u,
   /contact (?:met (?:mij|me) )?op(?: met (?:mij|me))? (?:nemen|neemt)|contact met (?:mij|me) opnemen/u,
   /(?:graag|wil|wens|liefst|liever)(?: [a-z]+){0,2} (?:een )?telefoontje|teruggebeld (?:worden|word)|telefonisch contact/u,
@@ -64,9 +68,11 @@ const RULES: readonly RegExp[] = [
   /a qui (?:je peux|puis je|dois je|je dois|est ce que je peux|m adresser|me plaindre|parler|ecrire)/u,
   /remonte[a-z]* (?:a|vers) (?:quelqu un|un superieur|un responsable|la direction)/u,
   // French: being called, mailed, contacted
-  /(?:^|peut|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite|qqn|quelqu un|vous|on) (?:m appeler|me rappeler|me telephoner|me contacter|me recontacter|me joindre|m ecrire)(?: |$)/u,
+  /(?:^|(?:peut|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite|qqn|quelqu un|vous|on) )(?:m appeler|me rappeler|me telephoner|me contacter|me recontacter|me joindre|m ecrire)(?: |$)/u,
   /qu on me (?:telephone|rappelle|appelle|contacte|recontacte)|etre (?:re)?contactee?|etre appelee?|(?:un )?appel telephonique/u,
   /m envoyer un (?:mail|e mail|courriel|message)/u,
+  /(?:rappelez|appelez|telephonez|contactez|recontactez|joignez) moi/u,
+  /faites (?:lire|voir|regarder|traiter)(?: [a-z]+){0,3} par/u,
   /(?:peut|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite)(?: [a-z]+){0,4} (?:au (?:tel|telephone|bout du fil)|de vive voix)(?: |$)/u,
   // French: anyone there
   /quelqu un (?:lit|me lit|m entend|de vivant)(?: |$)|il y a (?:encore )?(?:des gens|des humains|du monde) qui (?:travaillent|lisent|repondent)/u,
@@ -111,6 +117,10 @@ const LANGUAGE_SPOKEN =
 const SELF =
   /(?:^| )(?:let me (?:check|see|look|think|find|search|try|verify|ask)|laat me (?:even )?(?:kijken|zoeken|denken|checken)|even (?:kijken|zoeken|checken)|ik kijk even|(?:laissez|laisse) moi (?:verifier|chercher|regarder|voir|reflechir)|je (?:regarde|verifie|cherche))(?: |$)/u;
 
+/** Someone else to reach: "how do I contact the seller?", "hoe bereik ik de koerier?", "comment joindre le transporteur ?". */
+const THIRD_PARTY =
+  /(?:^| )(?:contact|reach|call|email|phone|bellen|bereiken|contacteren|bereik|contact met|contacter|joindre|appeler) (?:the|de|het|le|la|les|l) (?:seller|sellers|vendor|manufacturer|brand|courier|carrier|driver|postman|verkoper|fabrikant|merk|koerier|bezorger|postbode|vendeur|fabricant|marque|transporteur|livreur|facteur)(?: |$)/u;
+
 /** A contact told about: "I talked to your colleague on Monday", "ik heb met jullie collega gesproken", "j'ai eu quelqu'un". */
 const EARLIER = new RegExp(
   [
@@ -127,8 +137,9 @@ const REQUEST =
 /**
  * Whether a message the NLU may hear as a request for a person is about something else: a subject to talk about with
  * nobody named ("I want to speak about a discount"), a job with the company ("apply as a customer service agent"),
- * the languages spoken ("spreken jullie ook Frans?"), the customer checking something themselves ("let me check"), or
- * a contact told about with nothing asked ("I talked to your colleague on Monday, thanks again").
+ * the languages spoken ("spreken jullie ook Frans?"), the customer checking something themselves ("let me check"),
+ * someone else to reach ("how do I contact the seller?"), or a contact told about with nothing asked ("I talked to your
+ * colleague on Monday, thanks again").
  */
 export function aboutSomethingElse(text: string): boolean {
   const folded = foldText(text);
@@ -137,6 +148,7 @@ export function aboutSomethingElse(text: string): boolean {
     LANGUAGE_SPOKEN.test(folded) ||
     SELF.test(folded) ||
     (TOPIC.test(folded) && !SOMEBODY.test(folded)) ||
+    THIRD_PARTY.test(folded) ||
     (EARLIER.test(folded) && !REQUEST.test(folded))
   );
 }

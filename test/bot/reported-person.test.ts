@@ -43,6 +43,8 @@ describe('a person the customer tells about, not one asked for', () => {
     'the agent on the phone hung up on me',
     'ik heb met een medewerker gebeld over mijn retour',
     'mon conseiller dit que le colis est perdu',
+    'is the manager in over christmas?',
+    'werkt de teamleider op feestdagen?',
   ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(true);
   });

@@ -22,6 +22,11 @@ describe('someoneAsked', () => {
     'à qui puis-je écrire pour ça ?',
     'is it real people answering or only bots?',
     "vous pouvez m'expliquer ça au téléphone ?",
+    'contact me tomorrow please',
+    'bereik mij op mijn vaste lijn',
+    'laat een echte medewerker dit lezen',
+    'kan ik met jullie helpdeskteam bellen?',
+    'joignez-moi ce soir',
   ])('finds a request for a person in "%s"', (text) => {
     expect(someoneAsked(text)).not.toEqual([]);
   });
@@ -54,6 +59,7 @@ describe('aboutSomethingElse', () => {
     'we spoke to your colleague last week, thanks for that',
     'ik heb gisteren al met de klantendienst gebeld, bedankt',
     "j'ai déjà eu un conseiller au téléphone, merci",
+    'how can I reach the courier?',
   ])('"%s" is about a subject, a job, a language, the customer checking or an earlier contact, not a request', (text) => {
     expect(aboutSomethingElse(text)).toBe(true);
   });
@@ -63,6 +69,7 @@ describe('aboutSomethingElse', () => {
     'ik wil een specialist spreken over mijn probleem',
     'get me a person',
     'I called twice already, can someone finally help me?',
+    'can someone from the shop contact me?',
   ])('"%s" may be one', (text) => {
     expect(aboutSomethingElse(text)).toBe(false);
   });
