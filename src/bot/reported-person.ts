@@ -35,6 +35,8 @@ const DAY =
  * ("can I pick it up in person?", "en personne"); not an adviser of theirs at the company ("mon conseiller").
  */
 const OWN = /(?:^| )(?:my|mijn|mn|m n|mon|ma|our|onze|ons|notre)$/u;
+/** A person word naming a thing: "a staff discount", "employee parking". */
+const ATTRIBUTE = /^(?:discounts?|korting|remise|reduction|parking|entrance|ingang|only)(?: |$)/u;
 /** A role, not a person: "a job as a customer service agent", "solliciteren als klantenadviseur", "postuler comme conseiller". */
 const ROLE = /(?:^| )(?:as an?|als|comme|en tant que)(?: [^ ]+){0,2}$/u;
 const IN_PERSON = /(?:^| )(?:in|en)$/u;
@@ -67,7 +69,8 @@ export function personOnlyReported(text: string, words: readonly string[]): bool
         const after = ` ${clause} `.slice(at + phrase.length + 2);
         const before = ` ${clause} `.slice(0, at).trimEnd();
         const theirs = (OWN.test(before) && !ADVISERS.has(phrase)) || (IN_PERSON.test(before) && phrase === 'person');
-        if (!aboutTime && !theirs && !ROLE.test(before) && !PROMISED.test(before) && !REPORT.test(after)) return false;
+        const told = ROLE.test(before) || PROMISED.test(before) || REPORT.test(after) || ATTRIBUTE.test(after);
+        if (!aboutTime && !theirs && !told) return false;
         reported = true;
       }
     }

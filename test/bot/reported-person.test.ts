@@ -45,6 +45,7 @@ describe('a person the customer tells about, not one asked for', () => {
     'mon conseiller dit que le colis est perdu',
     'is the manager in over christmas?',
     'werkt de teamleider op feestdagen?',
+    'do you have an agent discount for my company?',
   ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(true);
   });
