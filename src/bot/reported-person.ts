@@ -4,12 +4,13 @@
 // courier was supposed to call me back". The flows' words for a person count as a request unless every one of them is
 // the subject of something that happened, promised before, or named in a question about when.
 import { foldText } from '../shared/fold-text.js';
+import { asksSomething } from './someone-asked.js';
 
 /** What follows a person who did something, within a few words: a verb of a report, in English, Dutch or French. */
 const REPORT = new RegExp(
   [
     // A few words may come between, not "who" or "que": "the agent who helped me" may be the one asked for.
-    '^(?:(?!(?:who|that|which|die|dat|wie|qui|que|qu) )[^ ]+ ){0,3}(?:',
+    '^(?:(?!(?:who|that|which|die|dat|wie|qui|que|qu) )[^ ]+ ){0,4}(?:',
     'was|were|has been|had|said|says|told|asked|helped|did|called|promised|gave|sent|ordered|placed|bought|mentioned',
     '|explained|advised|suggested|wants to know|wanted to know|hung up|spoke|talked',
     '|waren|heeft|hebben|zei|zegt|vroeg|hielp|belde|beloofde|gaf|stuurde|bestelde|wil weten|wou weten|legde',
@@ -35,6 +36,13 @@ const DAY =
  * ("can I pick it up in person?", "en personne"); not an adviser of theirs at the company ("mon conseiller").
  */
 const OWN = /(?:^| )(?:my|mijn|mn|m n|mon|ma|our|onze|ons|notre)$/u;
+/**
+ * A relative clause in the past: "the employee who packed my order forgot ...", "de werknemer die mijn bestelling
+ * inpakte", "l'employé qui a emballé ma commande"; it tells about the person unless the clause asks for something
+ * ("can I talk to the agent who helped me yesterday?").
+ */
+const RELATIVE_PAST =
+  /^(?:who|that|die|dat|qui)(?: [^ ]+){0,3} (?:[a-z]+ed|sold|forgot|took|brought|left|sent|gave|told|said|spoke|made|[a-z]+(?:te|de)|heeft|had|was|a [a-z]+|avait|etait)(?: |$)/u;
 /** A person word naming a thing: "a staff discount", "employee parking". */
 const ATTRIBUTE = /^(?:discounts?|korting|remise|reduction|parking|entrance|ingang|only)(?: |$)/u;
 /** A role, not a person: "a job as a customer service agent", "solliciteren als klantenadviseur", "postuler comme conseiller". */
@@ -69,7 +77,12 @@ export function personOnlyReported(text: string, words: readonly string[]): bool
         const after = ` ${clause} `.slice(at + phrase.length + 2);
         const before = ` ${clause} `.slice(0, at).trimEnd();
         const theirs = (OWN.test(before) && !ADVISERS.has(phrase)) || (IN_PERSON.test(before) && phrase === 'person');
-        const told = ROLE.test(before) || PROMISED.test(before) || REPORT.test(after) || ATTRIBUTE.test(after);
+        const told =
+          ROLE.test(before) ||
+          PROMISED.test(before) ||
+          REPORT.test(after) ||
+          ATTRIBUTE.test(after) ||
+          (RELATIVE_PAST.test(after) && !asksSomething(clause));
         if (!aboutTime && !theirs && !told) return false;
         reported = true;
       }

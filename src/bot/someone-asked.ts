@@ -24,7 +24,7 @@ const RULES: readonly RegExp[] = [
   /(?<!(?:can t|cannot|couldn t|never|didn t|did not) )(?:get|bring|find)(?: me)? (?:someone|somebody)(?: [a-z]+)? (?:to|on|who|with|from)/u,
   /(?:want|need|like|prefer) (?:someone|somebody|one of your (?:people|team|staff)) to/u,
   /who (?:can|could|do|should|may|shall) i(?: actually| even| possibly)? (?:talk|speak|complain|write|turn|go|escalate|chat)(?: [a-z]+){0,3} (?:to|with)(?: |$)/u,
-  /who(?:ever)? (?:handles|deals with|is in charge|runs|is responsible|manages) /u,
+  /who(?:ever)? (?:handles|deals with|is in charge|runs|is responsible|manages|is above (?:you|the bot))(?: |$)/u,
   /(?:is there|are there) (?:anybody|anyone|somebody|someone|an adult|any adults)(?: [a-z]+){0,3} (?:with a brain|competent|i can talk to|i can speak to|in charge)/u,
   // English: being called, mailed, contacted
   /(?:^|(?:can|could|would|please|pls|plz|kindly|someone|somebody|anyone|you|u|team|staff|just) )(?:call|ring|phone|email|e mail|contact|text|reach) me(?: |$)/u,
@@ -81,12 +81,15 @@ const RULES: readonly RegExp[] = [
 /** Each rule from the start of a word ("forget someone" is not "get someone"). */
 const WORD_RULES = RULES.map((r) => new RegExp(`(?<![a-z0-9])(?:${r.source})`, r.flags));
 
+/** A clause that says no: "please don't call me", "bel me aub niet", "ne m'appelez pas". */
+const NEGATED = /(?:^| )(?:not|don t|do not|never|niet|nooit|ne|n|pas|jamais)(?: |$)/u;
+
 /** The spans of the text's clauses that ask for a person in words no single flows phrase holds. */
 export function someoneAsked(text: string): string[] {
   const spans: string[] = [];
   for (const raw of text.split(/[,.;:!?()\n]+/u)) {
     const clause = foldText(raw).replace(/ 2 /gu, ' to ');
-    if (!clause) continue;
+    if (!clause || NEGATED.test(clause)) continue;
     for (const rule of WORD_RULES) {
       const m = rule.exec(clause);
       if (m) spans.push(m[0].trim());
@@ -121,18 +124,28 @@ const SELF =
 const THIRD_PARTY =
   /(?:^| )(?:contact|reach|call|email|phone|bellen|bereiken|contacteren|bereik|contact met|contacter|joindre|appeler) (?:the|de|het|le|la|les|l) (?:seller|sellers|vendor|manufacturer|brand|courier|carrier|driver|postman|verkoper|fabrikant|merk|koerier|bezorger|postbode|vendeur|fabricant|marque|transporteur|livreur|facteur)(?: |$)/u;
 
-/** A contact told about: "I talked to your colleague on Monday", "ik heb met jullie collega gesproken", "j'ai eu quelqu'un". */
+/**
+ * A contact told about: "I talked to your colleague on Monday", "ik heb met jullie collega gesproken", "j'ai eu
+ * quelqu'un", "quelqu'un a sonné".
+ */
 const EARLIER = new RegExp(
   [
     '(?:^| )(?:i|we|i ve|i have|i had|we ve|we have|my [a-z]+)(?: [a-z]+){0,2} (?:talked|spoke|spoken|chatted|called|phoned|rang|emailed|contacted)(?: |$)',
     '|(?:^| )(?:ik|we|wij|mijn [a-z]+) (?:heb|hebben|had|hadden|heeft)(?: [a-z]+){0,5} (?:gesproken|gebeld|gechat|gemaild|gecontacteerd|getelefoneerd)(?: |$)',
     '|(?:^| )(?:j ai|nous avons|on a|mon [a-z]+ a|ma [a-z]+ a)(?: deja)? (?:eu|parle|appele|telephone|contacte|ecrit|discute)(?: |$)',
+    // someone who did something: "someone rang the bell", "iemand belde aan", "quelqu'un a sonné"
+    '|(?:^| )(?:someone|somebody|iemand|quelqu un) (?:rang|called|came|knocked|left|took|signed|belde|kwam|was|heeft|a|est)(?: |$)',
   ].join(''),
   'u',
 );
 /** Words of a request: "can", "I'd like", "please", "kan", "graag", "pourriez", "svp". */
 const REQUEST =
   /(?:^| )(?:can|could|would|want|need|please|pls|plz|let me|get me|give me|put me|i d like|kan|kun|kunt|kunnen|wil|wilt|graag|aub|alsjeblieft|alstublieft|mag ik|peux|pouvez|pourriez|pourrait|veux|voudrais|aimerais|souhaite|svp|s il vous plait|passez|mettez|donnez)(?: |$)/u;
+
+/** Whether the folded text holds words of a request ("can", "please", "kan", "graag", "pourriez", "svp"). */
+export function asksSomething(folded: string): boolean {
+  return REQUEST.test(folded);
+}
 
 /**
  * Whether a message the NLU may hear as a request for a person is about something else: a subject to talk about with

@@ -46,6 +46,9 @@ describe('a person the customer tells about, not one asked for', () => {
     'is the manager in over christmas?',
     'werkt de teamleider op feestdagen?',
     'do you have an agent discount for my company?',
+    'the agent who packed my parcel forgot the manual',
+    "l'agent qui a préparé ma commande s'est trompé",
+    'the manager at the shop desk was rude to me',
   ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(true);
   });
@@ -54,6 +57,7 @@ describe('a person the customer tells about, not one asked for', () => {
     'I want to talk to the manager',
     'the agent was rude, I want a manager',
     'can I talk to the agent who helped me yesterday',
+    'is there an agent who speaks Dutch?',
     'medewerker aub',
     'is the manager there? he said he would call',
     'where is my order',

@@ -41,6 +41,8 @@ describe('someoneAsked', () => {
     "le livreur ne m'a pas appelé",
     'where is my order?',
     'I forgot someone was coming to collect it',
+    "please don't call me, mail the invoice",
+    "ne m'appelez pas svp",
   ])('finds none in "%s": what happened, information asked, or no person at all', (text) => {
     expect(someoneAsked(text)).toEqual([]);
   });
@@ -60,6 +62,7 @@ describe('aboutSomethingElse', () => {
     'ik heb gisteren al met de klantendienst gebeld, bedankt',
     "j'ai déjà eu un conseiller au téléphone, merci",
     'how can I reach the courier?',
+    'iemand belde aan maar er was niemand, waar is mijn pakket?',
   ])('"%s" is about a subject, a job, a language, the customer checking or an earlier contact, not a request', (text) => {
     expect(aboutSomethingElse(text)).toBe(true);
   });
