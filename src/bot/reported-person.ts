@@ -15,7 +15,7 @@ const REPORT = new RegExp(
     '|explained|advised|suggested|wants to know|wanted to know|hung up|spoke|talked',
     '|waren|heeft|hebben|zei|zegt|vroeg|hielp|belde|beloofde|gaf|stuurde|bestelde|wil weten|wou weten|legde',
     '|raadde|adviseerde|gebeld|gesproken|gemaild',
-    '|a ete|m a|m ont|a dit|a demande|n est|etait|avait|m avait|disait|dit|raccroche|veut savoir|voudrait savoir|de livraison',
+    '|a ete|m a|m ont|a dit|a demande|n est|etait|avait|m avait|disait|dit|raccroche|a promis|avait promis|a propose|a confirme|a assure|a envoye|a laisse|a oublie|a refuse|veut savoir|voudrait savoir|de livraison',
     ')(?: |$)',
   ].join(''),
   'u',

@@ -18,7 +18,7 @@ const FR_SOMEONE =
 const RULES: readonly RegExp[] = [
   // English: talking with someone ("discuss this with someone", "a word with someone", "explain my situation to")
   new RegExp(
-    `(?:talk|tlk|speak|speek|spk|chat|discuss|go over|sort|deal|explain|a word|get in touch|work)(?: [a-z]+){0,3} (?:to|2|with|w) ${EN_SOMEONE}`,
+    `(?:talk|tlk|speak|speek|spk|chat|discuss|go over|sort|deal|explain|a word|get in touch|work|fix|settle|handle|resolve|arrange|figure)(?: [a-z]+){0,3} (?:to|2|with|w) ${EN_SOMEONE}`,
     'u',
   ),
   /(?<!(?:can t|cannot|couldn t|never|didn t|did not) )(?:get|bring|find)(?: me)? (?:someone|somebody)(?: [a-z]+)? (?:to|on|who|with|from)/u,
@@ -41,8 +41,11 @@ const RULES: readonly RegExp[] = [
   // Any language: people, or just the bot? ("are there people working today or just you?")
   /(?:people|humans|staff|mensen|personeel|gens|humains|personnes)(?: [a-z]+){0,4} (?:or (?:just|only) (?:you|bots?|a bot|machines?)|of (?:alleen|enkel|maar) (?:jij|jou|u|bots?|een bot|robots?)|ou (?:juste|seulement|que) (?:vous|toi|des robots?|un robot))(?: |$)/u,
   // Dutch: talking with someone
-  new RegExp(`met ${NL_SOMEONE}(?: [a-z]+){0,4} (?:praten|spreken|spreke|chatten|bespreken|overleggen)(?: |$)`, 'u'),
-  new RegExp(`(?:praat|spreek|chat|bespreek|overleg)(?: [a-z]+){0,3} met ${NL_SOMEONE}`, 'u'),
+  new RegExp(
+    `met ${NL_SOMEONE}(?: [a-z]+){0,4} (?:praten|spreken|spreke|chatten|bespreken|overleggen|regelen|afspreken|oplossen|bekijken)(?: |$)`,
+    'u',
+  ),
+  new RegExp(`(?:praat|spreek|chat|bespreek|overleg|regel|regelen|afspreken|oplossen|bekijken)(?: [a-z]+){0,3} met ${NL_SOMEONE}`, 'u'),
   new RegExp(`(?:aan|tegen) ${NL_SOMEONE}(?: [a-z]+){0,3} (?:uitleggen|uitleg|vertellen|vertel|kwijt)(?: |$)`, 'u'),
   new RegExp(`${NL_SOMEONE} (?:te )?(?:spreke|aan de lijn|aan de telefoon)(?: |$)`, 'u'),
   new RegExp(`(?:wil|wens|vraag|had graag|wil graag|zou graag) dat ${NL_SOMEONE}`, 'u'),
@@ -58,10 +61,10 @@ const RULES: readonly RegExp[] = [
   /(?:graag|wil|wens|liefst|liever)(?: [a-z]+){0,2} (?:een )?telefoontje|teruggebeld (?:worden|word)|telefonisch contact/u,
   /iemand(?: van (?:jullie|u))?(?: [a-z]+){0,3} (?:naar|hiernaar|ernaar|daarnaar) (?:kijken|kijkt)(?: |$)/u,
   // Dutch: anyone there
-  /(?:leest|zit|werkt) (?:er|daar)(?: eigenlijk)?(?: nog)? iemand(?: |$)/u,
+  /(?:leest|zit|werkt) (?:er|daar)(?: [a-z]+){0,4} iemand(?: |$)/u,
   // French: talking with someone
   new RegExp(
-    `(?<!(?:ai|a|avons|avez|ont|deja) )(?:parler|parle|discuter|echanger|causer|m entretenir|expliquer|en parler|en discuter)(?: [a-z]+){0,3} (?:a|avec|aupres d) ${FR_SOMEONE}`,
+    `(?<!(?:ai|a|avons|avez|ont|deja) )(?:parler|parle|discuter|echanger|causer|m entretenir|expliquer|en parler|en discuter|regler|voir|traiter|gerer|resoudre)(?: [a-z]+){0,3} (?:a|avec|aupres d) ${FR_SOMEONE}`,
     'u',
   ),
   new RegExp(`(?:veux|voudrais|aimerais|souhaite|souhaiterais|prefere|prefererais) (?:que |qu )${FR_SOMEONE}`, 'u'),

@@ -48,6 +48,7 @@ describe('a person the customer tells about, not one asked for', () => {
     'do you have an agent discount for my company?',
     'the agent who packed my parcel forgot the manual',
     "l'agent qui a préparé ma commande s'est trompé",
+    'votre responsable a promis un geste commercial',
     'the manager at the shop desk was rude to me',
   ])('"%s" names a person only as someone who did something, the customer\'s own, or in a question about when', (text) => {
     expect(personOnlyReported(text, WORDS)).toBe(true);

@@ -27,6 +27,10 @@ describe('someoneAsked', () => {
     'laat een echte medewerker dit lezen',
     'kan ik met jullie helpdeskteam bellen?',
     'joignez-moi ce soir',
+    'I have to settle this quickly with someone from billing',
+    'ik wil dit snel regelen met iemand van de boekhouding',
+    "je dois gérer ça rapidement avec quelqu'un de la comptabilité",
+    'zit er bij jullie eigenlijk nog iemand?',
   ])('finds a request for a person in "%s"', (text) => {
     expect(someoneAsked(text)).not.toEqual([]);
   });
