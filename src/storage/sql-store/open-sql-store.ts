@@ -2,7 +2,7 @@ import { openDatabase } from '../sqlite/open-sqlite-store.js';
 import { resolveStoreOptions } from '../store-options.js';
 import type { ResolvedStoreOptions, StoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
-import { moveCoreRows } from './move-core-rows.js';
+import { moveOlderRows } from './legacy-rows.js';
 import type { SqlDriver } from './sql-driver.js';
 import { sqliteDriver } from './sql-driver.js';
 import { SqlSession } from './sql-session.js';
@@ -11,7 +11,7 @@ import { SqlStore } from './sql-store.js';
 /** The store over a connection whose schema is applied: rows of an older layout moved first, then opened. */
 export async function openSqlStore(driver: SqlDriver, options: ResolvedStoreOptions, where: string): Promise<Store> {
   const session = new SqlSession(driver, options.writeIntervalMs, options.logger);
-  if (await moveCoreRows(session, where, options.clock())) options.logger.info({}, `${where}: rows of the older layout moved`);
+  if (await moveOlderRows(session, where, options.clock())) options.logger.info({}, `${where}: rows of the older layout moved`);
   const store = new SqlStore(session, options);
   await store.ready;
   return store;
