@@ -11,9 +11,7 @@ import {
 import type { InboundMention } from '../records.js';
 import { StoreError, describeJsonFailure } from '../store-error.js';
 import { writeConversation } from './conversation-rows.js';
-import { writeEffect } from './effect-rows.js';
-import { seenIn } from './inbox-rows.js';
-import { metaRowSchema, writeCursor, writeEscalation, writeMeta } from './meta-rows.js';
+import { metaRowSchema, seenIn, writeCursor, writeEffect, writeEscalation, writeMeta } from './rows.js';
 import type { SqlSession } from './sql-session.js';
 
 /**

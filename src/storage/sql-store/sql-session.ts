@@ -41,7 +41,7 @@ export class SqlSession {
   beforeFirstWrite: (() => Promise<void>) | undefined;
   /** Runs after a rollback, on the connection: what the store keeps beside the rows is read again from them. */
   afterRollback: (() => Promise<void>) | undefined;
-  readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
+  readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0 };
   /**
    * The rows of the conversations written or read lately, as the open transaction has them (a conversation in play
    * is read several times a message): kept up to date by the conversation's writes, dropped by any other change
@@ -177,7 +177,6 @@ export class SqlSession {
     if (!txn) return;
     this.txn = undefined;
     this.recent.clear();
-    this.counters.writeErrors += 1;
     this.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; its transaction was rolled back');
     await Promise.resolve(this.driver.rollback()).catch(() => {});
     const reported =

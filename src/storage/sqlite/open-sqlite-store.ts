@@ -6,6 +6,8 @@ import { ensurePrivateDir, makePrivate } from '../private-files.js';
 import { SCHEMA_TABLE_SQL, newerSchemaMessage, schemaSteps } from '../sql-schema.js';
 import { sqliteDriver } from '../sql-store/sql-driver.js';
 import { openSqlStore } from '../sql-store/open-sql-store.js';
+import { SqlStore } from '../sql-store/sql-store.js';
+import { SqlSession } from '../sql-store/sql-session.js';
 import { StoreError, describeCause } from '../store-error.js';
 import { resolveStoreOptions } from '../store-options.js';
 import type { StoreOptions } from '../store-options.js';
@@ -99,4 +101,19 @@ function migrate(db: DatabaseSync): void {
     db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/** The same store on an in-memory SQLite database: for tests and the demo. Nothing survives the process. */
+export function createMemoryStore(options: StoreOptions = {}): Store {
+  const resolved = resolveStoreOptions(options, 0);
+  const store = new SqlStore(
+    new SqlSession(
+      sqliteDriver(openDatabase(':memory:'), async () => {}, false),
+      0,
+      resolved.logger,
+    ),
+    resolved,
+  );
+  store.ready.catch((error: unknown) => resolved.logger.error({ err: String(error) }, 'the memory store could not start'));
+  return store;
 }
