@@ -1,3 +1,5 @@
+import { StoreError } from './store-error.js';
+
 /**
  * The one SQL schema of the SQLite and PostgreSQL stores: versioned steps, applied in order, each once. The
  * dialects differ only in the words below, kept here so the steps are written once.
@@ -123,7 +125,46 @@ export function schemaSteps(dialect: SqlDialect): SchemaStep[] {
 export const SCHEMA_TABLE_SQL =
   'CREATE TABLE IF NOT EXISTS bridge_schema (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT CURRENT_TIMESTAMP)';
 
-/** The refusal of a database newer than this engage-bridge, the same in both dialects. */
-export function newerSchemaMessage(newest: number, known: number): string {
-  return `the database schema is version ${newest}; this engage-bridge knows up to ${known}: upgrade engage-bridge`;
+/** Runs SQL (a step may hold several statements) on the connection being migrated; resolves with a query's rows. */
+export type SchemaQuery = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+// PostgreSQL: instances starting together take turns. Any constant works: it only has to be the same for every instance.
+const MIGRATION_LOCK_KEY = 0x0b41d6e;
+
+/**
+ * Applies the steps this database lacks, up to `upTo`, in one transaction; returns the versions applied. A
+ * database newer than every step known is refused (`schema`) and left as it is.
+ */
+export async function applySchema(
+  query: SchemaQuery,
+  dialect: SqlDialect,
+  upTo = Number.POSITIVE_INFINITY,
+  steps = schemaSteps(dialect),
+): Promise<number[]> {
+  await query(dialect === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+  try {
+    if (dialect === 'postgres') await query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await query(SCHEMA_TABLE_SQL);
+    const have = new Set((await query('SELECT version FROM bridge_schema')).map((row) => Number(row.version)));
+    const newest = Math.max(0, ...have);
+    const known = Math.max(...steps.map((step) => step.version));
+    if (newest > known) {
+      throw new StoreError(
+        'schema',
+        `The database schema is version ${newest}; this engage-bridge knows up to ${known}: upgrade engage-bridge.`,
+      );
+    }
+    const applied: number[] = [];
+    for (const step of steps) {
+      if (have.has(step.version) || step.version > upTo) continue;
+      await query(step.sql);
+      await query(`INSERT INTO bridge_schema (version) VALUES (${step.version})`);
+      applied.push(step.version);
+    }
+    await query('COMMIT');
+    return applied;
+  } catch (error) {
+    await query('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ import { T0, conversation } from './store-contract.js';
 
 /** A store on a real SQLite database whose next COMMIT fails once when asked (a full disk, an I/O error). */
 async function storeWithFaultyCommit() {
-  const db = openDatabase(':memory:');
+  const db = await openDatabase(':memory:');
   const driver = sqliteDriver(db, async () => {}, false);
   let fail = false;
   const commit = driver.commit.bind(driver);

@@ -45,7 +45,7 @@ export async function importJournalDir(dir: string, options: ResolvedStoreOption
   if (existsSync(join(dir, SQLITE_FILE)) || !existsSync(join(dir, STORE_FILE))) return false;
   const partial = join(dir, `${SQLITE_FILE}.import`);
   await rm(partial, { force: true });
-  const session = new SqlSession(sqliteDriver(openDatabase(partial)), 0, options.logger);
+  const session = new SqlSession(sqliteDriver(await openDatabase(partial)), 0, options.logger);
   try {
     await session.run(() => writeJournalDir(session, dir, options.clock(), options.logger));
     await session.flush();
