@@ -25,7 +25,8 @@ function newTxn(): Txn {
  * The store's one connection: operations run one at a time (a promise queue), so a read and the write that depends
  * on it never interleave with another operation. The first write opens a transaction and queues its COMMIT for the
  * next turn of the event loop (or `intervalMs` later): everything written meanwhile shares the one COMMIT (group
- * commit, one WAL sync). A failed statement or COMMIT rolls the whole open transaction back.
+ * commit, one WAL sync). A task that fails undoes its own writes (`undoTask`); a failed COMMIT rolls the whole
+ * open transaction back (`abort`).
  */
 export class SqlSession {
   private queue: Promise<unknown> = Promise.resolve();
