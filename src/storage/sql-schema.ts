@@ -19,14 +19,9 @@ const WORDS: Record<SqlDialect, DialectWords> = {
   postgres: { serialKey: 'bigserial PRIMARY KEY', date: 'double precision' },
 };
 
-export interface SchemaStep {
-  version: number;
-  sql: string;
-}
+export type SchemaStep = { version: number; sql: string };
 
-type StepText = (w: DialectWords) => string;
-
-const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
+const STEPS: ReadonlyArray<{ version: number; sql: (w: DialectWords) => string }> = [
   {
     version: 1,
     sql: (w) => `
@@ -45,10 +40,7 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     `,
   },
   {
-    // A row per key: a commit writes the keys it changed, not whole shards. A live conversation has owner,
-    // updated_at and body (the record without its transcript, whose lines are rows of bridge_transcript); an
-    // archived one only archived_at (its copy is in bridge_archive). The version-1 shard rows are read once at the
-    // next open and deleted in the first commit (sql-store/move-core-rows.ts).
+    // A row per key; a conversation's transcript lines are rows of bridge_transcript (sql-store/conversation-rows.ts).
     version: 2,
     sql: (w) => `
       CREATE TABLE bridge_conversations (
@@ -73,11 +65,8 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     `,
   },
   {
-    // The database is the state (sql-store/): each kind its table, a row per key, read and written by the store's
-    // methods directly. An effect's status fields are columns, so a status change is a small UPDATE; the pending ones
-    // have partial indexes (all of them by seq, and by contact). The rows of bridge_core, bridge_outbox and
-    // bridge_shards are moved here at the next open (sql-store/move-core-rows.ts). A conversation's dialog state gets
-    // a column of its own, written only when it changed.
+    // Each kind its table (README.md); an effect's status fields are columns, the pending ones indexed; the rows
+    // steps 1 and 2 kept are moved here at the next open (sql-store/legacy-rows.ts).
     version: 3,
     sql: (w) => `
       CREATE TABLE bridge_meta (id int PRIMARY KEY CHECK (id = 1), body text NOT NULL);
