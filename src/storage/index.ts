@@ -1,6 +1,5 @@
-export { openSqliteStore } from './sqlite/open-sqlite-store.js';
+export { createMemoryStore, openSqliteStore } from './sqlite/open-sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite/open-sqlite-store.js';
-export { createMemorySqlStore as createMemoryStore } from './sql-store/open-sql-store.js';
 export type {
   Store,
   StoreStats,

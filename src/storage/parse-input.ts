@@ -7,15 +7,7 @@ import { StoreError } from './store-error.js';
  * For a value the store keeps as JSON text anyway, `validateInput` + `jsonTextOf` do the same in one pass.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  let copy: unknown;
-  try {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new Error('no JSON value');
-    copy = JSON.parse(text);
-  } catch (error) {
-    throw notJson(what, error);
-  }
-  return validateInput(schema, copy, what);
+  return validateInput(schema, JSON.parse(jsonTextOf(value, what)), what);
 }
 
 /**
@@ -33,20 +25,17 @@ export function validateInput<S extends z.ZodType>(schema: S, value: unknown, wh
 
 /** The JSON text of a validated value; a value that is not JSON data (a cycle, a BigInt) is refused. */
 export function jsonTextOf(value: unknown, what: string): string {
+  let text: string | undefined;
   try {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new Error('no JSON value');
-    return text;
+    text = JSON.stringify(value);
   } catch (error) {
-    throw notJson(what, error);
+    throw new StoreError(
+      'invalid',
+      `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
+    );
   }
-}
-
-function notJson(what: string, error: unknown): StoreError {
-  return new StoreError(
-    'invalid',
-    `${what} is not JSON data (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
-  );
+  if (text === undefined) throw new StoreError('invalid', `${what} is not JSON data (no JSON value); nothing was changed.`);
+  return text;
 }
 
 /** A caller-supplied id or key: a non-empty string. */

@@ -1,3 +1,5 @@
+import { StoreError } from './store-error.js';
+
 /**
  * The one SQL schema of the SQLite and PostgreSQL stores: versioned steps, applied in order, each once. The
  * dialects differ only in the words below, kept here so the steps are written once.
@@ -17,14 +19,9 @@ const WORDS: Record<SqlDialect, DialectWords> = {
   postgres: { serialKey: 'bigserial PRIMARY KEY', date: 'double precision' },
 };
 
-export interface SchemaStep {
-  version: number;
-  sql: string;
-}
+export type SchemaStep = { version: number; sql: string };
 
-type StepText = (w: DialectWords) => string;
-
-const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
+const STEPS: ReadonlyArray<{ version: number; sql: (w: DialectWords) => string }> = [
   {
     version: 1,
     sql: (w) => `
@@ -43,10 +40,7 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     `,
   },
   {
-    // A row per key: a commit writes the keys it changed, not whole shards. A live conversation has owner,
-    // updated_at and body (the record without its transcript, whose lines are rows of bridge_transcript); an
-    // archived one only archived_at (its copy is in bridge_archive). The version-1 shard rows are read once at the
-    // next open and deleted in the first commit (sql-store/move-core-rows.ts).
+    // A row per key; a conversation's transcript lines are rows of bridge_transcript (sql-store/conversation-rows.ts).
     version: 2,
     sql: (w) => `
       CREATE TABLE bridge_conversations (
@@ -71,11 +65,8 @@ const STEPS: ReadonlyArray<{ version: number; sql: StepText }> = [
     `,
   },
   {
-    // The database is the state (sql-store/): each kind its table, a row per key, read and written by the store's
-    // methods directly. An effect's status fields are columns, so a status change is a small UPDATE; the pending ones
-    // have partial indexes (all of them by seq, and by contact). The rows of bridge_core, bridge_outbox and
-    // bridge_shards are moved here at the next open (sql-store/move-core-rows.ts). A conversation's dialog state gets
-    // a column of its own, written only when it changed.
+    // Each kind its table (README.md); an effect's status fields are columns, the pending ones indexed; the rows
+    // steps 1 and 2 kept are moved here at the next open (sql-store/legacy-rows.ts).
     version: 3,
     sql: (w) => `
       CREATE TABLE bridge_meta (id int PRIMARY KEY CHECK (id = 1), body text NOT NULL);
@@ -123,7 +114,46 @@ export function schemaSteps(dialect: SqlDialect): SchemaStep[] {
 export const SCHEMA_TABLE_SQL =
   'CREATE TABLE IF NOT EXISTS bridge_schema (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT CURRENT_TIMESTAMP)';
 
-/** The refusal of a database newer than this engage-bridge, the same in both dialects. */
-export function newerSchemaMessage(newest: number, known: number): string {
-  return `the database schema is version ${newest}; this engage-bridge knows up to ${known}: upgrade engage-bridge`;
+/** Runs SQL (a step may hold several statements) on the connection being migrated; resolves with a query's rows. */
+export type SchemaQuery = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+// PostgreSQL: instances starting together take turns. Any constant works: it only has to be the same for every instance.
+const MIGRATION_LOCK_KEY = 0x0b41d6e;
+
+/**
+ * Applies the steps this database lacks, up to `upTo`, in one transaction; returns the versions applied. A
+ * database newer than every step known is refused (`schema`) and left as it is.
+ */
+export async function applySchema(
+  query: SchemaQuery,
+  dialect: SqlDialect,
+  upTo = Number.POSITIVE_INFINITY,
+  steps = schemaSteps(dialect),
+): Promise<number[]> {
+  await query(dialect === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+  try {
+    if (dialect === 'postgres') await query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await query(SCHEMA_TABLE_SQL);
+    const have = new Set((await query('SELECT version FROM bridge_schema')).map((row) => Number(row.version)));
+    const newest = Math.max(0, ...have);
+    const known = Math.max(...steps.map((step) => step.version));
+    if (newest > known) {
+      throw new StoreError(
+        'schema',
+        `The database schema is version ${newest}; this engage-bridge knows up to ${known}: upgrade engage-bridge.`,
+      );
+    }
+    const applied: number[] = [];
+    for (const step of steps) {
+      if (have.has(step.version) || step.version > upTo) continue;
+      await query(step.sql);
+      await query(`INSERT INTO bridge_schema (version) VALUES (${step.version})`);
+      applied.push(step.version);
+    }
+    await query('COMMIT');
+    return applied;
+  } catch (error) {
+    await query('ROLLBACK').catch(() => {});
+    throw error;
+  }
 }

@@ -35,14 +35,7 @@ export interface StoreOptions {
   writeIntervalMs?: number;
 }
 
-export interface ResolvedStoreOptions {
-  clock: () => number;
-  logger: StoreLogger;
-  transcriptMaxLines: number;
-  transcriptMaxLineChars: number;
-  retention: RetentionSettings;
-  writeIntervalMs: number;
-}
+export type ResolvedStoreOptions = Required<Omit<StoreOptions, 'retention'>> & { retention: RetentionSettings };
 
 export const DEFAULT_RETENTION: RetentionSettings = {
   seenIdsDays: 14,
@@ -61,14 +54,12 @@ export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalM
     logger: options.logger ?? silent,
     transcriptMaxLines: positive(options.transcriptMaxLines, 50, 'transcriptMaxLines'),
     transcriptMaxLineChars: positive(options.transcriptMaxLineChars, 2000, 'transcriptMaxLineChars'),
-    retention: {
-      seenIdsDays: positive(options.retention?.seenIdsDays, DEFAULT_RETENTION.seenIdsDays, 'retention.seenIdsDays'),
-      auditDays: positive(options.retention?.auditDays, DEFAULT_RETENTION.auditDays, 'retention.auditDays'),
-      archiveAfterDays: positive(options.retention?.archiveAfterDays, DEFAULT_RETENTION.archiveAfterDays, 'retention.archiveAfterDays'),
-      transcriptDays: positive(options.retention?.transcriptDays, DEFAULT_RETENTION.transcriptDays, 'retention.transcriptDays'),
-      archiveDays: positive(options.retention?.archiveDays, DEFAULT_RETENTION.archiveDays, 'retention.archiveDays'),
-      surveyDays: positive(options.retention?.surveyDays, DEFAULT_RETENTION.surveyDays, 'retention.surveyDays'),
-    },
+    retention: Object.fromEntries(
+      Object.entries(DEFAULT_RETENTION).map(([name, fallback]) => [
+        name,
+        positive(options.retention?.[name as keyof RetentionSettings], fallback, `retention.${name}`),
+      ]),
+    ) as unknown as RetentionSettings,
     writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
   };
 }

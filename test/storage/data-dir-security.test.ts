@@ -3,7 +3,7 @@ import { chmod, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStoreError, openSqliteStore } from '../../src/storage/index.js';
-import { processIdentity } from '../../src/storage/process-identity.js';
+import { processIdentity } from '../../src/storage/lock-file.js';
 import { DAY_MS } from '../../src/storage/store-options.js';
 import { T0, conversation, mention } from './store-contract.js';
 import { recordingLogger, useTempDirs } from './test-dirs.js';

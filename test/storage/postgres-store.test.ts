@@ -1,8 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError } from '../../src/storage/index.js';
-import { openPostgresStore } from '../../src/storage/postgres/open-postgres-store.js';
-import { BASE_SCHEMA_VERSION, SCHEMA_STEPS, migrateSchema } from '../../src/storage/postgres/schema-migrations.js';
+import { BASE_SCHEMA_VERSION, SCHEMA_STEPS, migrateSchema, openPostgresStore } from '../../src/storage/postgres/open-postgres-store.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
 import { startTestPostgres } from './postgres-server.js';

@@ -7,7 +7,8 @@ import { T0, conversation } from './store-contract.js';
 
 /** A store on a real SQLite database whose next COMMIT fails once when asked (a full disk, an I/O error). */
 async function storeWithFaultyCommit() {
-  const driver = sqliteDriver(openDatabase(':memory:'), async () => {}, false);
+  const db = await openDatabase(':memory:');
+  const driver = sqliteDriver(db, async () => {}, false);
   let fail = false;
   const commit = driver.commit.bind(driver);
   driver.commit = () => {
@@ -20,6 +21,7 @@ async function storeWithFaultyCommit() {
   const store = await openSqlStore(driver, resolveStoreOptions({ clock: () => T0 }, 0), 'the test store');
   return {
     store,
+    db,
     failNextCommit: () => {
       fail = true;
     },
@@ -78,6 +80,36 @@ describe('the SQL store after a failed commit', () => {
       expect(store.stats().pendingEffects).toBe(0);
       await store.failEffect('k1', 'refused', T0 + 60_000);
       expect(store.stats().pendingEffects).toBe((await store.pendingEffects()).length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("undoes only the writes of a task that fails: the other callers' writes of the same transaction are kept", async () => {
+    const { store, db } = await storeWithFaultyCommit();
+    try {
+      await store.enqueueEffect({ key: 'bad', kind: 'reply', contactKey: 'whatsapp:svc-2', payload: {} });
+      await store.flush();
+      db.exec(`UPDATE bridge_effects SET payload = '{' WHERE key = 'bad'`);
+      // In one turn, one transaction: a save, a decision that fails on a row that does not parse after writing its
+      // conversation, and an update whose function throws.
+      const saved = store.saveConversation(conversation('svc-1'));
+      const decided = store.recordDecision({
+        contactKey: 'whatsapp:svc-2',
+        decidedKey: 'svc-2:decision',
+        update: () => conversation('svc-2'),
+        effects: [{ key: 'bad', kind: 'reply', payload: {} }],
+      });
+      const thrown = store.updateConversation('whatsapp:svc-1', () => {
+        throw new Error('a bug of the caller');
+      });
+      await saved;
+      await expect(decided).rejects.toThrow();
+      await expect(thrown).rejects.toThrow('a bug of the caller');
+      await expect(store.flush()).resolves.toBeUndefined();
+      expect(await store.getConversation('whatsapp:svc-1')).toEqual(conversation('svc-1'));
+      expect(await store.getConversation('whatsapp:svc-2')).toBeUndefined();
+      expect(await store.getEffect('svc-2:decision')).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import pg, { type PoolClient } from 'pg';
 import { openSqlStore } from '../sql-store/open-sql-store.js';
 import { StoreError, describeCause } from '../store-error.js';
 import { resolveStoreOptions } from '../store-options.js';
@@ -9,7 +9,7 @@ import type { Store } from '../store.js';
 import { Lease } from './lease.js';
 import { keepLease, type LeaseEvents, type LeaseKeeper } from './lease-keeper.js';
 import { pgDriver } from './pg-driver.js';
-import { BASE_SCHEMA_VERSION, migrateSchema } from './schema-migrations.js';
+import { type SchemaStep, applySchema, schemaSteps } from '../sql-schema.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** `BRIDGE_DATABASE_URL`; TLS when it says so (`sslmode=require` and the like, as `pg` reads it). */
@@ -33,10 +33,9 @@ const DEFAULT_LEASE_TTL_MS = 10_000;
 const DEFAULT_WRITE_INTERVAL_MS = 55;
 
 /**
- * Opens the store on PostgreSQL: applies the base schema (once, under an advisory lock), takes the lease, applies
- * the later schema steps under it
- * (rejects with `locked` when a live instance holds it), loads the state, and renews the lease in the
- * background; a lost lease makes every later write fail with `locked` and is told to `lease.onLost`.
+ * Opens the store on PostgreSQL: applies the base schema, takes the lease (rejects with `locked` when a live
+ * instance holds it, unless a standby), applies the later schema steps, and renews the lease in the background; a
+ * lost lease makes every later call fail with `locked` and is told to `lease.onLost`.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
@@ -80,16 +79,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await Promise.all([pool.end(), leasePool.end()]);
   };
   try {
-    const client = await pool.connect().catch((error: unknown) => {
-      throw new StoreError('io', `Cannot connect to PostgreSQL: ${describeCause(error)}.`, { cause: error });
-    });
-    try {
-      await migrateSchema(client, { upTo: BASE_SCHEMA_VERSION });
-    } catch (error) {
-      throw new StoreError('schema', `Cannot migrate the PostgreSQL schema: ${describeCause(error)}.`, { cause: error });
-    } finally {
-      client.release();
-    }
+    // The base before the lease (the lease row is in it), the later steps only once this instance holds the lease,
+    // so a newer standby never changes the schema under a running active instance.
+    await migrate(pool, BASE_SCHEMA_VERSION);
     let sentAt = performance.now();
     if (!(await lease.tryAcquire())) {
       if (!options.standby) throw new StoreError('locked', 'Another engage-bridge instance holds the PostgreSQL lease.');
@@ -100,30 +92,45 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
     // Renewing from now: loading a large state must not let the lease lapse.
     keeper = keepLease(lease, ttlMs, sentAt, resolved.logger, options.lease ?? {});
-    // The later schema steps run under the lease: only the active instance changes the schema.
-    const holder = await pool.connect();
+    await migrate(pool);
+    const connection = await connect(pool);
     try {
-      await migrateSchema(holder);
-    } catch (error) {
-      throw new StoreError('schema', `Cannot migrate the PostgreSQL schema: ${describeCause(error)}.`, { cause: error });
-    } finally {
-      holder.release();
-    }
-    const connection = await pool.connect().catch((error: unknown) => {
-      throw new StoreError('io', `Cannot connect to PostgreSQL: ${describeCause(error)}.`, { cause: error });
-    });
-    let store: Store;
-    try {
-      store = await openSqlStore(pgDriver(connection, lease.fence, release), resolved, 'the PostgreSQL store');
+      return await openSqlStore(pgDriver(connection, lease.fence, release), resolved, 'the PostgreSQL store');
     } catch (error) {
       connection.release();
       throw error;
     }
-    return store;
   } catch (error) {
     await release();
     throw error;
   }
+}
+
+/** The first step: the tables every instance needs before it can even ask for the lease. */
+export const BASE_SCHEMA_VERSION = 1;
+/** The shared schema's steps in PostgreSQL's words (`../sql-schema.ts`). */
+export const SCHEMA_STEPS = schemaSteps('postgres');
+
+/** Applies the steps this database lacks, up to `upTo`; returns the versions applied. */
+export function migrateSchema(client: PoolClient, o: { upTo?: number; steps?: SchemaStep[] } = {}): Promise<number[]> {
+  return applySchema(async (sql) => (await client.query(sql)).rows, 'postgres', o.upTo, o.steps);
+}
+
+async function migrate(pool: pg.Pool, upTo?: number): Promise<void> {
+  const client = await connect(pool);
+  try {
+    await migrateSchema(client, { upTo });
+  } catch (error) {
+    throw new StoreError('schema', `Cannot migrate the PostgreSQL schema: ${describeCause(error)}`, { cause: error });
+  } finally {
+    client.release();
+  }
+}
+
+function connect(pool: pg.Pool): Promise<PoolClient> {
+  return pool.connect().catch((error: unknown) => {
+    throw new StoreError('io', `Cannot connect to PostgreSQL: ${describeCause(error)}.`, { cause: error });
+  });
 }
 
 /** Resolves with the moment the successful try was sent (the lease runs from no earlier). */

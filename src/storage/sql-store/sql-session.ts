@@ -25,21 +25,24 @@ function newTxn(): Txn {
  * The store's one connection: operations run one at a time (a promise queue), so a read and the write that depends
  * on it never interleave with another operation. The first write opens a transaction and queues its COMMIT for the
  * next turn of the event loop (or `intervalMs` later): everything written meanwhile shares the one COMMIT (group
- * commit, one WAL sync). A failed statement or COMMIT rolls the whole open transaction back.
+ * commit, one WAL sync). A task that fails undoes its own writes (`undoTask`); a failed COMMIT rolls the whole
+ * open transaction back (`abort`).
  */
 export class SqlSession {
   private queue: Promise<unknown> = Promise.resolve();
   private txn: Txn | undefined;
+  /** Whether the running task wrote: its writes follow `SAVEPOINT task`, so its failure undoes only them. */
+  private savepoint = false;
   /**
    * Why a transaction was rolled back since the last flush: writes made with no durable wait (a decision applied,
    * its flush still to come) went with it, so the next flush must fail rather than let their effects run.
    */
   private lostSinceFlush: StoreError | undefined;
-  /** Runs once, in the first transaction (a new database's meta row goes with its first write). */
+  /** Runs before the next write (a new database's meta row goes with its first write, and again after it is undone). */
   beforeFirstWrite: (() => Promise<void>) | undefined;
   /** Runs after a rollback, on the connection: what the store keeps beside the rows is read again from them. */
   afterRollback: (() => Promise<void>) | undefined;
-  readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0, writeErrors: 0 };
+  readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0 };
   /**
    * The rows of the conversations written or read lately, as the open transaction has them (a conversation in play
    * is read several times a message): kept up to date by the conversation's writes, dropped by any other change
@@ -60,13 +63,16 @@ export class SqlSession {
   run<T>(task: () => Promise<T> | T, durable = false): Promise<T> {
     let txn: Txn | undefined;
     const result = this.queue.then(async () => {
+      this.savepoint = false;
       try {
-        return await task();
+        const value = await task();
+        if (this.savepoint) await this.driver.run('RELEASE SAVEPOINT task');
+        return value;
       } catch (error) {
-        // A statement that failed half-way through a task: the open transaction holds part of it, roll it all back.
-        if (!(error instanceof StoreError) || error.code === 'io') await this.abort(error);
+        if (this.savepoint) await this.undoTask(error);
         throw error;
       } finally {
+        this.savepoint = false;
         txn = this.txn;
       }
     });
@@ -94,10 +100,14 @@ export class SqlSession {
       const commit = (): void => void this.run(() => this.commit()).catch(() => {});
       if (this.intervalMs > 0) setTimeout(commit, this.intervalMs);
       else setImmediate(commit);
-      const first = this.beforeFirstWrite;
-      this.beforeFirstWrite = undefined;
-      await first?.();
     }
+    if (!this.savepoint) {
+      await this.driver.run('SAVEPOINT task');
+      this.savepoint = true;
+    }
+    const first = this.beforeFirstWrite;
+    this.beforeFirstWrite = undefined;
+    await first?.();
     for (const value of values) this.counters.bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
     return this.driver.run(sql, values);
   }
@@ -146,21 +156,41 @@ export class SqlSession {
     txn.resolve();
   }
 
+  /**
+   * A task failed after it wrote (a caller's `update` threw, a row did not parse, a statement failed): its own
+   * writes are undone, the other tasks' writes stay in the open transaction. When even that fails (the engine
+   * already rolled the transaction back, the connection is gone), the whole transaction is rolled back.
+   */
+  private async undoTask(error: unknown): Promise<void> {
+    this.savepoint = false;
+    this.recent.clear();
+    try {
+      await this.driver.run('ROLLBACK TO SAVEPOINT task');
+      await this.driver.run('RELEASE SAVEPOINT task');
+    } catch {
+      return this.abort(error);
+    }
+    await this.reread();
+  }
+
   private async abort(error: unknown): Promise<void> {
     const txn = this.txn;
     if (!txn) return;
     this.txn = undefined;
     this.recent.clear();
-    this.counters.writeErrors += 1;
     this.logger.error({ code: 'io', problem: describeCause(error) }, 'store write failed; its transaction was rolled back');
     await Promise.resolve(this.driver.rollback()).catch(() => {});
     const reported =
       error instanceof StoreError ? error : new StoreError('io', `A write failed: ${describeCause(error)}.`, { cause: error });
     this.lostSinceFlush = reported;
-    await this.afterRollback?.().catch((cause: unknown) =>
+    await this.reread();
+    txn.reject(reported);
+  }
+
+  private reread(): Promise<void> {
+    return Promise.resolve(this.afterRollback?.()).catch((cause: unknown) =>
       this.logger.error({ code: 'io', problem: describeCause(cause) }, 'store counters could not be read again after a rollback'),
     );
-    txn.reject(reported);
   }
 }
 

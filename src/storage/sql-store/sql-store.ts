@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput, requireId } from '../parse-input.js';
+import { parseInput, requireId, validateInput } from '../parse-input.js';
 import {
   auditEntrySchema,
   effectInputSchema,
@@ -19,10 +19,10 @@ import type {
   EscalationStatus,
   InboundMention,
   StoreMeta,
+  StoredCursor,
 } from '../records.js';
 import { StoreError } from '../store-error.js';
-import { DAY_MS } from '../store-options.js';
-import type { ResolvedStoreOptions } from '../store-options.js';
+import { DAY_MS, type ResolvedStoreOptions } from '../store-options.js';
 import type {
   ConversationFilter,
   DecisionInput,
@@ -39,50 +39,50 @@ import {
   archiveConversations,
   checkConversation,
   checkFilter,
-  updateConversationRows,
   readConversation,
   selectConversationKeys,
+  updateConversationRows,
   writeConversation,
 } from './conversation-rows.js';
-import { insertMention, pendingMentionRows, seenIn } from './inbox-rows.js';
-import {
-  addEffect,
-  completedEffect,
-  failedEffect,
-  pendingEffectRows,
-  readEffect,
-  requireEffect,
-  updateEffectStatus,
-} from './effect-rows.js';
 import {
   listEscalationRows,
+  completedEffect,
+  failedEffect,
   metaPatchSchema,
+  metaRowSchema,
   patchEscalation,
+  pendingMentions,
+  readEscalations,
+  newEffect,
+  readEffect,
+  readEffects,
+  requireEffect,
   publicMeta,
-  readCursor,
-  readEscalation,
-  readMeta,
+  seenIn,
+  updateEffectStatus,
   writeCursor,
+  writeEffect,
   writeEscalation,
   writeMeta,
-} from './meta-rows.js';
-import type { MetaRow } from './meta-rows.js';
-import { applyRetentionRows, countRows, forgetContactRows, latestAudit, ownerCounts, pruneRows, readAuditRows } from './sql-upkeep.js';
+  type MetaRow,
+} from './rows.js';
 import type { SqlSession } from './sql-session.js';
+import { applyRetentionRows, forgetContactRows, latestAudit, ownerCounts, pruneRows } from './sql-upkeep.js';
 
 const anyJson = z.unknown();
+
 /**
- * The store over SQL rows, the same for SQLite, memory (SQLite `:memory:`) and PostgreSQL: each method reads and
- * writes the rows it needs (`sql-session.ts` for how writes are grouped into transactions). Kept in memory beside the
- * rows: the next effect number, the counts `stats` gives (read again after a rollback) and a new database's meta row.
+ * The store over SQL rows, the same for SQLite, memory (SQLite `:memory:`) and PostgreSQL: each method is one task
+ * of the session (`sql-session.ts`) that reads and writes the rows it needs. Kept in memory beside the rows: the
+ * next effect number, the count of pending effects `stats` gives (read again after a rollback) and a new
+ * database's meta row.
  */
 export class SqlStore implements Store {
   private closed = false;
   private nextEffectSeq = 1;
   /** The meta row of a new database, until it is written. */
   private newMeta: MetaRow | undefined;
-  private counts = { pendingEffects: 0, pendingInbound: 0, conversations: 0, archived: 0 };
-
+  private pendingCount = 0;
   /** Settled once the counters are read and a new database has its meta row (every call runs after it). */
   readonly ready: Promise<void>;
 
@@ -90,38 +90,38 @@ export class SqlStore implements Store {
     private readonly db: SqlSession,
     private readonly options: ResolvedStoreOptions,
   ) {
-    this.ready = this.db.run(async () => {
-      const max = await this.db.get<{ n: number | string | null }>('SELECT max(seq) AS n FROM bridge_effects');
-      this.nextEffectSeq = Number(max?.n ?? 0) + 1;
-      const meta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
-      // A new database: its meta row goes with the first write (an open writes nothing), again if that one rolls back.
-      const metaWithFirstWrite = async (): Promise<void> => {
-        if (await this.db.get('SELECT 1 AS one FROM bridge_meta WHERE id = 1')) return;
+    const meta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
+    // Read again after a rollback. A new database's meta row goes with the first write (an open writes nothing).
+    const reread = async (): Promise<void> => {
+      if (!(await this.db.get('SELECT 1 AS one FROM bridge_meta WHERE id = 1'))) {
         this.newMeta = meta;
         this.db.beforeFirstWrite = async () => {
           if (this.newMeta) await this.writeMeta(this.newMeta);
         };
-      };
-      await metaWithFirstWrite();
-      await this.recount();
-      this.db.afterRollback = async () => {
-        await metaWithFirstWrite();
-        await this.recount();
-      };
+      }
+      this.pendingCount = await this.count("SELECT count(*) AS n FROM bridge_effects WHERE status = 'pending'");
+    };
+    this.db.afterRollback = reread;
+    this.ready = this.db.run(async () => {
+      this.nextEffectSeq = (await this.count('SELECT max(seq) AS n FROM bridge_effects')) + 1;
+      await reread();
     });
   }
 
+  /** Durable. */
   async recordInbound(mention: InboundMention): Promise<boolean> {
     const parsed = parseInput(inboundMentionSchema, mention, 'Inbound mention');
     return this.op(async () => {
-      const added = await insertMention(this.db, parsed, this.now());
-      if (added) this.counts.pendingInbound += 1;
-      return added;
+      if (await seenIn(this.db, parsed.topicId, parsed.id)) return false;
+      const ref = mentionRef(parsed.topicId, parsed.id);
+      await this.db.write('INSERT INTO bridge_seen (ref, at) VALUES (?, ?)', [ref, this.now()]);
+      await this.db.write('INSERT INTO bridge_mentions (ref, key, body) VALUES (?, ?, ?)', [ref, parsed.key, JSON.stringify(parsed)]);
+      return true;
     }, true);
   }
 
   async pendingInbound(key?: string): Promise<InboundMention[]> {
-    return this.op(() => pendingMentionRows(this.db, key));
+    return this.op(() => pendingMentions(this.db, key));
   }
 
   async markInboundProcessed(topicId: string, id: string): Promise<void> {
@@ -129,7 +129,6 @@ export class SqlStore implements Store {
     requireId(id, 'Mention id');
     return this.op(async () => {
       const removed = await this.db.write('DELETE FROM bridge_mentions WHERE ref = ?', [mentionRef(topicId, id)]);
-      this.counts.pendingInbound -= removed;
       if (removed === 0 && !(await seenIn(this.db, topicId, id))) {
         throw new StoreError('invalid', `Inbound mention ${id} of topic ${topicId} was never recorded; nothing was changed.`);
       }
@@ -143,11 +142,15 @@ export class SqlStore implements Store {
   async enqueueEffect(effect: EffectInput): Promise<Effect> {
     const parsed = parseInput(effectInputSchema, effect, 'Effect');
     // A twin enqueued a moment ago may not be committed yet: either way, return only once it is.
-    return this.op(async () => (await this.addEffect(parsed, 'pending')).effect, true);
+    return this.op(async () => (await this.addEffect(parsed)).effect, true);
   }
 
   async pendingEffects(contactKey?: string): Promise<Effect[]> {
-    return this.op(() => pendingEffectRows(this.db, contactKey));
+    return this.op(() =>
+      contactKey === undefined
+        ? readEffects(this.db, "WHERE status = 'pending' ORDER BY seq")
+        : readEffects(this.db, "WHERE contact_key = ? AND status = 'pending' ORDER BY seq", [contactKey]),
+    );
   }
 
   async getEffect(key: string): Promise<Effect | undefined> {
@@ -160,7 +163,7 @@ export class SqlStore implements Store {
     return this.op(async () => {
       const effect = await requireEffect(this.db, key);
       if (effect.status === 'done') return effect;
-      if (effect.status === 'pending') this.counts.pendingEffects -= 1;
+      if (effect.status === 'pending') this.pendingCount -= 1;
       return updateEffectStatus(this.db, completedEffect(effect, copy, this.now()));
     });
   }
@@ -173,14 +176,15 @@ export class SqlStore implements Store {
     return this.op(async () => {
       const effect = await requireEffect(this.db, key);
       if (effect.status === 'done') throw new StoreError('invalid', `Effect ${key} is already done; it cannot fail afterwards.`);
-      const next = failedEffect(effect, String(error), retryAt, this.now());
-      this.counts.pendingEffects += (next.status === 'pending' ? 1 : 0) - (effect.status === 'pending' ? 1 : 0);
-      return updateEffectStatus(this.db, next);
+      const failed = failedEffect(effect, String(error), retryAt, this.now());
+      this.pendingCount += (failed.status === 'pending' ? 1 : 0) - (effect.status === 'pending' ? 1 : 0);
+      return updateEffectStatus(this.db, failed);
     });
   }
 
   async getCursor(topicId: string): Promise<unknown> {
-    return this.op(() => readCursor(this.db, topicId));
+    const row = await this.op(() => this.db.get<{ body: string }>('SELECT body FROM bridge_cursors WHERE topic = ?', [topicId]));
+    return row === undefined ? undefined : (JSON.parse(row.body) as StoredCursor).value;
   }
 
   async setCursor(topicId: string, cursor: unknown): Promise<void> {
@@ -210,7 +214,7 @@ export class SqlStore implements Store {
 
   async saveConversation(record: ConversationRecord): Promise<ConversationRecord> {
     const checked = checkConversation(record, this.options);
-    return this.op(() => writeConversation(this.db, checked, undefined));
+    return this.op(() => writeConversation(this.db, checked));
   }
 
   async updateConversation(
@@ -236,9 +240,10 @@ export class SqlStore implements Store {
         return { recorded: false, conversation: (await readConversation(this.db, contactKey)).record, effects };
       }
       const conversation = await updateConversationRows(this.db, contactKey, decision.update, this.options);
-      await this.addEffect({ key: decidedKey, kind: 'decision', contactKey, payload: null }, 'done');
+      const mark = { key: decidedKey, kind: 'decision', contactKey, payload: null };
+      await writeEffect(this.db, newEffect(mark, this.nextEffectSeq++, this.now(), 'done'));
       const effects: RecordedDecision['effects'] = [];
-      for (const input of inputs) effects.push(await this.addEffect(input, 'pending'));
+      for (const input of inputs) effects.push(await this.addEffect(input));
       return { recorded: true, conversation, effects };
     }, options.wait !== 'applied');
   }
@@ -265,12 +270,7 @@ export class SqlStore implements Store {
   }
 
   async countByOwner(): Promise<OwnerCounts> {
-    return this.op(async () => {
-      const counts = await ownerCounts(this.db);
-      this.counts.conversations = counts.bot + counts.agents + counts.paused + counts.unknown;
-      this.counts.archived = counts.archived;
-      return counts;
-    });
+    return this.op(() => ownerCounts(this.db));
   }
 
   async archiveInactive(beforeMs?: number): Promise<number> {
@@ -303,7 +303,7 @@ export class SqlStore implements Store {
   }
 
   async getEscalation(id: string): Promise<Escalation | undefined> {
-    return this.op(() => readEscalation(this.db, id));
+    return (await this.op(() => readEscalations(this.db, 'WHERE id = ?', [id])))[0];
   }
 
   async listEscalations(filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {}): Promise<Escalation[]> {
@@ -316,7 +316,7 @@ export class SqlStore implements Store {
   }
 
   async listAudit(filter: { since?: number; limit?: number } = {}): Promise<AuditEntry[]> {
-    return latestAudit(await this.op(() => readAuditRows(this.db, this.options.logger)), filter);
+    return this.op(() => latestAudit(this.db, filter, this.options.logger));
   }
 
   async prune(cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number } = {}): Promise<PruneResult> {
@@ -338,14 +338,13 @@ export class SqlStore implements Store {
     const key = requireId(contactKey, 'Contact key');
     return this.op(async () => {
       const result = await forgetContactRows(this.db, key, options.dryRun === true, this.options.logger);
-      if (result.known && options.dryRun !== true) await this.recount();
+      this.pendingCount -= options.dryRun === true ? 0 : result.pendingEffects;
       return result;
     }, true);
   }
 
   async flush(): Promise<void> {
-    if (this.closed) return;
-    await this.db.flush();
+    if (!this.closed) await this.db.flush();
   }
 
   async close(): Promise<void> {
@@ -359,13 +358,12 @@ export class SqlStore implements Store {
   }
 
   stats(): StoreStats {
-    const { writes, bytes, lastWriteMs, writeErrors } = this.db.counters;
-    const fsyncs = this.db.driver.syncs ? writes : 0;
-    return { writes, writeErrors, fsyncs, journalBytes: bytes, lastWriteMs, ...this.counts };
+    const { writes, bytes, lastWriteMs } = this.db.counters;
+    return { writes, fsyncs: this.db.driver.syncs ? writes : 0, journalBytes: bytes, lastWriteMs, pendingEffects: this.pendingCount };
   }
 
   /** Runs `task` on the connection; refuses every call once closed. */
-  private op<T>(task: () => Promise<T>, durable = false): Promise<T> {
+  private op<T>(task: () => Promise<T> | T, durable = false): Promise<T> {
     if (this.closed) throw new StoreError('closed', 'The store is closed; open it again to use it.');
     this.db.driver.assertUsable?.();
     return this.db.run(task, durable);
@@ -375,23 +373,28 @@ export class SqlStore implements Store {
     return this.options.clock();
   }
 
-  private async addEffect(input: EffectInput, status: 'pending' | 'done'): Promise<{ effect: Effect; created: boolean }> {
-    const added = await addEffect(this.db, input, () => this.nextEffectSeq++, this.now(), status);
-    if (added.created && status === 'pending') this.counts.pendingEffects += 1;
-    return added;
+  private async count(sql: string): Promise<number> {
+    return Number((await this.db.get<{ n: number | string | null }>(sql))?.n ?? 0);
   }
 
-  private readMeta(): Promise<MetaRow> {
-    return readMeta(this.db, this.newMeta);
+  /** Adds a pending effect unless its key is known (then returns the stored one). */
+  private async addEffect(input: EffectInput): Promise<{ effect: Effect; created: boolean }> {
+    const existing = await readEffect(this.db, input.key);
+    if (existing) return { effect: existing, created: false };
+    this.pendingCount += 1;
+    return { effect: await writeEffect(this.db, newEffect(input, this.nextEffectSeq++, this.now(), 'pending')), created: true };
+  }
+
+  /** The meta row; the new database's, not written yet, when there is none. */
+  private async readMeta(): Promise<MetaRow> {
+    const row = await this.db.get<{ body: string }>('SELECT body FROM bridge_meta WHERE id = 1');
+    if (!row && this.newMeta) return structuredClone(this.newMeta);
+    if (!row) throw new StoreError('corrupt', 'The meta row (bridge_meta) is missing.');
+    return validateInput(metaRowSchema, JSON.parse(row.body), 'The meta row (bridge_meta)');
   }
 
   private writeMeta(meta: MetaRow): Promise<void> {
     this.newMeta = undefined;
     return writeMeta(this.db, meta);
-  }
-
-  /** The counts `stats` gives, read again from the rows. */
-  private async recount(): Promise<void> {
-    this.counts = await countRows(this.db);
   }
 }

@@ -14,7 +14,7 @@ import type { SqlSession } from './sql-session.js';
  * Whether an audit entry names the contact: its store key (`whatsapp:324…`) or the managers' form (`whatsapp/324…`),
  * whole (not the start of a longer id), in its subject, reason or result.
  */
-export function auditNamesContact(key: string): (entry: AuditEntry) => boolean {
+function auditNamesContact(key: string): (entry: AuditEntry) => boolean {
   const forms = [key, slashForm(key)].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const named = new RegExp(`(?:${forms})(?![\\w.@+-])`);
   return (entry) => [entry.subject, entry.reason, entry.result].some((text) => text !== undefined && named.test(text));
@@ -26,10 +26,13 @@ function isSurveyAnswer(entry: AuditEntry): boolean {
 }
 
 /** Every readable audit entry with its row number, oldest first (unreadable rows are skipped and logged). */
-export async function readAuditRows(db: SqlSession, logger: StoreLogger): Promise<Array<[number, AuditEntry]>> {
+async function readAuditRows(db: SqlSession, logger: StoreLogger): Promise<Array<[number, AuditEntry]>> {
+  return parseAudit(await db.all<{ seq: number | string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq'), logger);
+}
+
+function parseAudit(rows: Array<{ seq: number | string; body: string }>, logger: StoreLogger): Array<[number, AuditEntry]> {
   const entries: Array<[number, AuditEntry]> = [];
-  let bad = 0;
-  for (const row of await db.all<{ seq: number | string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq')) {
+  for (const row of rows) {
     let entry: AuditEntry | undefined;
     try {
       entry = auditEntrySchema.safeParse(JSON.parse(row.body)).data;
@@ -37,8 +40,8 @@ export async function readAuditRows(db: SqlSession, logger: StoreLogger): Promis
       entry = undefined;
     }
     if (entry) entries.push([Number(row.seq), entry]);
-    else bad += 1;
   }
+  const bad = rows.length - entries.length;
   if (bad > 0) logger.warn({ table: 'bridge_audit' }, `skipped ${bad} unreadable audit row(s)`);
   return entries;
 }
@@ -55,26 +58,26 @@ async function count(db: SqlSession, sql: string, values: Array<string | number>
   return Number((await db.get<{ n: number | string }>(sql, values))?.n ?? 0);
 }
 
-/** The counts `stats` gives. */
-const DEFAULT_AUDIT_LIMIT = 100;
-
-/** The most recent `limit` (default 100) of `entries` at or after `since`, oldest first. */
-export function latestAudit(entries: Array<[number, AuditEntry]>, filter: { since?: number; limit?: number }): AuditEntry[] {
-  const limit = Math.max(0, Math.floor(filter.limit ?? DEFAULT_AUDIT_LIMIT));
+/**
+ * The most recent `limit` (default 100) audit entries at or after `since`, oldest first: read newest first, a page
+ * at a time, until enough are found (unreadable rows are skipped and logged).
+ */
+export async function latestAudit(db: SqlSession, filter: { since?: number; limit?: number }, logger: StoreLogger): Promise<AuditEntry[]> {
+  const limit = Math.max(0, Math.floor(filter.limit ?? 100));
   const since = filter.since ?? Number.NEGATIVE_INFINITY;
-  const kept = entries.map(([, entry]) => entry).filter((entry) => entry.at >= since);
-  return limit === 0 ? [] : kept.slice(-limit);
-}
-
-export async function countRows(
-  db: SqlSession,
-): Promise<{ pendingEffects: number; pendingInbound: number; conversations: number; archived: number }> {
-  return {
-    pendingEffects: await count(db, "SELECT count(*) AS n FROM bridge_effects WHERE status = 'pending'", []),
-    pendingInbound: await count(db, 'SELECT count(*) AS n FROM bridge_mentions', []),
-    conversations: await count(db, 'SELECT count(*) AS n FROM bridge_conversations WHERE archived_at IS NULL', []),
-    archived: await count(db, 'SELECT count(*) AS n FROM bridge_conversations WHERE archived_at IS NOT NULL', []),
-  };
+  const found: AuditEntry[] = [];
+  const pageSize = Math.max(limit, 100);
+  let before = Number.MAX_SAFE_INTEGER;
+  while (found.length < limit) {
+    const page = await db.all<{ seq: number | string; body: string }>(
+      'SELECT seq, body FROM bridge_audit WHERE seq < ? ORDER BY seq DESC LIMIT ?',
+      [before, pageSize],
+    );
+    for (const [, entry] of parseAudit(page, logger)) if (entry.at >= since && found.length < limit) found.push(entry);
+    if (page.length < pageSize) break;
+    before = Number(page.at(-1)!.seq);
+  }
+  return found.reverse();
 }
 
 /** Live conversations by owner (an index scan), and the archived ones (their owner is NULL). */

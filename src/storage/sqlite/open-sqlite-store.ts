@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { acquireLock } from '../lock-file.js';
-import { ensurePrivateDir, makePrivate } from '../private-files.js';
-import { SCHEMA_TABLE_SQL, newerSchemaMessage, schemaSteps } from '../sql-schema.js';
-import { sqliteDriver } from '../sql-store/sql-driver.js';
+import { type SchemaQuery, applySchema } from '../sql-schema.js';
 import { openSqlStore } from '../sql-store/open-sql-store.js';
+import { sqliteDriver } from '../sql-store/sql-driver.js';
+import { SqlSession } from '../sql-store/sql-session.js';
+import { SqlStore } from '../sql-store/sql-store.js';
 import { StoreError, describeCause } from '../store-error.js';
-import { resolveStoreOptions } from '../store-options.js';
-import type { StoreOptions } from '../store-options.js';
+import { type StoreOptions, resolveStoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
 import { importJournalDir } from './import-journal-dir.js';
 
@@ -21,8 +22,6 @@ export interface SqliteStoreOptions extends StoreOptions {
 export const SQLITE_FILE = 'bridge.db';
 /** The same lock file as the journal store's: an old and a new release never share a directory. */
 const LOCK_FILE = 'store.lock';
-// Group commit needs no spacing: callers arriving during a commit share the next one.
-const DEFAULT_WRITE_INTERVAL_MS = 0;
 
 /**
  * Opens the store in `dataDir/bridge.db`: WAL, `synchronous=FULL`, foreign keys on, one connection owned by the
@@ -30,27 +29,29 @@ const DEFAULT_WRITE_INTERVAL_MS = 0;
  * holds the directory, `schema` when the database is newer than this release, `corrupt` or `io`.
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
+  // Group commit needs no spacing: callers arriving during a commit share the next one.
+  const resolved = resolveStoreOptions(options, 0);
   const dir = options.dataDir;
-  await ensurePrivateDir(dir).catch((error: unknown) => {
-    throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
-  });
+  // Customer data is for the bridge's own user only: modes given at creation are cut by the umask, so they are set
+  // again explicitly (chmod ignores it), on a directory an older version left 0755 too.
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+    .then(() => chmod(dir, 0o700))
+    .catch((error: unknown) => {
+      throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
+    });
   const lock = await acquireLock(join(dir, LOCK_FILE), dir, resolved.logger);
   const file = join(dir, SQLITE_FILE);
   let db: DatabaseSync | undefined;
   try {
     // A directory the journal store (release 0.1) wrote is imported once, under the same lock.
     if (await importJournalDir(dir, resolved)) resolved.logger.info({ dataDir: dir }, 'imported the journal store into bridge.db');
-    db = openDatabase(file);
-    // Customer data: the database and its WAL and shared-memory files are the bridge user's only.
-    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await makePrivate(file + suffix);
-    const opened = db;
-    const store = await openSqlStore(
-      sqliteDriver(opened, () => lock.release()),
+    db = await openDatabase(file);
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await chmod(file + suffix, 0o600);
+    return await openSqlStore(
+      sqliteDriver(db, () => lock.release()),
       resolved,
       'the SQLite store',
     );
-    return store;
   } catch (error) {
     try {
       db?.close();
@@ -64,14 +65,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
 }
 
 /** Opens (or creates) the database file with the store's settings and the shared schema applied. */
-export function openDatabase(file: string): DatabaseSync {
+export async function openDatabase(file: string): Promise<DatabaseSync> {
   const db = new DatabaseSync(file);
   try {
-    // 1 KB pages (set before the first table; an existing file keeps its own): a commit writes every page it
-    // touched, one per table and index, so smaller pages write less per answered message (src/storage/README.md).
-    db.exec('PRAGMA page_size = 1024');
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
-    migrate(db);
+    configure(db);
+    await applySchema(schemaQuery(db), 'sqlite');
     return db;
   } catch (error) {
     db.close();
@@ -79,24 +77,34 @@ export function openDatabase(file: string): DatabaseSync {
   }
 }
 
-/** Applies the shared schema's steps this database lacks, in one transaction; refuses a newer database. */
-function migrate(db: DatabaseSync): void {
-  const steps = schemaSteps('sqlite');
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    db.exec(SCHEMA_TABLE_SQL);
-    const have = new Set((db.prepare('SELECT version FROM bridge_schema').all() as Array<{ version: number }>).map((r) => r.version));
-    const newest = Math.max(0, ...have);
-    const known = Math.max(...steps.map((step) => step.version));
-    if (newest > known) throw new StoreError('schema', `Cannot open the SQLite store: ${newerSchemaMessage(newest, known)}.`);
-    for (const step of steps) {
-      if (have.has(step.version)) continue;
-      db.exec(step.sql);
-      db.prepare('INSERT INTO bridge_schema (version) VALUES (?)').run(step.version);
-    }
-    db.exec('COMMIT');
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
-  }
+/** The same store on an in-memory SQLite database: for tests and the demo. Nothing survives the process. */
+export function createMemoryStore(options: StoreOptions = {}): Store {
+  const resolved = resolveStoreOptions(options, 0);
+  const db = new DatabaseSync(':memory:');
+  configure(db);
+  const session = new SqlSession(
+    sqliteDriver(db, async () => {}, false),
+    0,
+    resolved.logger,
+  );
+  // The first task on the connection: every call of the store runs after it.
+  void session.run(() => applySchema(schemaQuery(db), 'sqlite'));
+  const store = new SqlStore(session, resolved);
+  store.ready.catch((error: unknown) => resolved.logger.error({ err: String(error) }, 'the memory store could not start'));
+  return store;
+}
+
+function configure(db: DatabaseSync): void {
+  // 1 KB pages (set before the first table; an existing file keeps its own): a commit writes every page it
+  // touched, one per table and index, so smaller pages write less per answered message (src/storage/README.md).
+  db.exec('PRAGMA page_size = 1024');
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
+}
+
+function schemaQuery(db: DatabaseSync): SchemaQuery {
+  return async (sql) => {
+    if (sql.startsWith('SELECT')) return db.prepare(sql).all() as Array<Record<string, unknown>>;
+    db.exec(sql);
+    return [];
+  };
 }

@@ -139,4 +139,23 @@ describe('opening the SQLite store on a data directory the journal store of 0.1 
     expect((await readdir(dir)).sort()).toEqual(before.filter((f) => f !== 'store.lock'));
     expect(existsSync(join(dir, SQLITE_FILE))).toBe(false);
   });
+
+  it('refuses a store.json that is not a store or that a newer release wrote, and changes nothing', async () => {
+    for (const [text, said] of [
+      ['[1, 2]', 'is not a store'],
+      ['{"schemaVersion": "one"}', 'is not a store'],
+      ['{"schemaVersion": 3}', 'newer engage-bridge'],
+    ] as const) {
+      const dir = join(await mktemp(), 'data');
+      await mkdir(dir);
+      await writeFile(join(dir, 'store.json'), text);
+      const error = await openSqliteStore({ dataDir: dir }).then(
+        () => new Error('expected a refusal'),
+        (e: unknown) => e,
+      );
+      expect(isStoreError(error, 'schema')).toBe(true);
+      expect((error as Error).message).toContain(said);
+      expect(await readdir(dir)).toEqual(['store.json']);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { joinConversation, splitConversation, transcriptStatements } from '../../src/storage/sql-transcript.js';
-import { conversation } from './store-contract.js';
+import { joinConversation, transcriptStatements } from '../../../src/storage/sql-store/conversation-rows.js';
+import { conversation } from '../store-contract.js';
 
 const line = (text: string) => ({ at: 1, json: JSON.stringify({ at: 1, from: 'bot', text }) });
 const rows = (...texts: string[]) => texts.map((text, seq) => ({ seq: seq + 10, body: line(text).json }));
@@ -8,18 +8,13 @@ const kinds = (statements: Array<{ sql: string; values: unknown[] }>) =>
   statements.map((s) => `${s.sql.split(' ')[0]} ${s.values.slice(1, 2)}`);
 
 describe('transcript lines as rows', () => {
-  it('splits a conversation into its row and its lines, and joins them back to the same record', () => {
-    const record = conversation('svc-1', { dialog: { transcript: [] } });
-    const { body, lines } = splitConversation(JSON.stringify(record));
-    expect(JSON.parse(body)).not.toHaveProperty('transcript');
-    expect(
-      JSON.parse(
-        joinConversation(
-          body,
-          lines.map((l) => l.json),
-        ),
-      ),
-    ).toEqual(record);
+  it('joins the row of a conversation (without its transcript) and its lines back into the record', () => {
+    const { transcript, ...rest } = conversation('svc-1', { dialog: { transcript: [] } });
+    const joined = joinConversation(
+      JSON.stringify(rest),
+      transcript.map((l) => JSON.stringify(l)),
+    );
+    expect(JSON.parse(joined)).toEqual({ ...rest, transcript });
   });
 
   it('inserts only the lines appended after the committed ones', () => {
