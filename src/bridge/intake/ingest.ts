@@ -41,6 +41,11 @@ export async function ingestMentions(
     maxTextChars?: number;
     /** Told of every customer message read that is not history (new or again), for `poller-recheck.ts`. */
     watch?: (item: InboundItem) => void;
+    /**
+     * Mentions the list read found recorded already (`MentionPage.known`): repeats without asking the store again. A
+     * recorded mention stays recorded (its seen id outlives the poll's reach), so the answer given a moment ago holds.
+     */
+    known?: ReadonlySet<Mention>;
   },
 ): Promise<IngestResult> {
   let ignored = 0;
@@ -54,10 +59,12 @@ export async function ingestMentions(
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
     const items = classifyMention(m, o).flatMap((i) => asSeenFromBot(i, bot?.id));
     if (items.length === 0) ignored++;
+    // Only the mention itself was looked up: a person's reply action on it is an item with an id of its own.
+    const knownMention = o.known?.has(m) === true;
     for (const item of items) {
       const history = o.historyBefore !== undefined && item.addedAt < o.historyBefore;
       if (item.payload.kind === 'customer' && !history) o.watch?.(item);
-      if (await store.hasSeen(item.topicId, item.id)) {
+      if ((knownMention && item.id === m.id) || (await store.hasSeen(item.topicId, item.id))) {
         repeated++;
         continue;
       }

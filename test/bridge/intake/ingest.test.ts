@@ -24,6 +24,42 @@ describe('ingesting mentions', () => {
     await store.close();
   });
 
+  it('takes a mention its list read found recorded as a repeat without asking the store again, and asks for the rest', async () => {
+    const store = await createMemoryStore();
+    const channels = new Map([['whatsapp', 'whatsapp']]);
+    const customer = (id: string) =>
+      mentionSchema.parse({
+        id,
+        topic_id: '2001',
+        date: { added: 100 },
+        source: { service: 'whatsapp' },
+        author: { id: '+3200000021', name: 'Ann' },
+        message: { content: 'hello' },
+      });
+    const first = customer('1');
+    await ingestMentions(store, [first], { channelBySource: channels, schedule: () => undefined });
+    const asked: string[] = [];
+    const counting = new Proxy(store, {
+      get: (target, name, receiver) =>
+        name === 'hasSeen'
+          ? (topicId: string, id: string) => {
+              asked.push(`${topicId}/${id}`);
+              return target.hasSeen(topicId, id);
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    const again = customer('1');
+    const fresh = customer('2');
+    const r = await ingestMentions(counting, [again, fresh], {
+      channelBySource: channels,
+      schedule: () => undefined,
+      known: new Set([again]),
+    });
+    expect(r).toMatchObject({ recorded: 1, repeated: 1 });
+    expect(asked).toEqual(['2001/2']);
+    await store.close();
+  });
+
   describe('an account-written mention', () => {
     const channels = new Map([['whatsapp', 'whatsapp']]);
     const accountMention = (id: string, authorName: string) =>
