@@ -1,4 +1,4 @@
-import { mentionSchema, type Mention } from '../../engage/index.js';
+import { pushedMentionSchema, type Mention } from '../../engage/index.js';
 import type { Store } from '../../storage/index.js';
 import { classifyMention, type ClassifyOptions, type InboundItem, type InboundPayload } from './inbound-item.js';
 import { knownBotUser, ownByAuthorName } from '../ownership/own-echo.js';
@@ -125,13 +125,16 @@ function asSeenFromBot(item: InboundItem, botUserId: string | undefined): Inboun
   return [{ ...item, payload: { kind: 'account', text: '' } }];
 }
 
-/** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */
+/**
+ * Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item: each is
+ * checked for what the bridge reads of it (`pushedMentionSchema`).
+ */
 export function parseWebhookBody(body: unknown): { mentions: Mention[]; invalid: number } | { error: string } {
   if (!Array.isArray(body)) return { error: 'expected a JSON array of mention items' };
   const mentions: Mention[] = [];
   let invalid = 0;
   for (const item of body) {
-    const parsed = mentionSchema.safeParse(item);
+    const parsed = pushedMentionSchema.safeParse(item);
     // An empty id could never be recorded or answered: it is invalid, not "accepted".
     if (parsed.success && parsed.data.id !== '' && parsed.data.topic_id !== '') mentions.push(parsed.data);
     else invalid++;
