@@ -1,4 +1,4 @@
-import { mentionSchema, type Mention } from '../../engage/index.js';
+import { pushedMentionSchema, type Mention } from '../../engage/index.js';
 import type { Store } from '../../storage/index.js';
 import { classifyMention, type ClassifyOptions, type InboundItem, type InboundPayload } from './inbound-item.js';
 import { knownBotUser, ownByAuthorName } from '../ownership/own-echo.js';
@@ -41,6 +41,11 @@ export async function ingestMentions(
     maxTextChars?: number;
     /** Told of every customer message read that is not history (new or again), for `poller-recheck.ts`. */
     watch?: (item: InboundItem) => void;
+    /**
+     * Mentions the list read found recorded already (`MentionPage.known`): repeats without asking the store again. A
+     * recorded mention stays recorded (its seen id outlives the poll's reach), so the answer given a moment ago holds.
+     */
+    known?: ReadonlySet<Mention>;
   },
 ): Promise<IngestResult> {
   let ignored = 0;
@@ -54,10 +59,12 @@ export async function ingestMentions(
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
     const items = classifyMention(m, o).flatMap((i) => asSeenFromBot(i, bot?.id));
     if (items.length === 0) ignored++;
+    // Only the mention itself was looked up: a person's reply action on it is an item with an id of its own.
+    const knownMention = o.known?.has(m) === true;
     for (const item of items) {
       const history = o.historyBefore !== undefined && item.addedAt < o.historyBefore;
       if (item.payload.kind === 'customer' && !history) o.watch?.(item);
-      if (await store.hasSeen(item.topicId, item.id)) {
+      if ((knownMention && item.id === m.id) || (await store.hasSeen(item.topicId, item.id))) {
         repeated++;
         continue;
       }
@@ -118,13 +125,16 @@ function asSeenFromBot(item: InboundItem, botUserId: string | undefined): Inboun
   return [{ ...item, payload: { kind: 'account', text: '' } }];
 }
 
-/** Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item. */
+/**
+ * Reads a webhook body (the service's automation-rule push: a JSON array of mentions), tolerant per item: each is
+ * checked for what the bridge reads of it (`pushedMentionSchema`).
+ */
 export function parseWebhookBody(body: unknown): { mentions: Mention[]; invalid: number } | { error: string } {
   if (!Array.isArray(body)) return { error: 'expected a JSON array of mention items' };
   const mentions: Mention[] = [];
   let invalid = 0;
   for (const item of body) {
-    const parsed = mentionSchema.safeParse(item);
+    const parsed = pushedMentionSchema.safeParse(item);
     // An empty id could never be recorded or answered: it is invalid, not "accepted".
     if (parsed.success && parsed.data.id !== '' && parsed.data.topic_id !== '') mentions.push(parsed.data);
     else invalid++;

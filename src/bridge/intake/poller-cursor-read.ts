@@ -18,7 +18,8 @@ export interface CursorReadDeps {
   readonly mode: ListMode;
   readonly window: PollWindowOptions;
   readonly pageLimit: number;
-  readonly ingest: (mentions: readonly Mention[]) => Promise<IngestResult>;
+  /** `known`: the page's mentions its read found recorded already (`MentionPage.known`). */
+  readonly ingest: (mentions: readonly Mention[], known?: ReadonlySet<Mention>) => Promise<IngestResult>;
   /** Told each page's newest date a read of these topics (`*`: joint) recorded; `throughEnd` at its end. */
   readonly onRead?: (topicIds: readonly string[], newestAddedAt: number, throughEnd?: boolean) => void;
 }
@@ -68,7 +69,7 @@ export async function readFromCursor(
     // The next page is asked for while this one is recorded: after an outage this read has many pages to catch up.
     for await (const page of d.reader.pages(query, { prefetch: true })) {
       d.reader.skipInvalid(cursorKey, page.invalid);
-      const r = await d.ingest(page.data);
+      const r = await d.ingest(page.data, page.known);
       recorded += r.recorded;
       if (r.newestAddedAt !== undefined) {
         newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);

@@ -24,7 +24,12 @@ export interface CursorCell {
 export async function readDeepScan(
   topicIds: readonly string[],
   cell: CursorCell,
-  o: { scope: string; reader: PollPageReader; ingest: (mentions: Mention[]) => Promise<IngestResult>; pageLimit: number },
+  o: {
+    scope: string;
+    reader: PollPageReader;
+    ingest: (mentions: Mention[], known?: ReadonlySet<Mention>) => Promise<IngestResult>;
+    pageLimit: number;
+  },
 ): Promise<number> {
   const scan = cell.get()?.deepScan;
   if (!scan) return 0;
@@ -46,7 +51,7 @@ export async function readDeepScan(
   };
   for await (const page of o.reader.pages(query)) {
     o.reader.skipInvalid(o.scope, page.invalid);
-    const r = await o.ingest(page.data);
+    const r = await o.ingest(page.data, page.known);
     recorded += r.recorded;
     if (r.newestAddedAt !== undefined) newest = Math.max(newest ?? r.newestAddedAt, r.newestAddedAt);
     await advance(false);

@@ -1,4 +1,4 @@
-import { AuthError, ConnectionError, RateLimitError, ServerError } from '../../engage/index.js';
+import { AuthError, ConnectionError, RateLimitError, ServerError, type Mention } from '../../engage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
 import { accessAccepted, tokenRefused } from '../ownership/token-health.js';
 import { ingestMentions, type IngestResult } from './ingest.js';
@@ -165,7 +165,7 @@ export class Poller {
         mode: this.mode,
         window: this.windowOptions(),
         pageLimit: PAGE_LIMIT,
-        ingest: (m) => this.ingest(m),
+        ingest: (m, known) => this.ingest(m, undefined, known),
         ...(this.o.onRead ? { onRead: this.o.onRead } : {}),
       },
       cursorKey,
@@ -184,8 +184,12 @@ export class Poller {
     if (!this.mode.sourceFilter) this.reader.dropFilter();
   }
 
-  private ingest(mentions: Parameters<typeof ingestMentions>[1], historyBefore?: number): Promise<IngestResult> {
-    return ingestMentions(this.ctx.store, mentions, { ...this.classify, historyBefore, schedule: this.o.schedule });
+  private ingest(
+    mentions: Parameters<typeof ingestMentions>[1],
+    historyBefore?: number,
+    known?: ReadonlySet<Mention>,
+  ): Promise<IngestResult> {
+    return ingestMentions(this.ctx.store, mentions, { ...this.classify, historyBefore, schedule: this.o.schedule, known });
   }
 
   private countCall(kind: PollCallKind): void {

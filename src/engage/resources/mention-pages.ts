@@ -9,8 +9,12 @@ import type { RequestExecutor } from '../transport/request-executor.js';
 /** Whether the caller has already recorded the mention with this topic and id (the bridge: its store). */
 export type KnownMention = (topicId: string, id: string) => boolean | Promise<boolean>;
 
-/** A page of mentions, validated item by item: one odd item never fails the page (or stops the cursor). */
-export type MentionPage = ItemByItemPage<Mention>;
+/**
+ * A page of mentions, validated item by item: one odd item never fails the page (or stops the cursor). `known`: the
+ * items of `data` the caller's `isKnown` said it had recorded (read with `knownMentionSchema`), so the caller need not
+ * ask again (`list` and a read without `isKnown`: none).
+ */
+export type MentionPage = ItemByItemPage<Mention> & { readonly known?: ReadonlySet<Mention> };
 
 /**
  * Every page of a mentions list, each item read alone. With `isKnown`, an item whose ids name a mention already
@@ -27,15 +31,19 @@ export async function* readMentionPages(
   for await (const page of iteratePages(executor, firstOp, rawPageSchema, maxPages, { prefetch })) {
     const data: Mention[] = [];
     const invalid: InvalidListItem[] = [];
+    const known = new Set<Mention>();
     for (const raw of page.data) {
       const ref = isKnown ? refOf(raw) : undefined;
       let parsed: z.ZodSafeParseResult<Mention> | undefined;
-      if (ref && (await isKnown?.(ref.topicId, ref.id))) parsed = knownMentionSchema.safeParse(raw);
+      if (ref && (await isKnown?.(ref.topicId, ref.id))) {
+        parsed = knownMentionSchema.safeParse(raw);
+        if (parsed.success) known.add(parsed.data);
+      }
       if (!parsed?.success) parsed = mentionSchema.safeParse(raw);
       if (parsed.success) data.push(parsed.data);
       else invalid.push(invalidItem(raw, parsed.error));
     }
-    yield { ...page, data, invalid };
+    yield { ...page, data, invalid, known };
   }
 }
 

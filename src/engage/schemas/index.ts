@@ -11,6 +11,7 @@ export * from './mention-attachment.js';
 export * from './action-link.js';
 export * from './mention-timestamps.js';
 export * from './mention.js';
+export * from './pushed-mention.js';
 export * from './publisher-mention.js';
 export * from './publisher-add.js';
 export * from './business-hours-schedule.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema } from './primitives.js';
-import { publisherMentionSchema } from './publisher-mention.js';
 
 export const publisherActionTypeSchema = z.enum([
   'post',
@@ -25,12 +24,17 @@ export const messageItemSchema = z.looseObject({
 export type MessageItem = z.output<typeof messageItemSchema>;
 
 /**
- * The publisher mention in the answer of POST `publisher/add`. Its `in_reply_to` echoes the customer's mention in
- * full; nothing reads more of it than which mention it is, so only that is checked, and only that is kept: the reply
- * is out whatever odd field that echo carries, and carrying its two dozen other fields over one by one (a loose
- * object's unknown keys each go through a check of their own) cost more than the rest of the answer's check.
+ * The publisher mention in the answer of POST `publisher/add`, read for what its readers use: which publisher mention
+ * it is (`id`), the user who published it (`user_id`, handed on as given: the bridge checks it where it learns the
+ * bot's user from it), and which mention it answers (`in_reply_to`: its id and topic). Its other fields (status,
+ * tags, actions, services, the text, dates, and the two dozen fields of the customer's mention its `in_reply_to`
+ * echoes) are read by nothing and dropped unchecked: the reply is out whatever odd value they carry, and checking
+ * and carrying them cost more than the rest of the call's own work. `publisher.mentions` reads a publisher mention
+ * whole (`publisherMentionSchema`).
  */
-export const addedPublisherMentionSchema = publisherMentionSchema.extend({
+export const addedPublisherMentionSchema = z.object({
+  id: idSchema,
+  user_id: z.unknown().optional(),
   in_reply_to: z.object({ id: idSchema, topic_id: idSchema.optional() }).nullable().optional(),
 });
 

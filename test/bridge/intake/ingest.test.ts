@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INBOUND_TEXT_MAX_CHARS, ingestMentions } from '../../../src/bridge/intake/ingest.js';
+import { INBOUND_TEXT_MAX_CHARS, ingestMentions, parseWebhookBody } from '../../../src/bridge/intake/ingest.js';
 import { mentionSchema } from '../../../src/engage/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
 
@@ -22,6 +22,69 @@ describe('ingesting mentions', () => {
     expect(text.length).toBe(INBOUND_TEXT_MAX_CHARS);
     expect(text.endsWith('…')).toBe(true);
     await store.close();
+  });
+
+  it('takes a mention its list read found recorded as a repeat without asking the store again, and asks for the rest', async () => {
+    const store = await createMemoryStore();
+    const channels = new Map([['whatsapp', 'whatsapp']]);
+    const customer = (id: string) =>
+      mentionSchema.parse({
+        id,
+        topic_id: '2001',
+        date: { added: 100 },
+        source: { service: 'whatsapp' },
+        author: { id: '+3200000021', name: 'Ann' },
+        message: { content: 'hello' },
+      });
+    const first = customer('1');
+    await ingestMentions(store, [first], { channelBySource: channels, schedule: () => undefined });
+    const asked: string[] = [];
+    const counting = new Proxy(store, {
+      get: (target, name, receiver) =>
+        name === 'hasSeen'
+          ? (topicId: string, id: string) => {
+              asked.push(`${topicId}/${id}`);
+              return target.hasSeen(topicId, id);
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    const again = customer('1');
+    const fresh = customer('2');
+    const r = await ingestMentions(counting, [again, fresh], {
+      channelBySource: channels,
+      schedule: () => undefined,
+      known: new Set([again]),
+    });
+    expect(r).toMatchObject({ recorded: 1, repeated: 1 });
+    expect(asked).toEqual(['2001/2']);
+    await store.close();
+  });
+
+  it('takes a pushed mention whose unread fields are odd, and refuses one whose read fields are', () => {
+    const pushed = {
+      id: 9001,
+      topic_id: 2001,
+      date: { added: 100 },
+      source: { service: 'whatsapp' },
+      author: { id: '+3200000021', name: 'Ann' },
+      message: { content: 'hello' },
+      clicked_buttons: [{ title: 'Opening hours' }],
+    };
+    // Nothing reads these: an odd value there must not cost the customer's message.
+    const oddUnread = { ...pushed, attachments: 'not a list', tags: 5, timestamps: 'soon', assignment: 'nobody' };
+    const read = parseWebhookBody([oddUnread]);
+    expect(read).toMatchObject({ invalid: 0, mentions: [{ id: '9001', topic_id: '2001', message: { content: 'hello' } }] });
+    expect('mentions' in read && read.mentions[0]).not.toHaveProperty('attachments');
+    // What the bridge reads is checked as before.
+    for (const oddRead of [
+      { ...pushed, author: 'Ann' },
+      { ...pushed, message: { content: 5 } },
+      { ...pushed, date: { added: 'yesterday' } },
+      { ...pushed, clicked_buttons: [{ id: 1 }] },
+      { ...pushed, actions: 'replied' },
+    ]) {
+      expect(parseWebhookBody([oddRead, pushed])).toMatchObject({ invalid: 1, mentions: [{ id: '9001' }] });
+    }
   });
 
   describe('an account-written mention', () => {

@@ -167,10 +167,12 @@ describe('mentions', () => {
       asked.push(`${topicId}/${id}`);
       return id !== '9002';
     };
-    const pages: Array<{ data: Mention[]; invalid: unknown[] }> = [];
+    const pages: Array<{ data: Mention[]; invalid: unknown[]; known?: ReadonlySet<Mention> }> = [];
     for await (const p of client.mentions.listPages({}, { isKnown })) pages.push(p);
     expect(asked).toEqual(['2001/9001', '2001/9002', '2001/9003']);
     const [known] = pages[0]?.data ?? [];
+    // The page says which of its items the caller found recorded, so the caller need not ask its store again.
+    expect([...(pages[0]?.known ?? [])]).toEqual([known]);
     // What places it and what a person's reply adds is read; its text and the rest are dropped, not passed on unchecked.
     expect(known).toEqual({
       id: '9001',

@@ -80,6 +80,18 @@ describe('publisher add', () => {
     expect(result.publisher_mention?.in_reply_to).toEqual({ id: '9001', topic_id: '2001' });
   });
 
+  it('reads the publisher mention of the answer for its id, user and target only: odd values elsewhere in it are no matter', async () => {
+    server.script(
+      ok({
+        messages: [{ id: 77 }],
+        publisher_mention: { id: 88, user_id: 'u1', status: 5, tags: 'x', services: 'none', date: 'soon', actions: {} },
+      }),
+    );
+    const result = await client.publisher.add({ type: 'reply', services, message: 'Hi', status: '', topicId: 2001, mentionId: 9001 });
+    expect(result.unread).toBeUndefined();
+    expect(result.publisher_mention).toEqual({ id: '88', user_id: 'u1' });
+  });
+
   it('takes a 2xx whose messages cannot be read as sent, keeping the publisher mention it names (issue 26)', async () => {
     server.script(ok({ messages: [{ service: 'whatsapp' }], publisher_mention: { id: 88 } }));
     await expect(
