@@ -13,7 +13,7 @@ describe('the first-start baseline', () => {
   it('answers a customer who writes right after the first start even when the service clock is behind ours', async () => {
     h = await startHarness(); // the start reads each topic's baseline: nothing visible yet
     // The service's clock runs 3 s behind the bridge's: the customer's mention is stamped before our start.
-    h.sim.setClock(Math.floor(h.now() / 1000) - 3);
+    h.setServiceOffset(-3);
     await h.say('+3200000001', 'hello');
     await h.settle();
     expect(botMessagesTo(h, '+3200000001').length).toBeGreaterThan(0);
