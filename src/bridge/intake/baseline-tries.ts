@@ -4,6 +4,10 @@ import type { PollWindow } from './poll-window.js';
  * A topic's baseline read (its first: what it shows is history) may fail and be tried again minutes later. What was
  * written after the first try is a customer waiting, not history, and the retry still reaches back to it. Both are
  * measured on the service's clock (its answers' `Date`), never on ours.
+ *
+ * The tries are those of one baseline: once it is read (the topic has a cursor), they are forgotten. A topic whose
+ * cursor is gone later gets a baseline of its own, whose history ends at its own first try: kept, the start's try
+ * would make everything written since the start (minutes or days) new, and answered.
  */
 export class BaselineTries {
   /** The service's time (UNIX seconds) at each topic's first try, once known. */
@@ -12,6 +16,11 @@ export class BaselineTries {
   /** Notes the first try's time, if not known yet (call before the read, and again once an answer came). */
   note(topicId: string, serviceNowMs: number | undefined): void {
     if (!this.first.has(topicId) && serviceNowMs !== undefined) this.first.set(topicId, Math.floor(serviceNowMs / 1000));
+  }
+
+  /** The topic's baseline was read through (its cursor is stored): its tries are over. */
+  done(topicId: string): void {
+    this.first.delete(topicId);
   }
 
   /** Where a baseline read starts and what of it is history; `reachSeconds` is how far back a first try reaches. */

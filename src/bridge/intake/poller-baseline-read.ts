@@ -39,6 +39,7 @@ export async function readBaseline(d: BaselineReadDeps, topicId: string): Promis
   }
   // A baseline keeps no progress page by page: one cut short is tried again whole (`baseline-tries.ts`).
   await ctx.store.setCursor(topicId, advanceCursor(undefined, newest, ctx.now(), window));
+  d.baselines.done(topicId);
   if (newest !== undefined) ctx.health.newestMentionAt = Math.max(ctx.health.newestMentionAt ?? 0, newest * 1000);
   return recorded;
 }

@@ -13,7 +13,7 @@ describe('the first-start baseline', () => {
   it('answers a customer who writes right after the first start even when the service clock is behind ours', async () => {
     h = await startHarness(); // the start reads each topic's baseline: nothing visible yet
     // The service's clock runs 3 s behind the bridge's: the customer's mention is stamped before our start.
-    h.sim.setClock(Math.floor(h.now() / 1000) - 3);
+    h.setServiceOffset(-3);
     await h.say('+3200000001', 'hello');
     await h.settle();
     expect(botMessagesTo(h, '+3200000001').length).toBeGreaterThan(0);
@@ -21,8 +21,9 @@ describe('the first-start baseline', () => {
 
   it('takes what a topic shows at its first read as history, however recent its timestamps', async () => {
     h = await startHarness();
-    // Stamped 5 s ahead of our clock, visible before the topic's first read: history, never answered.
-    h.sim.setClock(Math.floor(h.now() / 1000) + 5);
+    // Stamped 5 s ahead of our clock, visible before the topic's first read: history, never answered. (The
+    // service's clock is set by the offset: `say` sets the simulator's clock, a `setClock` before it is lost.)
+    h.setServiceOffset(5);
     await h.say('+3200000002', 'an old question');
     // A topic not read before (a new one, or a first start): no cursor.
     const { context } = h.running.bridge;
@@ -37,19 +38,8 @@ describe('the first-start baseline', () => {
   it('answers a customer who wrote after a failed baseline read, when the read succeeds later', async () => {
     h = await startHarness();
     await h.say('+3200000003', 'an old question');
-    const { context, poller } = h.running.bridge;
-    for (const t of (await context.engage.topics.list({ limit: 200 })).data) await context.store.setCursor(String(t.id), null);
-    await context.store.setCursor('*', null);
-    const { mentions } = context.engage;
-    const real = mentions.listPages.bind(mentions);
-    (mentions as { listPages: typeof real }).listPages = (_q: MentionListQuery = {}) => {
-      // biome-ignore lint/correctness/useYield: a read refused before its first page
-      return (async function* () {
-        throw new Error('the baseline read failed');
-      })();
-    };
-    await poller.tick().catch(() => undefined);
-    (mentions as { listPages: typeof real }).listPages = real;
+    await forgetCursors(h);
+    await failedTick(h);
     // Two seconds later on the service's clock, a customer writes; then the baseline read succeeds.
     h.setServiceOffset(2);
     await h.say('+3200000004', 'hello, anyone?');
@@ -58,4 +48,54 @@ describe('the first-start baseline', () => {
     expect(botMessagesTo(h, '+3200000003')).toEqual([]);
     expect(botMessagesTo(h, '+3200000004').length).toBeGreaterThan(0);
   });
+
+  // The start read every topic's baseline; minutes later a topic's cursor is gone (a topic not read before). What a
+  // read then shows is history: the start's read of the topic, long done, says nothing of where history ends now.
+  it('takes what a topic shows as history when its cursor is gone long after the start read it', async () => {
+    h = await startHarness();
+    h.advance(60_000);
+    await h.say('+3200000005', 'an old question');
+    await forgetCursors(h);
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000005')).toEqual([]);
+  });
+
+  it('takes what a topic showed as history when a first read long after the start fails and the retry succeeds', async () => {
+    h = await startHarness();
+    h.advance(60_000);
+    await h.say('+3200000006', 'an old question');
+    await forgetCursors(h);
+    await failedTick(h);
+    h.setServiceOffset(2);
+    await h.say('+3200000007', 'hello, anyone?');
+    h.advance(5 * 60_000); // past the failed read's backoff
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000006')).toEqual([]);
+    expect(botMessagesTo(h, '+3200000007').length).toBeGreaterThan(0);
+  });
 });
+
+/** Every topic (and the joint read) as never read: their next read is a baseline. */
+async function forgetCursors(h: Harness): Promise<void> {
+  const { context } = h.running.bridge;
+  for (const t of (await context.engage.topics.list({ limit: 200 })).data) await context.store.setCursor(String(t.id), null);
+  await context.store.setCursor('*', null);
+}
+
+/** One poll whose mention reads are refused before their first page. */
+async function failedTick(h: Harness): Promise<void> {
+  const { context, poller } = h.running.bridge;
+  const { mentions } = context.engage;
+  const real = mentions.listPages.bind(mentions);
+  (mentions as { listPages: typeof real }).listPages = (_q: MentionListQuery = {}) => {
+    // biome-ignore lint/correctness/useYield: a read refused before its first page
+    return (async function* () {
+      throw new Error('the baseline read failed');
+    })();
+  };
+  try {
+    await poller.tick().catch(() => undefined);
+  } finally {
+    (mentions as { listPages: typeof real }).listPages = real;
+  }
+}
