@@ -23,9 +23,12 @@ function newTxn(): Txn {
 
 /**
  * The store's one connection: operations run one at a time (a promise queue), so a read and the write that depends
- * on it never interleave with another operation. The first write opens a transaction and queues its COMMIT for the
- * next turn of the event loop (or `intervalMs` later): everything written meanwhile shares the one COMMIT (group
- * commit, one WAL sync). A failed statement or COMMIT rolls the whole open transaction back.
+ * on it never interleave with another operation. The first write opens a transaction and queues its COMMIT
+ * `intervalMs` later (the commit window, BRIDGE_COMMIT_WINDOW_MS; 0: the next turn of the event loop): everything
+ * written meanwhile, by any caller, shares the one COMMIT (group commit, one WAL sync, shared pages written once).
+ * The window runs from the batch's first write, so a steady stream of writes still commits every `intervalMs`; a
+ * write made while the COMMIT runs waits for it (one task at a time) and opens the next transaction. A failed
+ * statement or COMMIT rolls the whole open transaction back.
  */
 export class SqlSession {
   private queue: Promise<unknown> = Promise.resolve();
