@@ -27,6 +27,8 @@ export interface Config {
   readonly bridge: {
     readonly dataDir: string;
     readonly databaseUrl: string | undefined;
+    /** BRIDGE_COMMIT_WINDOW_MS as set; unset, each store's own default (SQLite 20 ms, PostgreSQL 55 ms). */
+    readonly commitWindowMs: number | undefined;
     readonly leaseTtlMs: number;
     readonly pollIntervalMs: number;
     readonly lookbackSeconds: number;
@@ -190,6 +192,7 @@ function toConfig(s: RawSettings): Config {
     bridge: {
       dataDir: s.BRIDGE_DATA_DIR,
       databaseUrl: s.BRIDGE_DATABASE_URL,
+      commitWindowMs: s.BRIDGE_COMMIT_WINDOW_MS,
       leaseTtlMs: s.BRIDGE_LEASE_TTL_MS,
       pollIntervalMs: s.BRIDGE_POLL_INTERVAL_MS,
       lookbackSeconds: s.BRIDGE_LOOKBACK_SECONDS,

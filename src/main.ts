@@ -78,6 +78,7 @@ async function openCore(
     clock: now,
     logger: log.child({ component: 'store' }),
     transcriptMaxLines: config.bridge.transcriptLines,
+    ...(config.bridge.commitWindowMs === undefined ? {} : { writeIntervalMs: config.bridge.commitWindowMs }),
     retention: {
       seenIdsDays: config.bridge.seenRetentionDays,
       auditDays: config.bridge.auditRetentionDays,

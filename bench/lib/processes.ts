@@ -64,6 +64,8 @@ export function bridgeEnv(simUrl: string, s: BridgeSettings): NodeJS.ProcessEnv 
     ...(s.requestTimeoutMs ? { ENGAGE_REQUEST_TIMEOUT_MS: String(s.requestTimeoutMs) } : {}),
     ...(s.ownerConfirmAgeMs !== undefined ? { BRIDGE_OWNER_CONFIRM_AGE_MS: String(s.ownerConfirmAgeMs) } : {}),
     LOG_LEVEL: 'info',
+    // The store's commit window to measure (`BENCH_COMMIT_WINDOW_MS`); unset, the store's default.
+    ...(process.env.BENCH_COMMIT_WINDOW_MS ? { BRIDGE_COMMIT_WINDOW_MS: process.env.BENCH_COMMIT_WINDOW_MS } : {}),
     ...s.extra,
   });
 }

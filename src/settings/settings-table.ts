@@ -114,6 +114,12 @@ export const SETTINGS = [
     true,
   ),
   setting(
+    'BRIDGE_COMMIT_WINDOW_MS',
+    int(0, 1000).optional(),
+    'SQLite `20`, PostgreSQL `55`',
+    "how long the store's transaction stays open after its first write before it commits: the writes of every conversation in that window share one commit (one sync of the disk, and the pages they share written once), and a reply waits up to that long for its decision to be durable. `0`: commit on the next turn of the event loop (more syncs, more bytes written per answer)",
+  ),
+  setting(
     'BRIDGE_LEASE_TTL_MS',
     int(1000, 600_000).default(10_000),
     '`10000`',

@@ -103,6 +103,13 @@ const STEPS: ReadonlyArray<{ version: number; sql: (w: DialectWords) => string }
       CREATE INDEX bridge_conversations_owner ON bridge_conversations (owner, updated_at);
     `,
   },
+  {
+    // Every index an effect's row is in is a page its commit writes. The pending effects of all contacts (read at
+    // start and when the token recovers) are found through the pending ones by contact as well: scanned whole and
+    // sorted (it holds only the pending ones), so the index of the pending ones by seq alone goes.
+    version: 4,
+    sql: () => 'DROP INDEX bridge_effects_pending;',
+  },
 ];
 
 /** The steps in `dialect`'s words. */

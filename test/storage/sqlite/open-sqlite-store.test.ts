@@ -28,7 +28,12 @@ describe('the SQLite store', () => {
     try {
       expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
       expect(db.prepare('PRAGMA page_size').get()).toEqual({ page_size: 1024 });
-      expect(db.prepare('SELECT version FROM bridge_schema').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(db.prepare('SELECT version FROM bridge_schema').all()).toEqual([
+        { version: 1 },
+        { version: 2 },
+        { version: 3 },
+        { version: 4 },
+      ]);
     } finally {
       db.close();
     }

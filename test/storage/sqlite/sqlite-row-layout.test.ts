@@ -125,7 +125,12 @@ describe('the SQLite row layout', () => {
 
     const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
     await store.close();
-    expect(rows(dir, 'SELECT version FROM bridge_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(rows(dir, 'SELECT version FROM bridge_schema ORDER BY version')).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+      { version: 4 },
+    ]);
     for (const table of ['bridge_shards', 'bridge_core', 'bridge_outbox']) {
       expect(rows(dir, `SELECT count(*) AS n FROM ${table}`)).toEqual([{ n: 0 }]);
     }
