@@ -25,6 +25,7 @@ export interface Harness {
   readonly running: RunningBridge;
   readonly dataDir: string;
   now(): number;
+  /** Sets the bridge's clock to `ms` and the service's to it plus the service offset. */
   setNow(ms: number): void;
   /** The service's clock runs this many seconds ahead of the bridge's (negative: behind) for what customers write next. */
   setServiceOffset(seconds: number): void;
@@ -55,11 +56,18 @@ export async function startHarness(
     realism?: Partial<Realism>;
     /** The bridge's logger, made from its settings (default: silent). */
     logger?: (config: Config) => Logger;
+    /**
+     * The bridge's clock stands still: only `setNow` and `advance` move it. For a case that must hold whatever the
+     * machine's speed ("the same second", "within 30 s"), when the bridge's own retries in it need no running clock.
+     */
+    frozenClock?: boolean;
   } = {},
 ): Promise<Harness> {
-  // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward.
-  let offsetMs = (options.nowMs ?? OPEN_MS) - Date.now();
-  const clock = () => Date.now() + offsetMs;
+  // The bridge's clock runs at real speed from a chosen moment, so retries fall due; tests jump it forward. A
+  // frozen clock reads the real one not at all: it moves only when the test moves it.
+  const realNow = options.frozenClock ? () => 0 : Date.now;
+  let offsetMs = (options.nowMs ?? OPEN_MS) - realNow();
+  const clock = () => realNow() + offsetMs;
   const handle = createSimulator(options.realism ? { realism: options.realism } : {});
   const sim = handle.sim;
   sim.setClock(Math.floor(clock() / 1000));
@@ -104,8 +112,8 @@ export async function startHarness(
     dataDir,
     now: clock,
     setNow(ms) {
-      offsetMs = ms - Date.now();
-      sim.setClock(Math.floor(ms / 1000));
+      offsetMs = ms - realNow();
+      syncSimClock(); // with the service's offset: a test's `setServiceOffset` holds until it changes it
     },
     setServiceOffset(seconds) {
       serviceOffsetSeconds = seconds;
