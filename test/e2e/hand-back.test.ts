@@ -73,23 +73,29 @@ describe('a customer message written well after the last thing people did', () =
 });
 
 describe('a customer who writes right after people reply, resolve and hand the contact back (#26.4)', () => {
-  /** People finish in the service's tool within one second: a reply, resolve, hand-back; the customer writes at once. */
-  async function finishAndWrite(h: Harness, id: string, readReplyFirst: boolean): Promise<void> {
+  /**
+   * People finish in the service's tool within one second: a reply, resolve, hand-back; the customer writes at once.
+   * Returns whether the customer's message is dated in the second of the people's actions (`say` dates it by the
+   * bridge's clock: on a busy machine a second may pass between `advance` and `say` unless that clock is frozen).
+   */
+  async function finishAndWrite(h: Harness, id: string, readReplyFirst: boolean): Promise<boolean> {
     h.advance(3_000); // a few seconds after the bot's greeting (and its claim of the contact)
+    const second = Math.floor(h.now() / 1000);
     await h.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: id, text: 'Alice here. All sorted?' });
     if (readReplyFirst) await h.settle();
     await h.control('/_sim/agent/resolve', { channel: 'whatsapp', service_id: id });
     await h.control('/_sim/handover', { channel: 'whatsapp', service_id: id, owner: 'application' });
-    await h.say(id, 'one more question');
+    const written = await h.say(id, 'one more question');
+    return h.sim.state.mentions.get(written)?.added === second;
   }
 
   it('is answered when the bridge reads the reply and the message after the hand-back, all in the same second', async () => {
-    h = await startHarness();
+    h = await startHarness({ frozenClock: true });
     const id = '32470000054';
     await h.say(id, 'hello');
     await h.settle();
     const before = botMessagesTo(h, id).length;
-    await finishAndWrite(h, id, false);
+    expect(await finishAndWrite(h, id, false)).toBe(true); // the case's premise: all in the same second
     await h.settle();
     await waitFor('the bot answering the message written after the hand-back', () => botMessagesTo(h!, id).length > before);
     // The bridge did not undo the people's hand-back: the service still says the application owns the contact.
@@ -97,6 +103,8 @@ describe('a customer who writes right after people reply, resolve and hand the c
   });
 
   it('is answered when the bridge read the reply (and stepped aside) before people handed the contact back', async () => {
+    // A running clock: the bridge re-confirms a belief that people hold the contact when it is older than
+    // BRIDGE_AGENTS_RECONFIRM_AGE_MS (0), which a belief formed at a frozen instant never is.
     h = await startHarness();
     const id = '32470000055';
     await h.say(id, 'hello');
