@@ -92,7 +92,9 @@ describe('a restart with webhook pushes', () => {
   // must know of it before it decides that message. Held with the customer's messages, it came too late.
   for (const webhook of [true, false]) {
     it(`takes in an agent's reply to the outage's message before deciding that message (${webhook ? 'webhook' : 'polling alone'})`, async () => {
-      const world = await startHarness({ env: webhook ? { BRIDGE_WEBHOOK_SECRET: SECRET } : {} });
+      // Frozen: the agent's mention must stay unlisted (10 s late) through the 9 s below; on a running clock a second
+      // of a busy machine's time listed it, and the poll then read the reply instead of the case's path.
+      const world = await startHarness({ env: webhook ? { BRIDGE_WEBHOOK_SECRET: SECRET } : {}, frozenClock: true });
       h = world;
       const customer = webhook ? '32470000778' : '32470000779';
       await world.control('/_sim/realism', { late_indexing_seconds: 10 });
@@ -115,10 +117,12 @@ describe('a restart with webhook pushes', () => {
       });
       await hook();
       world.advance(2_000);
+      const repliedAt = Math.floor(world.now() / 1000);
       await world.control('/_sim/agent/reply', { channel: 'whatsapp', service_id: customer, text: 'Bob here, let me check.' });
       await world.sim.webhooks.idle();
       await world.running.bridge.idle();
       world.advance(9_000); // the outage's message is listed now; the agent's own mention not yet
+      expect(Math.floor(world.now() / 1000) - repliedAt).toBeLessThan(10); // the case's premise
       await world.settle();
       await world.settle();
       expect(botMessagesTo(world, customer)).toHaveLength(1);
