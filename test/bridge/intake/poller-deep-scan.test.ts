@@ -110,7 +110,9 @@ describe("the poll's deep re-scan", () => {
   });
 
   it('leaves no stretch unscanned between re-scans slower than the look-back window: a mention listed late there is found', async () => {
-    h = await startHarness(); // look-back: the default 120 s
+    // Frozen: the late mention must stay unlisted through the first settle below (15 s late, 6 s advanced); on a
+    // running clock a busy machine's seconds could list it there, and the case would not need the re-scan.
+    h = await startHarness({ frozenClock: true }); // look-back: the default 120 s
     for (let i = 0; i < 10; i++) {
       h.setServiceOffset(i);
       await h.say(customer(i), 'hello');
@@ -131,6 +133,8 @@ describe("the poll's deep re-scan", () => {
     await h.control('/_sim/realism', { late_indexing_seconds: 0 });
     h.advance(6_000);
     await h.say(customer(101), 'hi');
+    const listedFrom = h.sim.state.mentions.get(late)?.listedFrom ?? 0;
+    expect(listedFrom).toBeGreaterThan(Math.floor(h.now() / 1000)); // the case's premise: not listed yet
     await h.settle(); // the read from the cursor is past the late one's date + 5 s before it is listed
     h.advance(10_000);
     await h.settle(); // listed now; only a re-scan can find it
