@@ -114,4 +114,32 @@ describe('the SQL store after a failed commit', () => {
       await store.close();
     }
   });
+
+  it('leaves nothing of a failing task that opened the transaction, and the next tasks commit', async () => {
+    const { store, db } = await storeWithFaultyCommit();
+    try {
+      await store.enqueueEffect({ key: 'bad', kind: 'reply', contactKey: 'whatsapp:svc-2', payload: {} });
+      await store.flush();
+      db.exec(`UPDATE bridge_effects SET payload = '{' WHERE key = 'bad'`);
+      // Nothing open: the decision's conversation write opens the transaction, then its known effect does not parse.
+      const decided = store.recordDecision({
+        contactKey: 'whatsapp:svc-2',
+        decidedKey: 'svc-2:decision',
+        update: () => conversation('svc-2'),
+        effects: [{ key: 'bad', kind: 'reply', payload: {} }],
+      });
+      await expect(decided).rejects.toThrow();
+      expect(await store.getConversation('whatsapp:svc-2')).toBeUndefined();
+      await store.saveConversation(conversation('svc-1'));
+      await expect(store.flush()).resolves.toBeUndefined();
+      expect(await store.getConversation('whatsapp:svc-1')).toEqual(conversation('svc-1'));
+      expect(await store.getConversation('whatsapp:svc-2')).toBeUndefined();
+      expect(await store.getEffect('svc-2:decision')).toBeUndefined();
+      expect(store.stats().pendingEffects).toBe(1);
+      await store.enqueueEffect({ key: 'k2', kind: 'reply', contactKey: 'svc-1', payload: { text: 'hi' } });
+      expect(store.stats().pendingEffects).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
 });
