@@ -10,15 +10,11 @@ interface Txn {
 }
 
 function newTxn(): Txn {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const done = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
+  const txn = {} as Txn;
+  txn.done = new Promise<void>((resolve, reject) => Object.assign(txn, { resolve, reject }));
   // A transaction nobody waits for (only non-durable writes) must not become an unhandled rejection.
-  done.catch(() => {});
-  return { done, resolve, reject };
+  txn.done.catch(() => {});
+  return txn;
 }
 
 /**
@@ -42,7 +38,7 @@ export class SqlSession {
    */
   private lostSinceFlush: StoreError | undefined;
   /** Runs before the next write (a new database's meta row goes with its first write, and again after it is undone). */
-  beforeFirstWrite: (() => Promise<void>) | undefined;
+  beforeFirstWrite: (() => Promise<unknown>) | undefined;
   /** Runs after a rollback, on the connection: what the store keeps beside the rows is read again from them. */
   afterRollback: (() => Promise<void>) | undefined;
   readonly counters = { writes: 0, bytes: 0, lastWriteMs: 0 };
@@ -93,6 +89,11 @@ export class SqlSession {
 
   async get<R extends object>(sql: string, values: readonly SqlValue[] = []): Promise<R | undefined> {
     return (await this.driver.all<R>(sql, values))[0];
+  }
+
+  /** The number a query gives as `n` (0 for none). */
+  async count(sql: string, values: readonly SqlValue[] = []): Promise<number> {
+    return Number((await this.get<{ n: number | string | null }>(sql, values))?.n ?? 0);
   }
 
   /** Inside a task: writes in the open transaction, opening one (and queuing its COMMIT) first. */

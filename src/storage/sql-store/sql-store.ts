@@ -7,6 +7,7 @@ import {
   escalationPatchSchema,
   inboundMentionSchema,
   mentionRef,
+  ownerSchema,
 } from '../records.js';
 import type {
   AuditEntry,
@@ -38,38 +39,32 @@ import type {
 import {
   archiveConversations,
   checkConversation,
-  checkFilter,
   readConversation,
-  selectConversationKeys,
   updateConversationRows,
   writeConversation,
 } from './conversation-rows.js';
 import {
-  listEscalationRows,
-  completedEffect,
-  failedEffect,
-  metaPatchSchema,
-  metaRowSchema,
-  patchEscalation,
-  pendingMentions,
-  readEscalations,
-  newEffect,
+  type MetaRow,
   readEffect,
   readEffects,
-  requireEffect,
-  publicMeta,
   seenIn,
   updateEffectStatus,
   writeCursor,
   writeEffect,
   writeEscalation,
   writeMeta,
-  type MetaRow,
 } from './rows.js';
 import type { SqlSession } from './sql-session.js';
 import { applyRetentionRows, forgetContactRows, latestAudit, ownerCounts, pruneRows } from './sql-upkeep.js';
 
 const anyJson = z.unknown();
+/** What `setMeta` takes: a new baseline date, values to merge. */
+const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
+const filterSchema = z.object({
+  owner: ownerSchema.optional(),
+  updatedSince: z.number().optional(),
+  newest: z.number().int().nonnegative().optional(),
+});
 
 /**
  * The store over SQL rows, the same for SQLite, memory (SQLite `:memory:`) and PostgreSQL: each method is one task
@@ -80,30 +75,27 @@ const anyJson = z.unknown();
 export class SqlStore implements Store {
   private closed = false;
   private nextEffectSeq = 1;
-  /** The meta row of a new database, until it is written. */
-  private newMeta: MetaRow | undefined;
   private pendingCount = 0;
-  /** Settled once the counters are read and a new database has its meta row (every call runs after it). */
+  /** A new database's meta row, read as the meta row until one is written. */
+  private readonly freshMeta: MetaRow;
+  /** Settled once the counters are read (every call runs after it). */
   readonly ready: Promise<void>;
 
   constructor(
     private readonly db: SqlSession,
     private readonly options: ResolvedStoreOptions,
   ) {
-    const meta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
-    // Read again after a rollback. A new database's meta row goes with the first write (an open writes nothing).
+    this.freshMeta = { createdAt: this.now(), values: {}, nextEscalationSeq: 1 };
+    // Read again after a rollback. A new database's meta row goes with the first write (an open writes nothing),
+    // again after a rollback may have undone it.
     const reread = async (): Promise<void> => {
-      if (!(await this.db.get('SELECT 1 AS one FROM bridge_meta WHERE id = 1'))) {
-        this.newMeta = meta;
-        this.db.beforeFirstWrite = async () => {
-          if (this.newMeta) await this.writeMeta(this.newMeta);
-        };
-      }
-      this.pendingCount = await this.count("SELECT count(*) AS n FROM bridge_effects WHERE status = 'pending'");
+      const sql = 'INSERT INTO bridge_meta (id, body) VALUES (1, ?) ON CONFLICT (id) DO NOTHING';
+      this.db.beforeFirstWrite = () => this.db.write(sql, [JSON.stringify(this.freshMeta)]);
+      this.pendingCount = await this.db.count("SELECT count(*) AS n FROM bridge_effects WHERE status = 'pending'");
     };
     this.db.afterRollback = reread;
     this.ready = this.db.run(async () => {
-      this.nextEffectSeq = (await this.count('SELECT max(seq) AS n FROM bridge_effects')) + 1;
+      this.nextEffectSeq = (await this.db.count('SELECT max(seq) AS n FROM bridge_effects')) + 1;
       await reread();
     });
   }
@@ -120,8 +112,16 @@ export class SqlStore implements Store {
     }, true);
   }
 
+  /** In `addedAt` then id order; service ids are numeric strings, so `9001` comes before `10000`. */
   async pendingInbound(key?: string): Promise<InboundMention[]> {
-    return this.op(() => pendingMentions(this.db, key));
+    const rows = await this.op(() =>
+      key === undefined
+        ? this.db.all<{ body: string }>('SELECT body FROM bridge_mentions')
+        : this.db.all<{ body: string }>('SELECT body FROM bridge_mentions WHERE key = ?', [key]),
+    );
+    const numeric = /^\d+$/;
+    const byId = (a: string, b: string) => (numeric.test(a) && numeric.test(b) && a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0);
+    return rows.map((row) => JSON.parse(row.body) as InboundMention).sort((a, b) => a.addedAt - b.addedAt || byId(a.id, b.id));
   }
 
   async markInboundProcessed(topicId: string, id: string): Promise<void> {
@@ -158,27 +158,19 @@ export class SqlStore implements Store {
   }
 
   async completeEffect(key: string, result?: unknown): Promise<Effect> {
-    const copy = result === undefined ? undefined : parseInput(anyJson, result, 'Effect result');
-    requireId(key, 'Effect key');
-    return this.op(async () => {
-      const effect = await requireEffect(this.db, key);
-      if (effect.status === 'done') return effect;
-      if (effect.status === 'pending') this.pendingCount -= 1;
-      return updateEffectStatus(this.db, completedEffect(effect, copy, this.now()));
-    });
+    const copy = result === undefined ? {} : { result: parseInput(anyJson, result, 'Effect result') };
+    // Once done only the key matters (it keeps the effect from running twice): the payload goes.
+    return this.changeEffect(key, (effect) => (effect.status === 'done' ? undefined : { ...copy, status: 'done', payload: null }));
   }
 
   async failEffect(key: string, error: string, retryAt?: number): Promise<Effect> {
     if (retryAt !== undefined && !Number.isFinite(retryAt)) {
       throw new StoreError('invalid', `retryAt must be epoch milliseconds (got ${String(retryAt)}); nothing was changed.`);
     }
-    requireId(key, 'Effect key');
-    return this.op(async () => {
-      const effect = await requireEffect(this.db, key);
+    return this.changeEffect(key, (effect) => {
       if (effect.status === 'done') throw new StoreError('invalid', `Effect ${key} is already done; it cannot fail afterwards.`);
-      const failed = failedEffect(effect, String(error), retryAt, this.now());
-      this.pendingCount += (failed.status === 'pending' ? 1 : 0) - (effect.status === 'pending' ? 1 : 0);
-      return updateEffectStatus(this.db, failed);
+      // Pending again at `retryAt`, or given up without it.
+      return { status: retryAt === undefined ? 'failed' : 'pending', lastError: String(error), retryAt };
     });
   }
 
@@ -203,7 +195,7 @@ export class SqlStore implements Store {
       const meta = await this.readMeta();
       if (parsed.baselineAt !== undefined) meta.baselineAt = parsed.baselineAt;
       if (parsed.values) meta.values = { ...meta.values, ...parsed.values };
-      await this.writeMeta(meta);
+      await writeMeta(this.db, meta);
       return publicMeta(meta);
     });
   }
@@ -240,8 +232,8 @@ export class SqlStore implements Store {
         return { recorded: false, conversation: (await readConversation(this.db, contactKey)).record, effects };
       }
       const conversation = await updateConversationRows(this.db, contactKey, decision.update, this.options);
-      const mark = { key: decidedKey, kind: 'decision', contactKey, payload: null };
-      await writeEffect(this.db, newEffect(mark, this.nextEffectSeq++, this.now(), 'done'));
+      // The decided mark needs no performing: a finished effect keeps its key, status and result.
+      await writeEffect(this.db, this.newEffect({ key: decidedKey, kind: 'decision', contactKey, payload: null }, 'done'));
       const effects: RecordedDecision['effects'] = [];
       for (const input of inputs) effects.push(await this.addEffect(input));
       return { recorded: true, conversation, effects };
@@ -255,10 +247,15 @@ export class SqlStore implements Store {
   }
 
   async eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number> {
-    const { owner, since, newest } = checkFilter(filter);
-    const keys = await this.op(() => selectConversationKeys(this.db, { owner, since, newest }));
+    const { owner, updatedSince: since, newest } = validateInput(filterSchema, filter, 'Conversation filter');
+    let sql = 'SELECT key FROM bridge_conversations WHERE archived_at IS NULL';
+    if (owner !== undefined) sql += ' AND owner = ?';
+    if (since !== undefined) sql += ' AND updated_at >= ?';
+    if (newest !== undefined) sql += ' ORDER BY updated_at DESC LIMIT ?';
+    const values = [owner, since, newest].filter((value) => value !== undefined);
+    const keys = await this.op(() => this.db.all<{ key: string }>(sql, values));
     let visited = 0;
-    for (const key of keys) {
+    for (const { key } of keys) {
       // Read at its turn, as it is then: one archived, given another owner or left behind since is skipped.
       const { record, archived } = await this.op(() => readConversation(this.db, key));
       if (!record || archived || (owner !== undefined && record.owner !== owner) || (since !== undefined && record.updatedAt < since))
@@ -283,31 +280,38 @@ export class SqlStore implements Store {
     return this.op(async () => {
       const meta = await this.readMeta();
       const now = this.now();
-      const escalation: Escalation = {
-        ...parsed,
-        id: `esc-${meta.nextEscalationSeq++}`,
-        status: parsed.status ?? 'open',
-        createdAt: now,
-        updatedAt: now,
-      };
-      await this.writeMeta(meta);
+      const id = `esc-${meta.nextEscalationSeq++}`;
+      const escalation: Escalation = { ...parsed, id, status: parsed.status ?? 'open', createdAt: now, updatedAt: now };
+      await writeMeta(this.db, meta);
       await writeEscalation(this.db, escalation);
       return escalation;
     });
   }
 
   async updateEscalation(id: string, patch: EscalationPatch): Promise<Escalation> {
+    // Its JSON copy holds only the fields given.
     const parsed = parseInput(escalationPatchSchema, patch, 'Escalation patch');
     requireId(id, 'Escalation id');
-    return this.op(() => patchEscalation(this.db, id, parsed, this.now()));
+    return this.op(async () => {
+      const [current] = await this.escalations('WHERE id = ?', [id]);
+      if (!current) throw new StoreError('invalid', `No escalation ${id}; nothing was changed.`);
+      const next: Escalation = { ...current, ...parsed, updatedAt: this.now() };
+      await writeEscalation(this.db, next);
+      return next;
+    });
   }
 
   async getEscalation(id: string): Promise<Escalation | undefined> {
-    return (await this.op(() => readEscalations(this.db, 'WHERE id = ?', [id])))[0];
+    return (await this.op(() => this.escalations('WHERE id = ?', [id])))[0];
   }
 
+  /** In the order they were opened. */
   async listEscalations(filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {}): Promise<Escalation[]> {
-    return this.op(() => listEscalationRows(this.db, filter));
+    const { status, contactKey } = filter;
+    const all = await this.op(() =>
+      contactKey === undefined ? this.escalations('ORDER BY num') : this.escalations('WHERE contact_key = ? ORDER BY num', [contactKey]),
+    );
+    return status === undefined ? all : all.filter((e) => [status].flat().includes(e.status));
   }
 
   async audit(entry: AuditEntry): Promise<void> {
@@ -373,8 +377,9 @@ export class SqlStore implements Store {
     return this.options.clock();
   }
 
-  private async count(sql: string): Promise<number> {
-    return Number((await this.db.get<{ n: number | string | null }>(sql))?.n ?? 0);
+  private newEffect(input: EffectInput, status: 'pending' | 'done'): Effect {
+    const now = this.now();
+    return { ...input, seq: this.nextEffectSeq++, status, attempts: 0, createdAt: now, updatedAt: now };
   }
 
   /** Adds a pending effect unless its key is known (then returns the stored one). */
@@ -382,19 +387,39 @@ export class SqlStore implements Store {
     const existing = await readEffect(this.db, input.key);
     if (existing) return { effect: existing, created: false };
     this.pendingCount += 1;
-    return { effect: await writeEffect(this.db, newEffect(input, this.nextEffectSeq++, this.now(), 'pending')), created: true };
+    return { effect: await writeEffect(this.db, this.newEffect(input, 'pending')), created: true };
   }
 
-  /** The meta row; the new database's, not written yet, when there is none. */
+  /**
+   * A status change: `change` gives the new fields (none: nothing to do), a try more is counted, and only the
+   * status columns are written (`retryAt` goes unless given).
+   */
+  private changeEffect(key: string, change: (effect: Effect) => Partial<Effect> | undefined): Promise<Effect> {
+    requireId(key, 'Effect key');
+    return this.op(async () => {
+      const effect = await readEffect(this.db, key);
+      if (!effect) throw new StoreError('invalid', `No effect with key ${key} in the outbox; nothing was changed.`);
+      const patch = change(effect);
+      if (!patch) return effect;
+      const next: Effect = { ...effect, retryAt: undefined, ...patch, attempts: effect.attempts + 1, updatedAt: this.now() };
+      if (next.retryAt === undefined) delete next.retryAt;
+      this.pendingCount += (next.status === 'pending' ? 1 : 0) - (effect.status === 'pending' ? 1 : 0);
+      return updateEffectStatus(this.db, next);
+    });
+  }
+
+  private async escalations(where: string, values: string[] = []): Promise<Escalation[]> {
+    const rows = await this.db.all<{ body: string }>(`SELECT body FROM bridge_escalation_rows ${where}`, values);
+    return rows.map((row) => JSON.parse(row.body) as Escalation);
+  }
+
+  /** The meta row (our own JSON, checked when written); the new database's, not written yet, when there is none. */
   private async readMeta(): Promise<MetaRow> {
     const row = await this.db.get<{ body: string }>('SELECT body FROM bridge_meta WHERE id = 1');
-    if (!row && this.newMeta) return structuredClone(this.newMeta);
-    if (!row) throw new StoreError('corrupt', 'The meta row (bridge_meta) is missing.');
-    return validateInput(metaRowSchema, JSON.parse(row.body), 'The meta row (bridge_meta)');
+    return row ? (JSON.parse(row.body) as MetaRow) : structuredClone(this.freshMeta);
   }
+}
 
-  private writeMeta(meta: MetaRow): Promise<void> {
-    this.newMeta = undefined;
-    return writeMeta(this.db, meta);
-  }
+function publicMeta({ createdAt, baselineAt, values }: MetaRow): StoreMeta {
+  return baselineAt === undefined ? { createdAt, values } : { createdAt, baselineAt, values };
 }

@@ -8,7 +8,12 @@ import type { ResolvedStoreOptions, StoreLogger } from '../store-options.js';
 import type { ForgetResult, OwnerCounts, PruneResult, RetentionCutoffs, RetentionResult } from '../store.js';
 import type { SqlSession } from './sql-session.js';
 
-/** Pruning, retention and forgetting a contact: `DELETE`s by date or by contact, run as one task of the store. */
+/** The audit log, pruning, retention and forgetting a contact: `DELETE`s by date or by contact, run as one task of the store. */
+
+type AuditRow = { seq: number | string; body: string };
+
+/** A customer's survey answer is kept by its own retention setting. */
+const isSurveyAnswer = (entry: AuditEntry): boolean => entry.action === SURVEY_ANSWER_ACTION;
 
 /**
  * Whether an audit entry names the contact: its store key (`whatsapp:324…`) or the managers' form (`whatsapp/324…`),
@@ -20,17 +25,8 @@ function auditNamesContact(key: string): (entry: AuditEntry) => boolean {
   return (entry) => [entry.subject, entry.reason, entry.result].some((text) => text !== undefined && named.test(text));
 }
 
-/** Whether the entry is a customer's survey answer (kept by its own retention setting). */
-function isSurveyAnswer(entry: AuditEntry): boolean {
-  return entry.action === SURVEY_ANSWER_ACTION;
-}
-
-/** Every readable audit entry with its row number, oldest first (unreadable rows are skipped and logged). */
-async function readAuditRows(db: SqlSession, logger: StoreLogger): Promise<Array<[number, AuditEntry]>> {
-  return parseAudit(await db.all<{ seq: number | string; body: string }>('SELECT seq, body FROM bridge_audit ORDER BY seq'), logger);
-}
-
-function parseAudit(rows: Array<{ seq: number | string; body: string }>, logger: StoreLogger): Array<[number, AuditEntry]> {
+/** The readable entries of audit rows with their row numbers (unreadable rows are skipped and logged). */
+function parseAudit(rows: AuditRow[], logger: StoreLogger): Array<[number, AuditEntry]> {
   const entries: Array<[number, AuditEntry]> = [];
   for (const row of rows) {
     let entry: AuditEntry | undefined;
@@ -46,16 +42,13 @@ function parseAudit(rows: Array<{ seq: number | string; body: string }>, logger:
   return entries;
 }
 
-async function deleteAudit(db: SqlSession, logger: StoreLogger, drop: (entry: AuditEntry) => boolean): Promise<number> {
-  let dropped = 0;
-  for (const [seq, entry] of await readAuditRows(db, logger)) {
-    if (drop(entry)) dropped += await db.write('DELETE FROM bridge_audit WHERE seq = ?', [seq]);
-  }
-  return dropped;
+async function readAudit(db: SqlSession, logger: StoreLogger, pick: (entry: AuditEntry) => boolean): Promise<Array<[number, AuditEntry]>> {
+  return parseAudit(await db.all<AuditRow>('SELECT seq, body FROM bridge_audit ORDER BY seq'), logger).filter(([, entry]) => pick(entry));
 }
 
-async function count(db: SqlSession, sql: string, values: Array<string | number>): Promise<number> {
-  return Number((await db.get<{ n: number | string }>(sql, values))?.n ?? 0);
+async function deleteAudit(db: SqlSession, entries: Array<[number, AuditEntry]>): Promise<number> {
+  for (const [seq] of entries) await db.write('DELETE FROM bridge_audit WHERE seq = ?', [seq]);
+  return entries.length;
 }
 
 /**
@@ -69,10 +62,7 @@ export async function latestAudit(db: SqlSession, filter: { since?: number; limi
   const pageSize = Math.max(limit, 100);
   let before = Number.MAX_SAFE_INTEGER;
   while (found.length < limit) {
-    const page = await db.all<{ seq: number | string; body: string }>(
-      'SELECT seq, body FROM bridge_audit WHERE seq < ? ORDER BY seq DESC LIMIT ?',
-      [before, pageSize],
-    );
+    const page = await db.all<AuditRow>('SELECT seq, body FROM bridge_audit WHERE seq < ? ORDER BY seq DESC LIMIT ?', [before, pageSize]);
     for (const [, entry] of parseAudit(page, logger)) if (entry.at >= since && found.length < limit) found.push(entry);
     if (page.length < pageSize) break;
     before = Number(page.at(-1)!.seq);
@@ -97,6 +87,7 @@ export async function pruneRows(
   before: { seen: number; audit: number; survey: number },
   logger: StoreLogger,
 ): Promise<PruneResult> {
+  const oldAudit = await readAudit(db, logger, (entry) => entry.at < (isSurveyAnswer(entry) ? before.survey : before.audit));
   return {
     // A mention still waiting keeps its id.
     seenIds: await db.write('DELETE FROM bridge_seen WHERE at < ? AND ref NOT IN (SELECT ref FROM bridge_mentions)', [before.seen]),
@@ -105,19 +96,12 @@ export async function pruneRows(
       "DELETE FROM bridge_escalation_rows WHERE status IN ('cancelled', 'returned', 'resolved') AND updated_at < ?",
       [before.audit],
     ),
-    auditEntries: await deleteAudit(db, logger, (entry) => entry.at < (isSurveyAnswer(entry) ? before.survey : before.audit)),
+    auditEntries: await deleteAudit(db, oldAudit),
     // Only the latest copy of a conversation still archived is ever read.
     archiveCopies: await db.write(
       'DELETE FROM bridge_archive WHERE seq NOT IN (SELECT max(seq) FROM bridge_archive GROUP BY key) OR key NOT IN (SELECT key FROM bridge_conversations WHERE archived_at IS NOT NULL)',
     ),
   };
-}
-
-function cutoff(given: number | undefined, days: number, now: number, name: string): number {
-  if (given === undefined) return now - days * DAY_MS;
-  if (!Number.isFinite(given))
-    throw new StoreError('invalid', `${name} must be epoch milliseconds (got ${String(given)}); nothing was changed.`);
-  return given;
 }
 
 export async function applyRetentionRows(
@@ -126,51 +110,58 @@ export async function applyRetentionRows(
   options: ResolvedStoreOptions,
 ): Promise<RetentionResult> {
   const now = options.clock();
-  const { transcriptDays, archiveDays, surveyDays } = options.retention;
-  const transcriptBefore = cutoff(cutoffs.transcriptBeforeMs, transcriptDays, now, 'transcriptBeforeMs');
-  const archiveBefore = cutoff(cutoffs.archiveBeforeMs, archiveDays, now, 'archiveBeforeMs');
-  const surveyBefore = cutoff(cutoffs.surveyBeforeMs, surveyDays, now, 'surveyBeforeMs');
+  const cutoff = (name: keyof RetentionCutoffs, days: number): number => {
+    const given = cutoffs[name];
+    if (given !== undefined && !Number.isFinite(given))
+      throw new StoreError('invalid', `${name} must be epoch milliseconds (got ${String(given)}); nothing was changed.`);
+    return given ?? now - days * DAY_MS;
+  };
+  const transcriptBefore = cutoff('transcriptBeforeMs', options.retention.transcriptDays);
+  const archiveBefore = cutoff('archiveBeforeMs', options.retention.archiveDays);
+  const surveyBefore = cutoff('surveyBeforeMs', options.retention.surveyDays);
   db.recent.clear();
-  const trimmedConversations = await count(db, 'SELECT count(DISTINCT key) AS n FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
+  const trimmedConversations = await db.count('SELECT count(DISTINCT key) AS n FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
   const transcriptLines = await db.write('DELETE FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
   const expired = 'SELECT key FROM bridge_conversations WHERE archived_at IS NOT NULL AND archived_at < ?';
   const archiveCopies = await db.write(`DELETE FROM bridge_archive WHERE key IN (${expired})`, [archiveBefore]);
   const archivedConversations = await db.write(`DELETE FROM bridge_conversations WHERE key IN (${expired})`, [archiveBefore]);
-  const surveyAnswers = await deleteAudit(db, options.logger, (entry) => isSurveyAnswer(entry) && entry.at < surveyBefore);
+  const surveyAnswers = await deleteAudit(db, await readAudit(db, options.logger, (e) => isSurveyAnswer(e) && e.at < surveyBefore));
   return { transcriptLines, trimmedConversations, archivedConversations, archiveCopies, surveyAnswers };
 }
+
+/** The contact's rows `forgetContact` counts (by the name of its result) and deletes, beside its conversation's. */
+const CONTACT_ROWS = {
+  archivedCopies: 'bridge_archive WHERE key = ?',
+  inbox: 'bridge_mentions WHERE key = ?',
+  pendingEffects: "bridge_effects WHERE contact_key = ? AND status = 'pending'",
+  finishedEffects: "bridge_effects WHERE contact_key = ? AND status <> 'pending'",
+  escalations: 'bridge_escalation_rows WHERE contact_key = ?',
+};
 
 /** See `Store.forgetContact`: counts first; a dry run or an unknown contact stops there, having changed nothing. */
 export async function forgetContactRows(db: SqlSession, key: string, dryRun: boolean, logger: StoreLogger): Promise<ForgetResult> {
   const conversation = await db.get<{ archived_at: number | null }>('SELECT archived_at FROM bridge_conversations WHERE key = ?', [key]);
-  let transcriptLines = await count(db, 'SELECT count(*) AS n FROM bridge_transcript WHERE key = ?', [key]);
+  let transcriptLines = await db.count('SELECT count(*) AS n FROM bridge_transcript WHERE key = ?', [key]);
   if (conversation?.archived_at != null) {
     const copy = await db.get<{ body: string }>('SELECT body FROM bridge_archive WHERE key = ? ORDER BY seq DESC LIMIT 1', [key]);
     transcriptLines = copy ? (JSON.parse(copy.body) as ConversationRecord).transcript.length : 0;
   }
-  const names = auditNamesContact(key);
-  const audit = (await readAuditRows(db, logger)).filter(([, entry]) => names(entry));
+  const audit = await readAudit(db, logger, auditNamesContact(key));
   const surveyAnswers = audit.filter(([, entry]) => isSurveyAnswer(entry)).length;
-  const pendingEffects = await count(db, "SELECT count(*) AS n FROM bridge_effects WHERE contact_key = ? AND status = 'pending'", [key]);
-  const counted = {
+  const counted: Record<string, number> = {
     conversations: conversation ? 1 : 0,
-    archivedCopies: await count(db, 'SELECT count(*) AS n FROM bridge_archive WHERE key = ?', [key]),
     transcriptLines,
-    inbox: await count(db, 'SELECT count(*) AS n FROM bridge_mentions WHERE key = ?', [key]),
-    pendingEffects,
-    finishedEffects: (await count(db, 'SELECT count(*) AS n FROM bridge_effects WHERE contact_key = ?', [key])) - pendingEffects,
-    escalations: await count(db, 'SELECT count(*) AS n FROM bridge_escalation_rows WHERE contact_key = ?', [key]),
     surveyAnswers,
     auditEntries: audit.length - surveyAnswers,
   };
+  for (const [kind, rows] of Object.entries(CONTACT_ROWS)) counted[kind] = await db.count(`SELECT count(*) AS n FROM ${rows}`, [key]);
   const known = Object.values(counted).some((n) => n > 0);
-  if (dryRun || !known) return { known, ...counted };
+  if (dryRun || !known) return { known, ...counted } as ForgetResult;
   db.recent.delete(key);
   // Its mentions' ids stay seen (a seen id names no contact): a mention read again is never answered.
-  for (const table of ['bridge_conversations', 'bridge_transcript', 'bridge_archive', 'bridge_mentions']) {
-    await db.write(`DELETE FROM ${table} WHERE key = ?`, [key]);
+  for (const rows of ['bridge_conversations WHERE key = ?', 'bridge_transcript WHERE key = ?', ...Object.values(CONTACT_ROWS)]) {
+    await db.write(`DELETE FROM ${rows}`, [key]);
   }
-  for (const table of ['bridge_effects', 'bridge_escalation_rows']) await db.write(`DELETE FROM ${table} WHERE contact_key = ?`, [key]);
-  for (const [seq] of audit) await db.write('DELETE FROM bridge_audit WHERE seq = ?', [seq]);
-  return { known: true, ...counted };
+  await deleteAudit(db, audit);
+  return { known: true, ...counted } as ForgetResult;
 }
