@@ -139,14 +139,14 @@ export async function updateConversationRows(
   fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
   options: ResolvedStoreOptions,
 ): Promise<ConversationRecord | undefined> {
-  const { record } = await readConversation(db, key);
+  const { record, archived } = await readConversation(db, key);
   const next = fn(record);
   if (next === undefined) return record;
   const checked = checkConversation(next, options);
   if (checked.key !== key)
     throw new StoreError('invalid', `updateConversation(${key}) returned a record for ${checked.key}; nothing was changed.`);
   // A new or archived conversation has no live transcript rows.
-  return writeConversation(db, checked, db.recent.get(key) ?? { rows: [] });
+  return writeConversation(db, checked, record && !archived ? undefined : { rows: [] });
 }
 
 /**

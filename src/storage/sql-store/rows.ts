@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ANY_TOPIC, mentionRef } from '../records.js';
-import type { Effect, Escalation, StoredCursor } from '../records.js';
+import type { Effect, Escalation, StoreMeta, StoredCursor } from '../records.js';
 import type { SqlValue } from './sql-driver.js';
 import type { SqlSession } from './sql-session.js';
 
@@ -62,6 +62,12 @@ export const metaRowSchema = z.object({
   nextEscalationSeq: z.number().int(),
 });
 export type MetaRow = z.infer<typeof metaRowSchema>;
+/** What `setMeta` takes: a new baseline date, values to merge. */
+export const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
+
+export function publicMeta({ createdAt, baselineAt, values }: MetaRow): StoreMeta {
+  return baselineAt === undefined ? { createdAt, values } : { createdAt, baselineAt, values };
+}
 
 export async function writeMeta(db: SqlSession, meta: MetaRow): Promise<void> {
   await db.write('INSERT INTO bridge_meta (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body', [

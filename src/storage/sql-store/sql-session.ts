@@ -91,6 +91,11 @@ export class SqlSession {
     return (await this.driver.all<R>(sql, values))[0];
   }
 
+  /** The JSON `body` of each row a query gives. */
+  async bodies<T>(sql: string, values: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.driver.all<{ body: string }>(sql, values)).map((row) => JSON.parse(row.body) as T);
+  }
+
   /** The number a query gives as `n` (0 for none). */
   async count(sql: string, values: readonly SqlValue[] = []): Promise<number> {
     return Number((await this.get<{ n: number | string | null }>(sql, values))?.n ?? 0);
@@ -139,12 +144,8 @@ export class SqlSession {
     );
   }
 
-  /** Commits what is open now, without waiting for its queued turn: for close. */
-  commitNow(): Promise<void> {
-    return this.run(() => this.commit(), true);
-  }
-
-  private async commit(): Promise<void> {
+  /** Commits the open transaction (its queued turn, or at once for close). */
+  async commit(): Promise<void> {
     const txn = this.txn;
     if (!txn) return;
     const started = performance.now();

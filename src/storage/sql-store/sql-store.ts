@@ -19,23 +19,11 @@ import type {
   EscalationPatch,
   EscalationStatus,
   InboundMention,
-  StoreMeta,
   StoredCursor,
 } from '../records.js';
 import { StoreError } from '../store-error.js';
 import { DAY_MS, type ResolvedStoreOptions } from '../store-options.js';
-import type {
-  ConversationFilter,
-  DecisionInput,
-  ForgetResult,
-  OwnerCounts,
-  PruneResult,
-  RecordedDecision,
-  RetentionCutoffs,
-  RetentionResult,
-  Store,
-  StoreStats,
-} from '../store.js';
+import type { ConversationFilter, DecisionInput, RecordedDecision, RetentionCutoffs, Store } from '../store.js';
 import {
   archiveConversations,
   checkConversation,
@@ -45,6 +33,8 @@ import {
 } from './conversation-rows.js';
 import {
   type MetaRow,
+  metaPatchSchema,
+  publicMeta,
   readEffect,
   readEffects,
   seenIn,
@@ -58,8 +48,6 @@ import type { SqlSession } from './sql-session.js';
 import { applyRetentionRows, forgetContactRows, latestAudit, ownerCounts, pruneRows } from './sql-upkeep.js';
 
 const anyJson = z.unknown();
-/** What `setMeta` takes: a new baseline date, values to merge. */
-const metaPatchSchema = z.object({ baselineAt: z.number().optional(), values: z.record(z.string(), z.unknown()).optional() });
 const filterSchema = z.object({
   owner: ownerSchema.optional(),
   updatedSince: z.number().optional(),
@@ -101,7 +89,7 @@ export class SqlStore implements Store {
   }
 
   /** Durable. */
-  async recordInbound(mention: InboundMention): Promise<boolean> {
+  async recordInbound(mention: InboundMention) {
     const parsed = parseInput(inboundMentionSchema, mention, 'Inbound mention');
     return this.op(async () => {
       if (await seenIn(this.db, parsed.topicId, parsed.id)) return false;
@@ -113,18 +101,18 @@ export class SqlStore implements Store {
   }
 
   /** In `addedAt` then id order; service ids are numeric strings, so `9001` comes before `10000`. */
-  async pendingInbound(key?: string): Promise<InboundMention[]> {
-    const rows = await this.op(() =>
+  async pendingInbound(key?: string) {
+    const mentions = await this.op(() =>
       key === undefined
-        ? this.db.all<{ body: string }>('SELECT body FROM bridge_mentions')
-        : this.db.all<{ body: string }>('SELECT body FROM bridge_mentions WHERE key = ?', [key]),
+        ? this.db.bodies<InboundMention>('SELECT body FROM bridge_mentions')
+        : this.db.bodies<InboundMention>('SELECT body FROM bridge_mentions WHERE key = ?', [key]),
     );
     const numeric = /^\d+$/;
     const byId = (a: string, b: string) => (numeric.test(a) && numeric.test(b) && a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0);
-    return rows.map((row) => JSON.parse(row.body) as InboundMention).sort((a, b) => a.addedAt - b.addedAt || byId(a.id, b.id));
+    return mentions.sort((a, b) => a.addedAt - b.addedAt || byId(a.id, b.id));
   }
 
-  async markInboundProcessed(topicId: string, id: string): Promise<void> {
+  async markInboundProcessed(topicId: string, id: string) {
     if (typeof topicId !== 'string') throw new StoreError('invalid', 'Topic id must be a string; nothing was changed.');
     requireId(id, 'Mention id');
     return this.op(async () => {
@@ -135,17 +123,17 @@ export class SqlStore implements Store {
     });
   }
 
-  async hasSeen(topicId: string, id: string): Promise<boolean> {
+  async hasSeen(topicId: string, id: string) {
     return this.op(() => seenIn(this.db, topicId, id));
   }
 
-  async enqueueEffect(effect: EffectInput): Promise<Effect> {
+  async enqueueEffect(effect: EffectInput) {
     const parsed = parseInput(effectInputSchema, effect, 'Effect');
     // A twin enqueued a moment ago may not be committed yet: either way, return only once it is.
     return this.op(async () => (await this.addEffect(parsed)).effect, true);
   }
 
-  async pendingEffects(contactKey?: string): Promise<Effect[]> {
+  async pendingEffects(contactKey?: string) {
     return this.op(() =>
       contactKey === undefined
         ? readEffects(this.db, "WHERE status = 'pending' ORDER BY seq")
@@ -153,17 +141,17 @@ export class SqlStore implements Store {
     );
   }
 
-  async getEffect(key: string): Promise<Effect | undefined> {
+  async getEffect(key: string) {
     return this.op(() => readEffect(this.db, key));
   }
 
-  async completeEffect(key: string, result?: unknown): Promise<Effect> {
+  async completeEffect(key: string, result?: unknown) {
     const copy = result === undefined ? {} : { result: parseInput(anyJson, result, 'Effect result') };
     // Once done only the key matters (it keeps the effect from running twice): the payload goes.
     return this.changeEffect(key, (effect) => (effect.status === 'done' ? undefined : { ...copy, status: 'done', payload: null }));
   }
 
-  async failEffect(key: string, error: string, retryAt?: number): Promise<Effect> {
+  async failEffect(key: string, error: string, retryAt?: number) {
     if (retryAt !== undefined && !Number.isFinite(retryAt)) {
       throw new StoreError('invalid', `retryAt must be epoch milliseconds (got ${String(retryAt)}); nothing was changed.`);
     }
@@ -174,22 +162,22 @@ export class SqlStore implements Store {
     });
   }
 
-  async getCursor(topicId: string): Promise<unknown> {
-    const row = await this.op(() => this.db.get<{ body: string }>('SELECT body FROM bridge_cursors WHERE topic = ?', [topicId]));
-    return row === undefined ? undefined : (JSON.parse(row.body) as StoredCursor).value;
+  async getCursor(topicId: string) {
+    const [cursor] = await this.op(() => this.db.bodies<StoredCursor>('SELECT body FROM bridge_cursors WHERE topic = ?', [topicId]));
+    return cursor?.value;
   }
 
-  async setCursor(topicId: string, cursor: unknown): Promise<void> {
+  async setCursor(topicId: string, cursor: unknown) {
     const value = parseInput(anyJson, cursor, `Cursor of topic ${topicId}`);
     const topic = requireId(topicId, 'Topic id');
     return this.op(() => writeCursor(this.db, topic, { value, updatedAt: this.now() }));
   }
 
-  async getMeta(): Promise<StoreMeta> {
+  async getMeta() {
     return this.op(async () => publicMeta(await this.readMeta()));
   }
 
-  async setMeta(patch: { baselineAt?: number; values?: Record<string, unknown> }): Promise<StoreMeta> {
+  async setMeta(patch: { baselineAt?: number; values?: Record<string, unknown> }) {
     const parsed = parseInput(metaPatchSchema, patch, 'Meta patch');
     return this.op(async () => {
       const meta = await this.readMeta();
@@ -200,23 +188,20 @@ export class SqlStore implements Store {
     });
   }
 
-  async getConversation(key: string): Promise<ConversationRecord | undefined> {
+  async getConversation(key: string) {
     return this.op(async () => (await readConversation(this.db, key)).record);
   }
 
-  async saveConversation(record: ConversationRecord): Promise<ConversationRecord> {
+  async saveConversation(record: ConversationRecord) {
     const checked = checkConversation(record, this.options);
     return this.op(() => writeConversation(this.db, checked));
   }
 
-  async updateConversation(
-    key: string,
-    fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
-  ): Promise<ConversationRecord | undefined> {
+  async updateConversation(key: string, fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined) {
     return this.op(() => updateConversationRows(this.db, key, fn, this.options));
   }
 
-  async recordDecision(decision: DecisionInput, options: { wait?: 'durable' | 'applied' } = {}): Promise<RecordedDecision> {
+  async recordDecision(decision: DecisionInput, options: { wait?: 'durable' | 'applied' } = {}) {
     const contactKey = requireId(decision.contactKey, 'Contact key');
     const decidedKey = requireId(decision.decidedKey, 'Decision key');
     const inputs = decision.effects.map((e, i) => parseInput(effectInputSchema, { ...e, contactKey }, `Effect ${i + 1} of the decision`));
@@ -240,13 +225,13 @@ export class SqlStore implements Store {
     }, options.wait !== 'applied');
   }
 
-  async listConversations(filter: ConversationFilter = {}): Promise<ConversationRecord[]> {
+  async listConversations(filter: ConversationFilter = {}) {
     const found: ConversationRecord[] = [];
     await this.eachConversation(filter, (record) => void found.push(record));
     return found;
   }
 
-  async eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number> {
+  async eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>) {
     const { owner, updatedSince: since, newest } = validateInput(filterSchema, filter, 'Conversation filter');
     let sql = 'SELECT key FROM bridge_conversations WHERE archived_at IS NULL';
     if (owner !== undefined) sql += ' AND owner = ?';
@@ -266,16 +251,16 @@ export class SqlStore implements Store {
     return visited;
   }
 
-  async countByOwner(): Promise<OwnerCounts> {
+  async countByOwner() {
     return this.op(() => ownerCounts(this.db));
   }
 
-  async archiveInactive(beforeMs?: number): Promise<number> {
+  async archiveInactive(beforeMs?: number) {
     const cutoff = beforeMs ?? this.now() - this.options.retention.archiveAfterDays * DAY_MS;
     return this.op(() => archiveConversations(this.db, cutoff, this.now()), true);
   }
 
-  async openEscalation(input: EscalationInput): Promise<Escalation> {
+  async openEscalation(input: EscalationInput) {
     const parsed = parseInput(escalationInputSchema, input, 'Escalation');
     return this.op(async () => {
       const meta = await this.readMeta();
@@ -288,7 +273,7 @@ export class SqlStore implements Store {
     });
   }
 
-  async updateEscalation(id: string, patch: EscalationPatch): Promise<Escalation> {
+  async updateEscalation(id: string, patch: EscalationPatch) {
     // Its JSON copy holds only the fields given.
     const parsed = parseInput(escalationPatchSchema, patch, 'Escalation patch');
     requireId(id, 'Escalation id');
@@ -301,12 +286,12 @@ export class SqlStore implements Store {
     });
   }
 
-  async getEscalation(id: string): Promise<Escalation | undefined> {
+  async getEscalation(id: string) {
     return (await this.op(() => this.escalations('WHERE id = ?', [id])))[0];
   }
 
   /** In the order they were opened. */
-  async listEscalations(filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {}): Promise<Escalation[]> {
+  async listEscalations(filter: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string } = {}) {
     const { status, contactKey } = filter;
     const all = await this.op(() =>
       contactKey === undefined ? this.escalations('ORDER BY num') : this.escalations('WHERE contact_key = ? ORDER BY num', [contactKey]),
@@ -314,31 +299,24 @@ export class SqlStore implements Store {
     return status === undefined ? all : all.filter((e) => [status].flat().includes(e.status));
   }
 
-  async audit(entry: AuditEntry): Promise<void> {
+  async audit(entry: AuditEntry) {
     const parsed = parseInput(auditEntrySchema, entry, 'Audit entry');
     return this.op(async () => void (await this.db.write('INSERT INTO bridge_audit (body) VALUES (?)', [JSON.stringify(parsed)])));
   }
 
-  async listAudit(filter: { since?: number; limit?: number } = {}): Promise<AuditEntry[]> {
+  async listAudit(filter: { since?: number; limit?: number } = {}) {
     return this.op(() => latestAudit(this.db, filter, this.options.logger));
   }
 
-  async prune(cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number } = {}): Promise<PruneResult> {
-    const now = this.now();
-    const { seenIdsDays, auditDays, surveyDays } = this.options.retention;
-    const before = {
-      seen: cutoffs.seenBeforeMs ?? now - seenIdsDays * DAY_MS,
-      audit: cutoffs.auditBeforeMs ?? now - auditDays * DAY_MS,
-      survey: now - surveyDays * DAY_MS,
-    };
-    return this.op(() => pruneRows(this.db, before, this.options.logger), true);
+  async prune(cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number } = {}) {
+    return this.op(() => pruneRows(this.db, cutoffs, this.options), true);
   }
 
-  async applyRetention(cutoffs: RetentionCutoffs = {}): Promise<RetentionResult> {
+  async applyRetention(cutoffs: RetentionCutoffs = {}) {
     return this.op(() => applyRetentionRows(this.db, cutoffs, this.options), true);
   }
 
-  async forgetContact(contactKey: string, options: { dryRun?: boolean } = {}): Promise<ForgetResult> {
+  async forgetContact(contactKey: string, options: { dryRun?: boolean } = {}) {
     const key = requireId(contactKey, 'Contact key');
     return this.op(async () => {
       const result = await forgetContactRows(this.db, key, options.dryRun === true, this.options.logger);
@@ -347,21 +325,21 @@ export class SqlStore implements Store {
     }, true);
   }
 
-  async flush(): Promise<void> {
+  async flush() {
     if (!this.closed) await this.db.flush();
   }
 
-  async close(): Promise<void> {
+  async close() {
     if (this.closed) return;
     this.closed = true;
     try {
-      await this.db.commitNow();
+      await this.db.run(() => this.db.commit(), true);
     } finally {
       await this.db.run(() => this.db.driver.close());
     }
   }
 
-  stats(): StoreStats {
+  stats() {
     const { writes, bytes, lastWriteMs } = this.db.counters;
     return { writes, fsyncs: this.db.driver.syncs ? writes : 0, journalBytes: bytes, lastWriteMs, pendingEffects: this.pendingCount };
   }
@@ -408,18 +386,13 @@ export class SqlStore implements Store {
     });
   }
 
-  private async escalations(where: string, values: string[] = []): Promise<Escalation[]> {
-    const rows = await this.db.all<{ body: string }>(`SELECT body FROM bridge_escalation_rows ${where}`, values);
-    return rows.map((row) => JSON.parse(row.body) as Escalation);
+  private escalations(where: string, values: string[] = []): Promise<Escalation[]> {
+    return this.db.bodies<Escalation>(`SELECT body FROM bridge_escalation_rows ${where}`, values);
   }
 
   /** The meta row (our own JSON, checked when written); the new database's, not written yet, when there is none. */
   private async readMeta(): Promise<MetaRow> {
-    const row = await this.db.get<{ body: string }>('SELECT body FROM bridge_meta WHERE id = 1');
-    return row ? (JSON.parse(row.body) as MetaRow) : structuredClone(this.freshMeta);
+    const [meta] = await this.db.bodies<MetaRow>('SELECT body FROM bridge_meta WHERE id = 1');
+    return meta ?? structuredClone(this.freshMeta);
   }
-}
-
-function publicMeta({ createdAt, baselineAt, values }: MetaRow): StoreMeta {
-  return baselineAt === undefined ? { createdAt, values } : { createdAt, baselineAt, values };
 }

@@ -27,16 +27,14 @@ function auditNamesContact(key: string): (entry: AuditEntry) => boolean {
 
 /** The readable entries of audit rows with their row numbers (unreadable rows are skipped and logged). */
 function parseAudit(rows: AuditRow[], logger: StoreLogger): Array<[number, AuditEntry]> {
-  const entries: Array<[number, AuditEntry]> = [];
-  for (const row of rows) {
-    let entry: AuditEntry | undefined;
+  const entries = rows.flatMap((row): Array<[number, AuditEntry]> => {
     try {
-      entry = auditEntrySchema.safeParse(JSON.parse(row.body)).data;
+      const entry = auditEntrySchema.safeParse(JSON.parse(row.body)).data;
+      return entry ? [[Number(row.seq), entry]] : [];
     } catch {
-      entry = undefined;
+      return [];
     }
-    if (entry) entries.push([Number(row.seq), entry]);
-  }
+  });
   const bad = rows.length - entries.length;
   if (bad > 0) logger.warn({ table: 'bridge_audit' }, `skipped ${bad} unreadable audit row(s)`);
   return entries;
@@ -84,10 +82,17 @@ export async function ownerCounts(db: SqlSession): Promise<OwnerCounts> {
 
 export async function pruneRows(
   db: SqlSession,
-  before: { seen: number; audit: number; survey: number },
-  logger: StoreLogger,
+  cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number },
+  options: ResolvedStoreOptions,
 ): Promise<PruneResult> {
-  const oldAudit = await readAudit(db, logger, (entry) => entry.at < (isSurveyAnswer(entry) ? before.survey : before.audit));
+  const now = options.clock();
+  const { seenIdsDays, auditDays, surveyDays } = options.retention;
+  const before = {
+    seen: cutoffs.seenBeforeMs ?? now - seenIdsDays * DAY_MS,
+    audit: cutoffs.auditBeforeMs ?? now - auditDays * DAY_MS,
+    survey: now - surveyDays * DAY_MS,
+  };
+  const oldAudit = await readAudit(db, options.logger, (entry) => entry.at < (isSurveyAnswer(entry) ? before.survey : before.audit));
   return {
     // A mention still waiting keeps its id.
     seenIds: await db.write('DELETE FROM bridge_seen WHERE at < ? AND ref NOT IN (SELECT ref FROM bridge_mentions)', [before.seen]),
