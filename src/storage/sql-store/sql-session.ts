@@ -19,13 +19,9 @@ function newTxn(): Txn {
 
 /**
  * The store's one connection: operations run one at a time (a promise queue), so a read and the write that depends
- * on it never interleave with another operation. The first write opens a transaction and queues its COMMIT
- * `intervalMs` later (the commit window, BRIDGE_COMMIT_WINDOW_MS; 0: the next turn of the event loop): everything
- * written meanwhile, by any caller, shares the one COMMIT (group commit, one WAL sync, shared pages written once).
- * The window runs from the batch's first write, so a steady stream of writes still commits every `intervalMs`; a
- * write made while the COMMIT runs waits for it (one task at a time) and opens the next transaction. A
- * task that fails undoes only its own writes (`undoTask`); a failed COMMIT rolls the whole open transaction back
- * (`abort`).
+ * on it never interleave with another operation. The first write opens a transaction whose COMMIT runs `intervalMs`
+ * later, shared by everything written meanwhile (group commit); a task that fails undoes only its own writes
+ * (`undoTask`), a failed COMMIT the whole transaction (`abort`): `src/storage/README.md`, "What is durable".
  */
 export class SqlSession {
   private queue: Promise<unknown> = Promise.resolve();
