@@ -3,19 +3,8 @@ import { StoreError, describeCause } from '../store-error.js';
 import type { StoreLogger } from '../store-options.js';
 import type { SqlDriver, SqlValue } from './sql-driver.js';
 
-interface Txn {
-  done: Promise<void>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
-function newTxn(): Txn {
-  const txn = {} as Txn;
-  txn.done = new Promise<void>((resolve, reject) => Object.assign(txn, { resolve, reject }));
-  // A transaction nobody waits for (only non-durable writes) must not become an unhandled rejection.
-  txn.done.catch(() => {});
-  return txn;
-}
+/** The open transaction: settled by its COMMIT. */
+type Txn = PromiseWithResolvers<void>;
 
 /**
  * The store's one connection: operations run one at a time (a promise queue), so a read and the write that depends
@@ -74,7 +63,7 @@ export class SqlSession {
     this.queue = result.catch(() => {});
     if (!durable) return result;
     return result.then(async (value) => {
-      await txn?.done;
+      await txn?.promise;
       return value;
     });
   }
@@ -101,7 +90,9 @@ export class SqlSession {
   async write(sql: string, values: readonly SqlValue[] = []): Promise<number> {
     if (!this.txn) {
       await this.driver.begin();
-      this.txn = newTxn();
+      this.txn = Promise.withResolvers<void>();
+      // A transaction nobody waits for (only non-durable writes) must not become an unhandled rejection.
+      this.txn.promise.catch(() => {});
       const commit = (): void => void this.run(() => this.commit()).catch(() => {});
       if (this.intervalMs > 0) setTimeout(commit, this.intervalMs);
       else setImmediate(commit);
