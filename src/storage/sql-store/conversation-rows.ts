@@ -44,16 +44,19 @@ async function liveRows(db: SqlSession, key: string): Promise<ConversationRows |
   return { body: row.body, dialog: row.dialog, rows: await transcriptRows(db, key) };
 }
 
+/** The latest archived copy of a conversation. */
+export async function archivedCopy(db: SqlSession, key: string): Promise<ConversationRecord | undefined> {
+  const copy = await db.get<{ body: string }>('SELECT body FROM bridge_archive WHERE key = ? ORDER BY seq DESC LIMIT 1', [key]);
+  return copy && parseRecord(copy.body, 'bridge_archive');
+}
+
 /** The conversation as stored; a live one's rows stay at hand (`db.recent`), to write its next version against. */
 export async function readConversation(
   db: SqlSession,
   key: string,
 ): Promise<{ record: ConversationRecord | undefined; archived: boolean }> {
   const rows = await liveRows(db, key);
-  if (rows === 'archived') {
-    const copy = await db.get<{ body: string }>('SELECT body FROM bridge_archive WHERE key = ? ORDER BY seq DESC LIMIT 1', [key]);
-    return { record: copy && parseRecord(copy.body, 'bridge_archive'), archived: true };
-  }
+  if (rows === 'archived') return { record: await archivedCopy(db, key), archived: true };
   if (rows) db.recent.use(key, rows);
   return { record: rows && parseRecord(joinConversation(rows), 'bridge_conversations'), archived: false };
 }

@@ -196,7 +196,7 @@ export interface ConversationRows {
 const RECENT_LIMIT = 1000;
 
 /** The last `RECENT_LIMIT` conversations' rows used, the least recently used dropped first. */
-export class RecentRows extends Map<string, ConversationRows> {
+class RecentRows extends Map<string, ConversationRows> {
   use(key: string, rows: ConversationRows): void {
     this.delete(key);
     this.set(key, rows);

@@ -1,11 +1,12 @@
 import { auditEntrySchema, ownerSchema } from '../records.js';
-import type { AuditEntry, ConversationRecord } from '../records.js';
+import type { AuditEntry } from '../records.js';
 import { SURVEY_ANSWER_ACTION } from '../../shared/audit-entry.js';
 import { slashForm } from '../../shared/contact-key.js';
 import { StoreError } from '../store-error.js';
 import { DAY_MS } from '../store-options.js';
 import type { ResolvedStoreOptions, StoreLogger } from '../store-options.js';
 import type { ForgetResult, OwnerCounts, PruneResult, RetentionCutoffs, RetentionResult } from '../store.js';
+import { archivedCopy } from './conversation-rows.js';
 import type { SqlSession } from './sql-session.js';
 
 /** The audit log, pruning, retention and forgetting a contact: `DELETE`s by date or by contact, run as one task of the store. */
@@ -147,10 +148,7 @@ const CONTACT_ROWS = {
 export async function forgetContactRows(db: SqlSession, key: string, dryRun: boolean, logger: StoreLogger): Promise<ForgetResult> {
   const conversation = await db.get<{ archived_at: number | null }>('SELECT archived_at FROM bridge_conversations WHERE key = ?', [key]);
   let transcriptLines = await db.count('SELECT count(*) AS n FROM bridge_transcript WHERE key = ?', [key]);
-  if (conversation?.archived_at != null) {
-    const copy = await db.get<{ body: string }>('SELECT body FROM bridge_archive WHERE key = ? ORDER BY seq DESC LIMIT 1', [key]);
-    transcriptLines = copy ? (JSON.parse(copy.body) as ConversationRecord).transcript.length : 0;
-  }
+  if (conversation?.archived_at != null) transcriptLines = (await archivedCopy(db, key))?.transcript.length ?? 0;
   const audit = await readAudit(db, logger, auditNamesContact(key));
   const surveyAnswers = audit.filter(([, entry]) => isSurveyAnswer(entry)).length;
   const counted: Record<string, number> = {
