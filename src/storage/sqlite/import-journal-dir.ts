@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isCode } from '../lock-file.js';
 import { auditEntrySchema } from '../records.js';
 import {
   applyLegacyRecord,
@@ -31,6 +30,7 @@ const OLD_FILES = [
   /^journal-\d+\.jsonl/,
   /^debug-sync-record\.json/,
   /^(conversations|seen|outbox|archive)$/,
+  /^store\.lock$/,
   /^audit\.jsonl$/,
 ];
 
@@ -151,7 +151,7 @@ async function filesIn(dir: string, pattern: RegExp): Promise<string[]> {
   try {
     return (await readdir(dir)).filter((name) => pattern.test(name)).sort();
   } catch (error) {
-    if (isCode(error, 'ENOENT')) return [];
+    if ((error as { code?: unknown }).code === 'ENOENT') return [];
     throw new StoreError('io', `Cannot read the directory ${dir}: ${describeCause(error)}.`, { cause: error });
   }
 }
@@ -160,7 +160,7 @@ async function readText(path: string, missing?: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if (missing !== undefined && isCode(error, 'ENOENT')) return missing;
+    if (missing !== undefined && (error as { code?: unknown }).code === 'ENOENT') return missing;
     throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
   }
 }
