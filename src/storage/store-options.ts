@@ -7,18 +7,17 @@ export interface StoreLogger {
   error(fields: object, message: string): void;
 }
 
+/**
+ * Days kept: mention ids seen and finished effects (`seenIdsDays`), audit entries and closed escalations, survey
+ * answers; a conversation untouched `archiveAfterDays` is archived; `applyRetention` deletes transcript lines older
+ * than `transcriptDays` and archived conversations `archiveDays` after their archiving (`src/storage/README.md`).
+ */
 export interface RetentionSettings {
-  /** How long an inbound mention id is remembered (and a finished effect kept) after it was first seen. */
   seenIdsDays: number;
-  /** How long audit entries and closed escalations are kept. */
   auditDays: number;
-  /** A conversation untouched this long leaves the live rows for the archive. */
   archiveAfterDays: number;
-  /** Transcript lines older than this are removed from the conversations in the hot set (`applyRetention`). */
   transcriptDays: number;
-  /** An archived conversation is deleted this long after it was archived, every copy of it (`applyRetention`). */
   archiveDays: number;
-  /** Customers' survey answers (audit entries `survey answer`) are kept this long, whatever `auditDays` says. */
   surveyDays: number;
 }
 
@@ -31,7 +30,7 @@ export interface StoreOptions {
   /** Longer transcript lines are cut to this many characters (default 2000). */
   transcriptMaxLineChars?: number;
   retention?: Partial<RetentionSettings>;
-  /** Minimum spacing of group commits (file store default 0: callers arriving during a write share the next one). */
+  /** The commit window (`BRIDGE_COMMIT_WINDOW_MS`; 0: the next turn of the event loop). */
   writeIntervalMs?: number;
 }
 

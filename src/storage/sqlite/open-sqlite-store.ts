@@ -19,8 +19,7 @@ export interface SqliteStoreOptions extends StoreOptions {
 
 /** The database file in the data directory. */
 export const SQLITE_FILE = 'bridge.db';
-/** Locked by the store that has the directory open (`lockDataDir`). */
-export const LOCK_FILE = 'bridge.lock';
+const LOCK_FILE = 'bridge.lock';
 // The commit window (BRIDGE_COMMIT_WINDOW_MS): the writes of every conversation in the 20 ms after a batch's first
 // write share its commit, one WAL sync and the pages they have in common (measured: src/storage/README.md).
 const DEFAULT_WRITE_INTERVAL_MS = 20;
@@ -31,7 +30,6 @@ const DEFAULT_WRITE_INTERVAL_MS = 20;
  * holds the directory, `schema` when the database is newer than this release, `corrupt` or `io`.
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  // Group commit needs no spacing: callers arriving during a commit share the next one.
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
   const dir = options.dataDir;
   // Customer data is for the bridge's own user only: modes given at creation are cut by the umask, so they are set
