@@ -87,7 +87,9 @@ async function lockDataDir(dir: string): Promise<DatabaseSync> {
     return lock;
   } catch (error) {
     lock.close();
-    if ((error as { errcode?: unknown }).errcode !== 5) throw error; // SQLITE_BUSY: another connection holds it
+    if ((error as { errcode?: unknown }).errcode !== 5 /* SQLITE_BUSY: another connection holds it */) {
+      throw new StoreError('io', `Cannot lock the data directory ${dir} (${file}): ${describeCause(error)}.`, { cause: error });
+    }
     const { ino } = await stat(file);
     const locks = await readFile('/proc/locks', 'utf8').catch(() => ''); // Linux: who holds it
     const pid = new RegExp(`POSIX +ADVISORY +WRITE +(\\d+) +\\S+:${ino} `).exec(locks)?.[1];
