@@ -38,36 +38,34 @@ const DEFAULT_WRITE_INTERVAL_MS = 55;
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
   const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  // A client losing its connection must not crash the process: the next query reports it. The pool listens only to
+  // its idle clients: one it let go after a timeout (network cut) reports its end later, and an error event nobody
+  // listens to would end the process.
+  const connectionLost = (error: Error): void => resolved.logger.warn({ err: describeCause(error) }, 'PostgreSQL connection lost');
+  const newPool = (config: pg.PoolConfig): pg.Pool => {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, keepAlive: true, ...config });
+    pool.on('error', connectionLost);
+    pool.on('connect', (client) => client.on('error', connectionLost));
+    return pool;
+  };
   // A database that does not answer (network cut) fails a connection attempt instead of hanging the instance.
   // A write transaction cut off half-way holds the lease row `FOR SHARE`: the server ends it after half the TTL,
   // or the successor's takeover would wait for it until the server noticed the dead connection (hours).
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
+  const pool = newPool({
     connectionTimeoutMillis: Math.max(5000, ttlMs),
     idle_in_transaction_session_timeout: Math.max(500, Math.floor(ttlMs / 2)),
     // A query on a connection that went dead without a reset fails in time instead of holding its caller forever.
     query_timeout: Math.max(30_000, 2 * ttlMs),
-    keepAlive: true,
   });
-  // A client losing its connection must not crash the process: the next query reports it.
-  const connectionLost = (error: Error): void => resolved.logger.warn({ err: describeCause(error) }, 'PostgreSQL connection lost');
-  pool.on('error', connectionLost);
-  // The pool listens only to its idle clients: one it let go after a timeout (network cut) reports its end later,
-  // and an error event nobody listens to would end the process.
-  pool.on('connect', (client) => client.on('error', connectionLost));
   // The lease has its own connection with short timeouts: a renewal never queues behind writes, and a
   // database that stops answering (network cut) fails it in time for the watch to step down.
   const leaseTimeoutMs = Math.max(1000, Math.floor(ttlMs / 3));
-  const leasePool = new pg.Pool({
-    connectionString: options.databaseUrl,
+  const leasePool = newPool({
     max: 1,
     query_timeout: leaseTimeoutMs,
     statement_timeout: leaseTimeoutMs,
     connectionTimeoutMillis: leaseTimeoutMs,
-    keepAlive: true,
   });
-  leasePool.on('error', connectionLost);
-  leasePool.on('connect', (client) => client.on('error', connectionLost));
   const lease = new Lease(leasePool, options.instanceName ?? `${hostname()}:${process.pid}`, ttlMs);
   const release = async (): Promise<void> => {
     await lease.release().catch(() => {});
