@@ -85,6 +85,14 @@ describe('one process per data directory (bridge.lock, held by the kernel)', () 
     expect(error.message).toContain(dataDir);
     expect(error.message).toContain(`process ${process.pid}`);
     expect(error.message).toContain('Stop that process or choose another BRIDGE_DATA_DIR');
+    // The refused connection's close did not drop the holder's kernel lock: another process is refused too.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+    expect(stderr).toContain(`is in use by process ${process.pid}`);
     await first.close();
     await (await openSqliteStore({ dataDir })).close();
   });
