@@ -1,5 +1,3 @@
-import { StoreError } from './store-error.js';
-
 /** What the store may log: pino's `(fields, message)` signature, so a pino child logger fits as is. */
 export interface StoreLogger {
   info(fields: object, message: string): void;
@@ -47,28 +45,18 @@ export const DEFAULT_RETENTION: RetentionSettings = {
 
 const silent: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** Defaults for the options not given; the values given are the caller's, checked where settings enter (`src/config.ts`). */
 export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalMs: number): ResolvedStoreOptions {
   return {
     clock: options.clock ?? Date.now,
     logger: options.logger ?? silent,
-    transcriptMaxLines: positive(options.transcriptMaxLines, 50, 'transcriptMaxLines'),
-    transcriptMaxLineChars: positive(options.transcriptMaxLineChars, 2000, 'transcriptMaxLineChars'),
+    transcriptMaxLines: options.transcriptMaxLines ?? 50,
+    transcriptMaxLineChars: options.transcriptMaxLineChars ?? 2000,
     retention: Object.fromEntries(
-      Object.entries(DEFAULT_RETENTION).map(([name, fallback]) => [
-        name,
-        positive(options.retention?.[name as keyof RetentionSettings], fallback, `retention.${name}`),
-      ]),
+      Object.entries(DEFAULT_RETENTION).map(([name, fallback]) => [name, options.retention?.[name as keyof RetentionSettings] ?? fallback]),
     ) as unknown as RetentionSettings,
-    writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
+    writeIntervalMs: options.writeIntervalMs ?? defaultWriteIntervalMs,
   };
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new StoreError('invalid', `Store setting ${name} must be a positive number (got ${String(value)}).`);
-  }
-  return value;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
