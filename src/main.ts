@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createEngageClient, RateLimitRegistry } from './engage/index.js';
 import { openSqliteStore, type Store } from './storage/index.js';
-import type { LeaseEvents } from './storage/postgres/lease-keeper.js';
+import type { LeaseEvents } from './storage/postgres/lease.js';
 import { describeFlowFile, loadFlowFile, locateFlowFile } from './settings/flow-file.js';
 import { databaseTlsWarning } from './settings/database-tls.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';

@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { StoreError } from './store-error.js';
 
-/**
- * Validates a caller's value and returns a private deep copy. The JSON round trip guarantees that what
- * the store keeps is exactly what it will read back from disk (no Dates, Maps or undefined surprises).
- * For a value the store keeps as JSON text anyway, `validateInput` + `jsonTextOf` do the same in one pass.
- */
+/** Validates a caller's value and returns a private deep copy, exactly what the store will read back (a JSON round trip). */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   return validateInput(schema, JSON.parse(jsonTextOf(value, what)), what);
 }
 
 /**
- * Validates a caller's value as given. zod's output is a new object for every part the schema types; parts typed
- * `unknown` are the caller's own. For a value kept as JSON text (`jsonTextOf`): the text is the private copy, and
- * reading it back passes the schema again, because every typed leaf is a string, a finite number, a boolean or an enum.
+ * Validates a caller's value as given (parts typed `unknown` stay the caller's own). For a value kept as JSON text
+ * (`jsonTextOf`), the text is the private copy: every typed leaf is a string, a finite number, a boolean or an enum.
  */
 export function validateInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);

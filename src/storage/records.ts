@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AuditEntry } from '../shared/audit-entry.js';
 import { OWNERS } from '../shared/owner.js';
 
-// One zod schema per record: the same definition validates the file at start-up and every input at the edge.
+// One zod schema per record: the same definition checks every input at the edge and every record imported.
 
 export const ownerSchema = z.enum(OWNERS);
 export type { Owner } from '../shared/owner.js';
@@ -57,18 +57,12 @@ export const inboundMentionSchema = z.object({
 });
 export type InboundMention = z.infer<typeof inboundMentionSchema>;
 
-/**
- * What identifies a mention: the API addresses it by topic and id (`inbox/mention/{topic_id}/{id}`) and never
- * says ids are unique across topics, so seen ids, the inbox and effect keys all use `topicId/id`.
- */
+/** What identifies a mention, `topicId/id`: ids are unique only within a topic (`src/storage/README.md`). */
 export function mentionRef(topicId: string, id: string): string {
   return `${topicId}/${id}`;
 }
 
-/**
- * The topic of an id seen before mentions were keyed by topic (schema v1) whose topic is unknown: it counts as
- * seen in every topic (a service topic id is never `*`), so nothing read before the upgrade is answered again.
- */
+/** The topic of an id seen before topic keys (schema v1), its topic unknown: seen in every topic (none is `*`). */
 export const ANY_TOPIC = '*';
 
 export const effectInputSchema = z.object({

@@ -25,9 +25,3 @@ export function describeCause(cause: unknown): string {
   if (cause instanceof Error) return cause.message;
   return String(cause);
 }
-
-/** A JSON.parse failure told without the text around it: V8 quotes the content, which may be a customer's words. */
-export function describeJsonFailure(error: unknown): string {
-  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
-  return position ? `a syntax error at character ${Number(position[1]) + 1}` : 'a syntax error';
-}

@@ -1,5 +1,3 @@
-import { StoreError } from './store-error.js';
-
 /** What the store may log: pino's `(fields, message)` signature, so a pino child logger fits as is. */
 export interface StoreLogger {
   info(fields: object, message: string): void;
@@ -7,18 +5,17 @@ export interface StoreLogger {
   error(fields: object, message: string): void;
 }
 
+/**
+ * Days kept: mention ids seen and finished effects (`seenIdsDays`), audit entries and closed escalations, survey
+ * answers; a conversation untouched `archiveAfterDays` is archived; `applyRetention` deletes transcript lines older
+ * than `transcriptDays` and archived conversations `archiveDays` after their archiving (`src/storage/README.md`).
+ */
 export interface RetentionSettings {
-  /** How long an inbound mention id is remembered (and a finished effect kept) after it was first seen. */
   seenIdsDays: number;
-  /** How long audit entries and closed escalations are kept. */
   auditDays: number;
-  /** A conversation untouched this long leaves the live rows for the archive. */
   archiveAfterDays: number;
-  /** Transcript lines older than this are removed from the conversations in the hot set (`applyRetention`). */
   transcriptDays: number;
-  /** An archived conversation is deleted this long after it was archived, every copy of it (`applyRetention`). */
   archiveDays: number;
-  /** Customers' survey answers (audit entries `survey answer`) are kept this long, whatever `auditDays` says. */
   surveyDays: number;
 }
 
@@ -31,7 +28,7 @@ export interface StoreOptions {
   /** Longer transcript lines are cut to this many characters (default 2000). */
   transcriptMaxLineChars?: number;
   retention?: Partial<RetentionSettings>;
-  /** Minimum spacing of group commits (file store default 0: callers arriving during a write share the next one). */
+  /** The commit window (`BRIDGE_COMMIT_WINDOW_MS`; 0: the next turn of the event loop). */
   writeIntervalMs?: number;
 }
 
@@ -48,28 +45,18 @@ export const DEFAULT_RETENTION: RetentionSettings = {
 
 const silent: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** Defaults for the options not given; the values given are the caller's, checked where settings enter (`src/config.ts`). */
 export function resolveStoreOptions(options: StoreOptions, defaultWriteIntervalMs: number): ResolvedStoreOptions {
   return {
     clock: options.clock ?? Date.now,
     logger: options.logger ?? silent,
-    transcriptMaxLines: positive(options.transcriptMaxLines, 50, 'transcriptMaxLines'),
-    transcriptMaxLineChars: positive(options.transcriptMaxLineChars, 2000, 'transcriptMaxLineChars'),
+    transcriptMaxLines: options.transcriptMaxLines ?? 50,
+    transcriptMaxLineChars: options.transcriptMaxLineChars ?? 2000,
     retention: Object.fromEntries(
-      Object.entries(DEFAULT_RETENTION).map(([name, fallback]) => [
-        name,
-        positive(options.retention?.[name as keyof RetentionSettings], fallback, `retention.${name}`),
-      ]),
+      Object.entries(DEFAULT_RETENTION).map(([name, fallback]) => [name, options.retention?.[name as keyof RetentionSettings] ?? fallback]),
     ) as unknown as RetentionSettings,
-    writeIntervalMs: Math.max(0, options.writeIntervalMs ?? defaultWriteIntervalMs),
+    writeIntervalMs: options.writeIntervalMs ?? defaultWriteIntervalMs,
   };
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new StoreError('invalid', `Store setting ${name} must be a positive number (got ${String(value)}).`);
-  }
-  return value;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

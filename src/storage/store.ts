@@ -12,14 +12,11 @@ import type {
   StoreMeta,
 } from './records.js';
 
+/** Since open: COMMITs, WAL syncs (SQLite file only), bytes bound to statements (a number counts 8); the last COMMIT's ms. */
 export interface StoreStats {
-  /** Transactions committed since open (SQLite: each one WAL sync). */
   writes: number;
-  /** WAL syncs since open: the SQLite store's commits (0 for the memory and PostgreSQL stores). */
   fsyncs: number;
-  /** Bytes of the values the store's statements wrote since open (a number counts 8). */
   journalBytes: number;
-  /** How long the last COMMIT took (ms). */
   lastWriteMs: number;
   pendingEffects: number;
 }
@@ -29,15 +26,13 @@ export interface PruneResult {
   effects: number;
   escalations: number;
   auditEntries: number;
-  /** Archive copies dropped: superseded by a later copy, or the conversation is hot again. */
   archiveCopies: number;
 }
 
 export type OwnerCounts = Record<Owner, number> & { archived: number };
 
-/** What `forgetContact` removed (or, on a dry run, would remove), by kind (`src/storage/README.md`). */
+/** What `forgetContact` removed (or, on a dry run, would remove), by kind; `known` false: nothing was changed. */
 export interface ForgetResult {
-  /** False when the store keeps nothing about the contact: nothing was changed. */
   known: boolean;
   conversations: number;
   archivedCopies: number;
@@ -66,36 +61,36 @@ export interface RetentionCutoffs {
   surveyBeforeMs?: number;
 }
 
-/** Which live conversations a listing gives: of one owner, updated at or after `updatedSince`, the `newest` few. */
+/** Live conversations of one owner, updated at or after `updatedSince`, the `newest` few. */
 export interface ConversationFilter {
   owner?: Owner;
   updatedSince?: number;
   newest?: number;
 }
 
-/** One decision about one contact, recorded as one durable unit by `recordDecision`. */
+/**
+ * One decision about one contact (`recordDecision`): the conversation's change (as `updateConversation`), the
+ * effects to perform in order (each enqueued as `enqueueEffect` would), and `decidedKey` (e.g. `topicId/id:decision`),
+ * kept as a finished effect of kind `decision` to say it was taken.
+ */
 export interface DecisionInput {
   contactKey: string;
-  /** Says the decision was taken (e.g. `topicId/id:decision`): kept as a finished effect of kind `decision`. */
   decidedKey: string;
-  /** The conversation's change (as `updateConversation`); undefined leaves it as it is. */
   update: (current: ConversationRecord | undefined) => ConversationRecord | undefined;
-  /** The steps to perform, in order; each is enqueued as `enqueueEffect` would (idempotent by key) for `contactKey`. */
   effects: ReadonlyArray<Omit<EffectInput, 'contactKey'>>;
 }
 
+/** `recorded` false: `decidedKey` was known, nothing changed; an effect `created` false: its key was known, left as it was. */
 export interface RecordedDecision {
-  /** False when `decidedKey` was known: the decision was taken before, and nothing was changed now. */
   recorded: boolean;
   conversation: ConversationRecord | undefined;
-  /** The decision's effects as stored; `created` false: the key was known (a twin from before), left as it was. */
   effects: Array<{ effect: Effect; created: boolean }>;
 }
 
 /**
  * The bridge's memory, in intents. *Durable*: resolves once the COMMIT that holds the change returned; the other
- * writes are in the open transaction, committed with the next group commit (`flush()` waits for it). What each
- * method does, and what survives which crash: `src/storage/README.md`.
+ * writes are in the open transaction, committed with the next group commit (`flush()`). What each method does, and
+ * what survives which crash: `src/storage/README.md`.
  */
 export interface Store {
   /** Durable. False when this topic and id were seen before. */
@@ -104,7 +99,7 @@ export interface Store {
   markInboundProcessed(topicId: string, id: string): Promise<void>;
   hasSeen(topicId: string, id: string): Promise<boolean>;
 
-  /** Durable, idempotent by key: a known key returns the effect already stored. */
+  /** Durable. Idempotent by key. */
   enqueueEffect(effect: EffectInput): Promise<Effect>;
   pendingEffects(contactKey?: string): Promise<Effect[]>;
   getEffect(key: string): Promise<Effect | undefined>;
@@ -122,7 +117,7 @@ export interface Store {
     key: string,
     fn: (current: ConversationRecord | undefined) => ConversationRecord | undefined,
   ): Promise<ConversationRecord | undefined>;
-  /** Durable (or with `wait: 'applied'`, in the open transaction: `flush()` before any effect), one unit. */
+  /** Durable, one unit (with `wait: 'applied'`: in the open transaction; `flush()` before any effect). */
   recordDecision(decision: DecisionInput, options?: { wait?: 'durable' | 'applied' }): Promise<RecordedDecision>;
   listConversations(filter?: ConversationFilter): Promise<ConversationRecord[]>;
   eachConversation(filter: ConversationFilter, visit: (record: ConversationRecord) => void | Promise<void>): Promise<number>;
@@ -136,7 +131,6 @@ export interface Store {
   listEscalations(filter?: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string }): Promise<Escalation[]>;
 
   audit(entry: AuditEntry): Promise<void>;
-  /** The most recent `limit` (default 100) entries at or after `since`, oldest first. */
   listAudit(filter?: { since?: number; limit?: number }): Promise<AuditEntry[]>;
 
   /** Durable. */
@@ -146,9 +140,9 @@ export interface Store {
   /** Durable (unless `dryRun`, which only counts). */
   forgetContact(contactKey: string, options?: { dryRun?: boolean }): Promise<ForgetResult>;
 
-  /** Durable: resolves once every mutation made so far is committed; fails once when a rollback lost writes since the last flush. */
+  /** Durable: every change so far committed (fails once when a rollback lost writes since the last flush). */
   flush(): Promise<void>;
-  /** Durable: commits, then releases the connection and the lock. Later calls fail with code `closed`. */
+  /** Durable: commits, then releases the connection and the lock; later calls fail with `closed`. */
   close(): Promise<void>;
   stats(): StoreStats;
 }

@@ -1,7 +1,10 @@
 import { cp } from 'node:fs/promises';
 
-/** The data directory as a kill -9 leaves it: whatever is in the files now (the page cache), without the live lock. */
+/**
+ * The data directory as a kill -9 leaves it: whatever is in the files now (the page cache). Without the live lock:
+ * reading bridge.lock in this process would drop the lock its store holds.
+ */
 export async function killCopy(dataDir: string, into: string): Promise<string> {
-  await cp(dataDir, into, { recursive: true, filter: (source) => !source.endsWith('store.lock') });
+  await cp(dataDir, into, { recursive: true, filter: (source) => !source.endsWith('bridge.lock') });
   return into;
 }

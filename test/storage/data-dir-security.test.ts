@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { chmod, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStoreError, openSqliteStore } from '../../src/storage/index.js';
-import { processIdentity } from '../../src/storage/lock-file.js';
 import { DAY_MS } from '../../src/storage/store-options.js';
 import { T0, conversation, mention } from './store-contract.js';
-import { recordingLogger, useTempDirs } from './test-dirs.js';
+import { useTempDirs } from './test-dirs.js';
 
 async function modes(root: string): Promise<Array<{ path: string; dir: boolean; mode: number }>> {
   const found: Array<{ path: string; dir: boolean; mode: number }> = [];
@@ -74,72 +74,49 @@ describe('the data directory is private', () => {
   });
 });
 
-describe('one process per data directory, and the lock after a container restart', () => {
+describe('one process per data directory (bridge.lock, held by the kernel)', () => {
   const tempDir = useTempDirs();
 
-  it('refuses a second open of the same directory, naming it and the pid holding it', async () => {
+  it('refuses a second open in the same process, naming the directory, the holder and what to do; close frees it', async () => {
     const dataDir = await tempDir();
     const first = await openSqliteStore({ dataDir });
     const error = await refusal(openSqliteStore({ dataDir }));
     expect(isStoreError(error, 'locked')).toBe(true);
     expect(error.message).toContain(dataDir);
-    expect(error.message).toContain(String(process.pid));
+    expect(error.message).toContain(`process ${process.pid}`);
+    expect(error.message).toContain('Stop that process or choose another BRIDGE_DATA_DIR');
+    // The refused connection's close did not drop the holder's kernel lock: another process is refused too.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+    expect(stderr).toContain(`is in use by process ${process.pid}`);
     await first.close();
     await (await openSqliteStore({ dataDir })).close();
   });
 
-  it('takes over a lock whose process is dead, with a log line', async () => {
+  it("leaves bridge.db open to an operator's sqlite3 while the store runs", async () => {
     const dataDir = await tempDir();
-    const deadPid = await exitedPid();
-    await writeFile(join(dataDir, 'store.lock'), JSON.stringify({ pid: deadPid, startedAt: 'earlier' }));
-    const { lines, logger } = recordingLogger();
-    const store = await openSqliteStore({ dataDir, logger });
-    expect(lines.some((l) => l.level === 'warn' && l.message.includes(String(deadPid)))).toBe(true);
-    expect(JSON.parse(await readFile(join(dataDir, 'store.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
-    await store.close();
+    const store = await openSqliteStore({ dataDir, clock: () => T0 });
+    try {
+      await store.saveConversation(conversation('1'));
+      await store.flush();
+      const db = new DatabaseSync(join(dataDir, 'bridge.db'), { readOnly: true });
+      expect(db.prepare('SELECT count(*) AS n FROM bridge_conversations').get()).toEqual({ n: 1 });
+      db.close();
+    } finally {
+      await store.close();
+    }
   });
 
-  it('refuses a lock file that names no process instead of guessing', async () => {
+  it('refuses an open while another process holds the directory, and is free at once when that process is killed (kill -9)', async () => {
     const dataDir = await tempDir();
-    await writeFile(join(dataDir, 'store.lock'), '');
-    const error = await refusal(openSqliteStore({ dataDir }));
-    expect(isStoreError(error, 'locked')).toBe(true);
-    expect(error.message).toContain('store.lock');
-  });
-
-  it('takes over a lock left by "pid 1" when our own pid now belongs to a later start', async () => {
-    const self = await processIdentity(process.pid);
-    expect(self?.startTicks).toBeDefined();
-    const dataDir = await tempDir();
-    // A killed bridge with our pid (as pid 1 is in every container start) but another start time.
-    const earlier = { pid: process.pid, bootId: self?.bootId, startTicks: String(Number(self?.startTicks) - 1), startedAt: 'earlier' };
-    await writeFile(join(dataDir, 'store.lock'), JSON.stringify(earlier));
-    const { lines, logger } = recordingLogger();
-    const store = await openSqliteStore({ dataDir, logger });
-    expect(lines.some((l) => l.level === 'warn' && l.message.includes('taking over'))).toBe(true);
-    expect(JSON.parse(await readFile(join(dataDir, 'store.lock'), 'utf8'))).toMatchObject({ pid: process.pid, ...self });
-    await store.close();
-  });
-
-  it('takes over a lock written in an earlier boot', async () => {
-    const self = await processIdentity(process.pid);
-    const dataDir = await tempDir();
-    await writeFile(
-      join(dataDir, 'store.lock'),
-      JSON.stringify({ pid: process.pid, bootId: 'another-boot', startTicks: self?.startTicks, startedAt: 'x' }),
-    );
-    await (await openSqliteStore({ dataDir })).close();
-  });
-
-  it('still refuses a live holder, in this process or another', async () => {
-    const dataDir = await tempDir();
-    const first = await openSqliteStore({ dataDir });
-    expect(isStoreError(await refusal(openSqliteStore({ dataDir })), 'locked')).toBe(true);
-    await first.close();
-
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -151,11 +128,34 @@ describe('one process per data directory, and the lock after a container restart
       expect(output).toContain('recorded');
       const error = await refusal(openSqliteStore({ dataDir }));
       expect(isStoreError(error, 'locked')).toBe(true);
-      expect(error.message).toContain(String(child.pid));
+      expect(error.message).toContain(`process ${child.pid}`);
+      expect(error.message).toContain(dataDir);
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
     }
+    const store = await openSqliteStore({ dataDir });
+    expect(await store.hasSeen('2001', 'crash-1')).toBe(true);
+    await store.close();
+  });
+
+  it('refuses a directory a live engage-bridge 0.1 holds (its store.lock), and ignores one whose process is gone', async () => {
+    const dataDir = await tempDir();
+    const old = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => old.once('exit', resolve));
+    try {
+      await writeFile(join(dataDir, 'store.lock'), JSON.stringify({ pid: old.pid, startedAt: 'earlier' }));
+      const error = await refusal(openSqliteStore({ dataDir }));
+      expect(isStoreError(error, 'locked')).toBe(true);
+      expect(error.message).toContain(`process ${old.pid}, store.lock`);
+    } finally {
+      old.kill('SIGKILL');
+      await exited;
+    }
+    await writeFile(join(dataDir, 'store.lock'), JSON.stringify({ pid: await exitedPid(), startedAt: 'earlier' }));
+    await (await openSqliteStore({ dataDir })).close();
+    // A container's pid 1 restarted after kill -9 finds its own pid in the lock of the bridge it replaces.
+    await writeFile(join(dataDir, 'store.lock'), JSON.stringify({ pid: process.pid, startedAt: 'earlier' }));
+    await (await openSqliteStore({ dataDir })).close();
   });
 });

@@ -1,15 +1,14 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pg, { type PoolClient } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg, { type ClientBase, type PoolClient } from 'pg';
+import { type SchemaStep, applySchema, schemaSteps } from '../sql-schema.js';
 import { openSqlStore } from '../sql-store/open-sql-store.js';
 import { StoreError, describeCause } from '../store-error.js';
-import { resolveStoreOptions } from '../store-options.js';
-import type { StoreOptions } from '../store-options.js';
+import { type StoreOptions, resolveStoreOptions } from '../store-options.js';
 import type { Store } from '../store.js';
-import { Lease } from './lease.js';
-import { keepLease, type LeaseEvents, type LeaseKeeper } from './lease-keeper.js';
+import { Lease, type LeaseEvents } from './lease.js';
 import { pgDriver } from './pg-driver.js';
-import { type SchemaStep, applySchema, schemaSteps } from '../sql-schema.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** `BRIDGE_DATABASE_URL`; TLS when it says so (`sslmode=require` and the like, as `pg` reads it). */
@@ -18,7 +17,6 @@ export interface PostgresStoreOptions extends StoreOptions {
   leaseTtlMs?: number;
   /** Names this instance in the lease row (default host and pid). */
   instanceName?: string;
-  poolSize?: number;
   /**
    * Standby: when a live instance holds the lease, wait (trying every third of the TTL) and take over once
    * it stops renewing, instead of refusing with `locked`. `onStandby` is told once, when the wait begins.
@@ -40,41 +38,36 @@ const DEFAULT_WRITE_INTERVAL_MS = 55;
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
   const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  // A client losing its connection must not crash the process: the next query reports it. The pool listens only to
+  // its idle clients: one it let go after a timeout (network cut) reports its end later, and an error event nobody
+  // listens to would end the process.
+  const connectionLost = (error: Error): void => resolved.logger.warn({ err: describeCause(error) }, 'PostgreSQL connection lost');
+  const newPool = (config: pg.PoolConfig): pg.Pool => {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, keepAlive: true, ...config });
+    pool.on('error', connectionLost);
+    pool.on('connect', (client) => client.on('error', connectionLost));
+    return pool;
+  };
   // A database that does not answer (network cut) fails a connection attempt instead of hanging the instance.
   // A write transaction cut off half-way holds the lease row `FOR SHARE`: the server ends it after half the TTL,
   // or the successor's takeover would wait for it until the server noticed the dead connection (hours).
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
-    max: options.poolSize ?? 5,
+  const pool = newPool({
     connectionTimeoutMillis: Math.max(5000, ttlMs),
     idle_in_transaction_session_timeout: Math.max(500, Math.floor(ttlMs / 2)),
     // A query on a connection that went dead without a reset fails in time instead of holding its caller forever.
     query_timeout: Math.max(30_000, 2 * ttlMs),
-    keepAlive: true,
   });
-  // A client losing its connection must not crash the process: the next query reports it.
-  const connectionLost = (error: Error): void => resolved.logger.warn({ err: describeCause(error) }, 'PostgreSQL connection lost');
-  pool.on('error', connectionLost);
-  // The pool listens only to its idle clients: one it let go after a timeout (network cut) reports its end later,
-  // and an error event nobody listens to would end the process.
-  pool.on('connect', (client) => client.on('error', connectionLost));
   // The lease has its own connection with short timeouts: a renewal never queues behind writes, and a
   // database that stops answering (network cut) fails it in time for the watch to step down.
   const leaseTimeoutMs = Math.max(1000, Math.floor(ttlMs / 3));
-  const leasePool = new pg.Pool({
-    connectionString: options.databaseUrl,
+  const leasePool = newPool({
     max: 1,
     query_timeout: leaseTimeoutMs,
     statement_timeout: leaseTimeoutMs,
     connectionTimeoutMillis: leaseTimeoutMs,
-    keepAlive: true,
   });
-  leasePool.on('error', connectionLost);
-  leasePool.on('connect', (client) => client.on('error', connectionLost));
   const lease = new Lease(leasePool, options.instanceName ?? `${hostname()}:${process.pid}`, ttlMs);
-  let keeper: LeaseKeeper | undefined;
   const release = async (): Promise<void> => {
-    keeper?.stop();
     await lease.release().catch(() => {});
     await Promise.all([pool.end(), leasePool.end()]);
   };
@@ -91,11 +84,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       resolved.logger.info({ token: lease.fencingToken }, 'took over the PostgreSQL lease: now active');
     }
     // Renewing from now: loading a large state must not let the lease lapse.
-    keeper = keepLease(lease, ttlMs, sentAt, resolved.logger, options.lease ?? {});
+    lease.keep(sentAt, resolved.logger, options.lease ?? {});
     await migrate(pool);
     const connection = await connect(pool);
     try {
-      return await openSqlStore(pgDriver(connection, lease.fence, release), resolved, 'the PostgreSQL store');
+      return await openSqlStore(pgDriver(connection, lease, release), resolved, 'the PostgreSQL store');
     } catch (error) {
       connection.release();
       throw error;
@@ -112,7 +105,7 @@ export const BASE_SCHEMA_VERSION = 1;
 export const SCHEMA_STEPS = schemaSteps('postgres');
 
 /** Applies the steps this database lacks, up to `upTo`; returns the versions applied. */
-export function migrateSchema(client: PoolClient, o: { upTo?: number; steps?: SchemaStep[] } = {}): Promise<number[]> {
+export function migrateSchema(client: ClientBase, o: { upTo?: number; steps?: SchemaStep[] } = {}): Promise<number[]> {
   return applySchema(async (sql) => (await client.query(sql)).rows, 'postgres', o.upTo, o.steps);
 }
 
@@ -136,18 +129,10 @@ function connect(pool: pg.Pool): Promise<PoolClient> {
 /** Resolves with the moment the successful try was sent (the lease runs from no earlier). */
 async function waitForLease(lease: Lease, everyMs: number, signal: AbortSignal | undefined): Promise<number> {
   for (;;) {
+    await sleep(everyMs, undefined, { signal }).catch(() => {});
     if (signal?.aborted) throw new StoreError('closed', 'Stopped while waiting as a standby for the PostgreSQL lease.');
-    await new Promise<void>((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, everyMs);
-      signal?.addEventListener('abort', wake);
-    });
     // A failed try (the database briefly unreachable) is tried again: the standby has nothing else to do.
     const sentAt = performance.now();
-    if (!signal?.aborted && (await lease.tryAcquire().catch(() => false))) return sentAt;
+    if (await lease.tryAcquire().catch(() => false)) return sentAt;
   }
 }

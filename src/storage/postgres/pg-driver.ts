@@ -3,19 +3,16 @@ import type { SqlDriver, SqlValue } from '../sql-store/sql-driver.js';
 import { StoreError, describeCause } from '../store-error.js';
 import type { Lease } from './lease.js';
 
-const WHERE = 'the PostgreSQL store';
-
 /**
  * The SQL store's driver on one PostgreSQL connection: the store runs one operation at a time on it, so its reads
- * see its own open transaction. Every transaction checks the lease first (the lease's fence): a write after a takeover fails
- * with `locked`.
+ * see its own open transaction. Every transaction checks the lease first: a write after a takeover fails with `locked`.
  */
-export function pgDriver(client: PoolClient, fence: Lease['fence'], onClose: () => Promise<void>): SqlDriver {
+export function pgDriver(client: PoolClient, lease: Lease, onClose: () => Promise<void>): SqlDriver {
   const query = async <R extends object>(sql: string, values: readonly SqlValue[]) => {
     try {
       return await client.query<R>(numbered(sql), values as SqlValue[]);
     } catch (error) {
-      throw new StoreError('io', `${WHERE}: a statement failed: ${describeCause(error)}.`, { cause: error });
+      throw new StoreError('io', `the PostgreSQL store: a statement failed: ${describeCause(error)}.`, { cause: error });
     }
   };
   return {
@@ -24,18 +21,16 @@ export function pgDriver(client: PoolClient, fence: Lease['fence'], onClose: () 
     all: async <R extends object>(sql: string, values: readonly SqlValue[] = []) => (await query<R>(sql, values)).rows,
     run: async (sql, values = []) => (await query(sql, values)).rowCount ?? 0,
     begin: async () => {
-      fence.assertHeld();
+      lease.assertHeld();
       await query('BEGIN', []);
-      try {
-        await fence.check(client);
-      } catch (error) {
+      await lease.check(client).catch(async (error: unknown) => {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
-      }
+      });
     },
     commit: async () => void (await query('COMMIT', [])),
     rollback: async () => void (await client.query('ROLLBACK').catch(() => {})),
-    assertUsable: () => fence.assertHeld(),
+    assertUsable: () => lease.assertHeld(),
     close: async () => {
       client.release();
       await onClose();

@@ -9,7 +9,7 @@ import {
   mentionRef,
 } from '../records.js';
 import type { InboundMention } from '../records.js';
-import { StoreError, describeJsonFailure } from '../store-error.js';
+import { StoreError } from '../store-error.js';
 import { writeConversation } from './conversation-rows.js';
 import { metaRowSchema, seenIn, writeCursor, writeEffect, writeEscalation, writeMeta } from './rows.js';
 import type { SqlSession } from './sql-session.js';
@@ -17,164 +17,137 @@ import type { SqlSession } from './sql-session.js';
 /**
  * The older layouts, written straight into the tables of each kind: the journal store's data directory (release
  * 0.1, `sqlite/import-journal-dir.ts`) and the rows of schema steps 1 and 2 (`moveOlderRows`). Both are read as
- * change sets, the shape of a journal record: `[key, value]` pairs by kind, full values or null for gone.
+ * change sets, the shape of a journal record: `[key, value]` pairs by kind, full values or null for gone, each value
+ * checked against its record's schema.
  */
-const pairs = z.array(z.tuple([z.string(), z.unknown()])).optional();
-const recordSchema = z.object({
-  meta: z.unknown().optional(),
-  inbox: pairs,
-  cursors: pairs,
-  escalations: pairs,
-  conversations: pairs,
-  seen: pairs,
-  outbox: pairs,
+const changes = <S extends z.ZodType>(value: S) => z.array(z.tuple([z.string(), value.nullable()])).default([]);
+const archivedMarkerSchema = z.object({ archivedKey: z.string().min(1), archivedAt: z.number() });
+const changeSetSchema = z.object({
+  meta: metaRowSchema.optional(),
+  inbox: changes(inboundMentionSchema),
+  cursors: changes(cursorSchema),
+  escalations: changes(escalationSchema),
+  conversations: changes(z.union([archivedMarkerSchema, conversationSchema])),
+  seen: changes(z.number()),
+  outbox: changes(effectSchema),
 });
-export type LegacyRecord = z.infer<typeof recordSchema>;
-/** A journal record: `{"n":7,"meta":…,"inbox":[[ref,mention|null]],"cursors":…,…}`, numbered in order. */
-export const journalRecordSchema = recordSchema.extend({ n: z.number().int().positive() });
 
-const LEAVE_IT = 'Nothing was changed: fix it, restore a backup, or move it away.';
-
+/** Refuses the whole move or import, naming `where` (a file and line, a row), never the content. */
 export function legacyProblem(code: 'corrupt' | 'schema', where: string, what: string): StoreError {
-  return new StoreError(code, `${where} ${what}. ${LEAVE_IT}`);
+  return new StoreError(code, `${where} ${what}. Nothing was changed: fix it, restore a backup, or move it away.`);
 }
 
-/** Parses one JSON text of an older layout; the refusal names `where`, never the content. */
-export function parseLegacyJson(text: string, where: string): unknown {
+/** The JSON value of a line, undefined when it is not JSON. */
+export function jsonOf(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw legacyProblem('corrupt', where, `is not valid JSON (${describeJsonFailure(error)})`);
+  } catch {
+    return undefined;
   }
 }
 
-export function parseLegacy<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  const result = schema.safeParse(value);
+function parseJson(text: string, where: string): unknown {
+  const data = jsonOf(text);
+  if (data === undefined) throw legacyProblem('corrupt', where, 'is not valid JSON');
+  return data;
+}
+
+function parseLegacy<S extends z.ZodType>(schema: S, data: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(data);
   if (!result.success) throw legacyProblem('schema', where, `does not match the schema:\n${z.prettifyError(result.error)}`);
   return result.data;
 }
 
-const archivedMarkerSchema = z.object({ archivedKey: z.string().min(1), archivedAt: z.number() });
-const seenLineSchema = z.tuple([z.string(), z.number()]);
-
-/** Writes one change set; a value that does not match its schema refuses the whole move or import. */
-export async function applyLegacyRecord(db: SqlSession, record: LegacyRecord, where: string): Promise<void> {
-  if (record.meta !== undefined) await writeMeta(db, parseLegacy(metaRowSchema, record.meta, `${where} (meta)`));
-  for (const [ref, value] of record.inbox ?? []) {
-    if (value !== null) {
-      const m = parseLegacy(inboundMentionSchema, value, `${where} (inbox)`);
-      await db.write('INSERT INTO bridge_mentions (ref, key, body) VALUES (?, ?, ?) ON CONFLICT (ref) DO NOTHING', [
-        mentionRef(m.topicId, m.id),
-        m.key,
-        JSON.stringify(m),
-      ]);
-    } else if (ref.includes('/')) {
-      await db.write('DELETE FROM bridge_mentions WHERE ref = ?', [ref]);
-    } else {
-      // A record written before topic keys (schema version 1) names the mention by its id alone.
-      for (const row of await db.all<{ ref: string; body: string }>('SELECT ref, body FROM bridge_mentions')) {
-        if ((JSON.parse(row.body) as InboundMention).id === ref) await db.write('DELETE FROM bridge_mentions WHERE ref = ?', [row.ref]);
-      }
-    }
+/** Writes one change set (a journal record: `{"n":7,"meta":…,"inbox":[[ref,mention|null]],"cursors":…,…}`). */
+export async function applyChanges(db: SqlSession, data: unknown, where: string): Promise<void> {
+  const record = parseLegacy(changeSetSchema, data, where);
+  if (record.meta) await writeMeta(db, record.meta);
+  for (const [ref, m] of record.inbox) {
+    const insert = 'INSERT INTO bridge_mentions (ref, key, body) VALUES (?, ?, ?) ON CONFLICT (ref) DO NOTHING';
+    if (m) await db.write(insert, [mentionRef(m.topicId, m.id), m.key, JSON.stringify(m)]);
+    // A record written before topic keys (schema version 1) names the mention by its id alone.
+    else await db.write("DELETE FROM bridge_mentions WHERE ref = ? OR ref LIKE '%/' || ?", [ref, ref]);
   }
-  for (const [topic, value] of record.cursors ?? []) {
-    if (value === null) await db.write('DELETE FROM bridge_cursors WHERE topic = ?', [topic]);
-    else await writeCursor(db, topic, parseLegacy(cursorSchema, value, `${where} (cursors)`));
-  }
-  for (const [id, value] of record.escalations ?? []) {
-    if (value === null) await db.write('DELETE FROM bridge_escalation_rows WHERE id = ?', [id]);
-    else await writeEscalation(db, parseLegacy(escalationSchema, value, `${where} (escalations)`));
-  }
-  for (const [key, value] of record.conversations ?? []) {
-    await db.write('DELETE FROM bridge_transcript WHERE key = ?', [key]);
-    if (value === null) {
-      await db.write('DELETE FROM bridge_conversations WHERE key = ?', [key]);
-    } else if (typeof value === 'object' && 'archivedKey' in value) {
-      const marker = parseLegacy(archivedMarkerSchema, value, `${where} (conversations)`);
+  for (const [topic, c] of record.cursors) await (c ? writeCursor(db, topic, c) : remove(db, 'bridge_cursors', 'topic', topic));
+  for (const [id, e] of record.escalations) await (e ? writeEscalation(db, e) : remove(db, 'bridge_escalation_rows', 'id', id));
+  for (const [key, c] of record.conversations) {
+    await remove(db, 'bridge_transcript', 'key', key);
+    if (c === null) await remove(db, 'bridge_conversations', 'key', key);
+    else if ('archivedKey' in c) {
       await db.write(
         'INSERT INTO bridge_conversations (key, archived_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET owner = NULL, updated_at = NULL, body = NULL, dialog = NULL, archived_at = excluded.archived_at',
-        [key, marker.archivedAt],
+        [key, c.archivedAt],
       );
-    } else {
-      await writeConversation(db, parseLegacy(conversationSchema, value, `${where} (conversations)`), { rows: [] });
-    }
+    } else await writeConversation(db, c, { rows: [] });
   }
-  for (const [ref, at] of record.seen ?? []) {
-    if (at === null) await db.write('DELETE FROM bridge_seen WHERE ref = ?', [ref]);
-    else await putSeen(db, ref, parseLegacy(z.number(), at, `${where} (seen)`));
-  }
-  for (const [key, value] of record.outbox ?? []) {
-    if (value === null) await db.write('DELETE FROM bridge_effects WHERE key = ?', [key]);
-    else await writeEffect(db, parseLegacy(effectSchema, value, `${where} (outbox)`));
-  }
+  for (const [ref, at] of record.seen) await (at === null ? remove(db, 'bridge_seen', 'ref', ref) : putSeen(db, ref, at));
+  for (const [key, e] of record.outbox) await (e ? writeEffect(db, e) : remove(db, 'bridge_effects', 'key', key));
+}
+
+function remove(db: SqlSession, table: string, column: string, key: string): Promise<number> {
+  return db.write(`DELETE FROM ${table} WHERE ${column} = ?`, [key]);
 }
 
 function putSeen(db: SqlSession, ref: string, at: number): Promise<number> {
   return db.write('INSERT INTO bridge_seen (ref, at) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at', [ref, at]);
 }
 
-/** One line of a shard (a file of the journal store, a row of `bridge_shards` or `bridge_outbox`) as a change set. */
-export function shardRecord(kind: string, data: unknown, where: string): LegacyRecord {
-  if (kind === 'seen') return { seen: [parseLegacy(seenLineSchema, data, where)] };
-  const { archivedKey, key } = (typeof data === 'object' && data !== null ? data : {}) as { archivedKey?: unknown; key?: unknown };
-  const named = archivedKey ?? key;
-  if (typeof named !== 'string') throw legacyProblem('schema', where, 'has no key');
-  return kind === 'conversations' ? { conversations: [[named, data]] } : { outbox: [[named, data]] };
+/** A shard's lines (a file of the journal store, a row of `bridge_shards` or `bridge_outbox`), each one value of `kind`. */
+export async function applyShard(db: SqlSession, kind: string, text: string, where: string): Promise<void> {
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.length === 0) continue;
+    const at = `${where} line ${index + 1}`;
+    const value = parseJson(line, at) as { archivedKey?: unknown; key?: unknown } | null;
+    await applyChanges(db, { [kind]: [kind === 'seen' ? value : [value?.archivedKey ?? value?.key, value]] }, at);
+  }
 }
 
-/** The core of versions 1 and 2: meta, inbox, cursors, escalations; a migrated older file may carry the rest inline. */
 const coreSchema = z.object({
-  schemaVersion: z.union([z.literal(1), z.literal(2)]),
-  meta: z.unknown(),
-  inbox: z.array(z.unknown()),
-  cursors: z.record(z.string(), z.unknown()),
-  escalations: z.record(z.string(), z.unknown()),
-  /** The last journal record this snapshot holds: the import replays those after it. */
-  journalSeq: z.number().int().nonnegative().default(0),
+  meta: z.unknown().optional(),
+  inbox: z.array(z.unknown()).default([]),
+  cursors: z.record(z.string(), z.unknown()).default({}),
+  escalations: z.record(z.string(), z.unknown()).default({}),
   conversations: z.array(z.looseObject({ key: z.string() })).default([]),
   seen: z.record(z.string(), z.unknown()).default({}),
+  seenIds: z.array(z.string()).default([]),
   outbox: z.record(z.string(), z.unknown()).default({}),
+  /** The last journal record this snapshot holds: the import replays those after it. */
+  journalSeq: z.number().int().nonnegative().default(0),
 });
 
 /**
- * Version 0, the prototype's file (no `schemaVersion`): conversations as an array, seen mention ids as a bare list,
- * cursors as raw values; they count as seen, and the cursors as updated, at the import.
+ * The core (`store.json`, the row `bridge_core`): meta, inbox, cursors and escalations, and in a file migrated from
+ * an older one the rest inline. Version 0, the prototype's file (no `schemaVersion`), has conversations, seen ids as
+ * a bare list and cursors as raw values: seen, and updated, at the import. Returns its version and `journalSeq`.
  */
-const v0Schema = z.object({
-  conversations: z.array(z.looseObject({ key: z.string() })).default([]),
-  seenIds: z.array(z.string()).default([]),
-  cursors: z.record(z.string(), z.unknown()).default({}),
-});
-
-/** The core (`store.json`, the row `bridge_core`) as one change set, with its version and the journal records it holds. */
-export function coreRecord(text: string, where: string, now: number): { record: LegacyRecord; version: number; journalSeq: number } {
-  const data = parseLegacyJson(text, where);
+export async function applyCore(
+  db: SqlSession,
+  text: string,
+  where: string,
+  now: number,
+): Promise<{ version: number; journalSeq: number }> {
+  const data = parseJson(text, where);
   const version =
     typeof data === 'object' && data !== null && !Array.isArray(data) ? ((data as { schemaVersion?: unknown }).schemaVersion ?? 0) : -1;
   if (typeof version === 'number' && version > 2)
     throw legacyProblem('schema', where, `was written by a newer engage-bridge (schemaVersion ${version})`);
-  if (version === 0) {
-    const v0 = parseLegacy(v0Schema, data, `${where} (schemaVersion 0)`);
-    const record: LegacyRecord = {
-      meta: { createdAt: now, values: {}, nextEscalationSeq: 1 },
-      cursors: Object.entries(v0.cursors).map(([topic, value]) => [topic, { value, updatedAt: now }]),
-      conversations: v0.conversations.map((c) => [c.key, c]),
-      seen: v0.seenIds.map((id) => [id, now]),
-    };
-    return { record, version, journalSeq: 0 };
-  }
-  if (version !== 1 && version !== 2) throw legacyProblem('schema', where, 'is not a store (no valid schemaVersion at the top level)');
+  if (version !== 0 && version !== 1 && version !== 2)
+    throw legacyProblem('schema', where, 'is not a store (no valid schemaVersion at the top level)');
   const core = parseLegacy(coreSchema, data, where);
-  const record: LegacyRecord = {
-    meta: core.meta,
-    inbox: core.inbox.map((m) => ['', m]),
-    cursors: Object.entries(core.cursors),
-    escalations: Object.entries(core.escalations),
-    conversations: core.conversations.map((c) => [c.key, c]),
-    seen: Object.entries(core.seen),
-    outbox: Object.entries(core.outbox),
-  };
-  return { record, version, journalSeq: core.journalSeq };
+  await applyChanges(
+    db,
+    {
+      meta: version === 0 ? { createdAt: now, values: {}, nextEscalationSeq: 1 } : (core.meta ?? null),
+      inbox: core.inbox.map((m) => ['', m]),
+      cursors: Object.entries(core.cursors).map(([topic, c]) => [topic, version === 0 ? { value: c, updatedAt: now } : c]),
+      escalations: Object.entries(core.escalations),
+      conversations: core.conversations.map((c) => [c.key, c]),
+      seen: [...Object.entries(core.seen), ...core.seenIds.map((id) => [id, now])],
+      outbox: Object.entries(core.outbox),
+    },
+    where,
+  );
+  return { version, journalSeq: core.journalSeq };
 }
 
 /**
@@ -190,7 +163,7 @@ export async function finishLegacy(db: SqlSession, fromVersion: number, now: num
     const byId = new Map(waiting.map((m) => [m.id, m]));
     for (const row of await db.all<{ ref: string; at: number }>('SELECT ref, at FROM bridge_seen')) {
       if (row.ref.includes('/')) continue;
-      await db.write('DELETE FROM bridge_seen WHERE ref = ?', [row.ref]);
+      await remove(db, 'bridge_seen', 'ref', row.ref);
       await putSeen(db, mentionRef(byId.get(row.ref)?.topicId ?? ANY_TOPIC, row.ref), Number(row.at));
     }
     for (const { key, contact_key } of await db.all<{ key: string; contact_key: string }>('SELECT key, contact_key FROM bridge_effects')) {
@@ -216,17 +189,10 @@ export async function moveOlderRows(db: SqlSession, where: string, now: number):
     );
     const outbox = await db.all<{ body: string }>('SELECT body FROM bridge_outbox');
     if (core === undefined && shards.length === 0 && outbox.length === 0) return false;
-    const lines = [
-      ...shards.flatMap((row) =>
-        row.body.split('\n').map((line) => ({ kind: row.tbl, line, at: `${where} (bridge_shards ${row.tbl} ${row.idx})` })),
-      ),
-      ...outbox.map((row) => ({ kind: 'outbox', line: row.body, at: `${where} (bridge_outbox)` })),
-    ];
-    for (const { kind, line, at } of lines)
-      if (line.length > 0) await applyLegacyRecord(db, shardRecord(kind, parseLegacyJson(line, at), at), at);
-    const decoded = core === undefined ? undefined : coreRecord(core, `${where} (bridge_core)`, now);
-    if (decoded) await applyLegacyRecord(db, decoded.record, `${where} (bridge_core)`);
-    await finishLegacy(db, decoded?.version ?? 2, now);
+    for (const row of shards) await applyShard(db, row.tbl, row.body, `${where} (bridge_shards ${row.tbl} ${row.idx})`);
+    for (const row of outbox) await applyShard(db, 'outbox', row.body, `${where} (bridge_outbox)`);
+    const version = core === undefined ? 2 : (await applyCore(db, core, `${where} (bridge_core)`, now)).version;
+    await finishLegacy(db, version, now);
     for (const table of ['bridge_core', 'bridge_shards', 'bridge_outbox']) await db.write(`DELETE FROM ${table}`);
     return true;
   });

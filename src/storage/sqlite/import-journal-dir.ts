@@ -1,38 +1,20 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isCode } from '../lock-file.js';
 import { auditEntrySchema } from '../records.js';
-import {
-  applyLegacyRecord,
-  coreRecord,
-  finishLegacy,
-  journalRecordSchema,
-  legacyProblem,
-  parseLegacy,
-  parseLegacyJson,
-  shardRecord,
-} from '../sql-store/legacy-rows.js';
+import { applyChanges, applyCore, applyShard, finishLegacy, jsonOf, legacyProblem } from '../sql-store/legacy-rows.js';
 import { sqliteDriver } from '../sql-store/sql-driver.js';
 import { SqlSession } from '../sql-store/sql-session.js';
-import { StoreError, describeCause } from '../store-error.js';
 import type { ResolvedStoreOptions, StoreLogger } from '../store-options.js';
 import { SQLITE_FILE, openDatabase } from './open-sqlite-store.js';
 
 /** Where the journal store's files are kept after the import, untouched: a backup, removed by hand. */
 export const JOURNAL_BACKUP_DIR = 'journal-store-backup';
 const STORE_FILE = 'store.json';
-const JOURNAL_FILE = /^journal-(\d{12})\.jsonl$/;
 
-/** The journal store's files and folders, moved into the backup after the import. */
-const OLD_FILES = [
-  /^store\.json/,
-  /^\.store\.json/,
-  /^journal-\d+\.jsonl/,
-  /^debug-sync-record\.json/,
-  /^(conversations|seen|outbox|archive)$/,
-  /^audit\.jsonl$/,
-];
+/** The journal store's files and folders, moved into the backup after the import (`store.lock`: its lock). */
+const OLD_FILES =
+  /^(\.?store\.json.*|journal-\d+\.jsonl|debug-sync-record\.json.*|conversations|seen|outbox|archive|audit\.jsonl|store\.lock)$/;
 
 /**
  * Imports a data directory the journal store (release 0.1) wrote into a new bridge.db, once: nothing is done when
@@ -59,7 +41,7 @@ export async function importJournalDir(dir: string, options: ResolvedStoreOption
   const backup = join(dir, JOURNAL_BACKUP_DIR);
   await mkdir(backup, { recursive: true, mode: 0o700 });
   for (const name of await readdir(dir)) {
-    if (OLD_FILES.some((pattern) => pattern.test(name))) await rename(join(dir, name), join(backup, name));
+    if (OLD_FILES.test(name)) await rename(join(dir, name), join(backup, name));
   }
   return true;
 }
@@ -71,48 +53,28 @@ export async function importJournalDir(dir: string, options: ResolvedStoreOption
  * naming the file and line, never quoting it.
  */
 async function writeJournalDir(db: SqlSession, dir: string, now: number, logger: StoreLogger): Promise<void> {
-  const coreFile = `The old store file ${join(dir, STORE_FILE)}`;
-  const core = coreRecord(await readText(join(dir, STORE_FILE)), coreFile, now);
+  const read = (name: string) => readFile(join(dir, name), 'utf8');
+  const where = (name: string) => `The old store file ${join(dir, name)}`;
   for (const kind of ['conversations', 'seen', 'outbox']) {
-    for (const file of await filesIn(join(dir, kind), /\.jsonl$/)) {
-      const path = join(dir, kind, file);
-      for (const [index, line] of lines(await readText(path))) {
-        const where = `The old store file ${path} line ${index + 1}`;
-        await applyLegacyRecord(db, shardRecord(kind, parseLegacyJson(line, where), where), where);
-      }
-    }
+    for (const file of await filesIn(join(dir, kind), /\.jsonl$/))
+      await applyShard(db, kind, await read(join(kind, file)), where(join(kind, file)));
   }
-  await applyLegacyRecord(db, core.record, coreFile);
-  const journals = (await filesIn(dir, JOURNAL_FILE)).sort((a, b) => Number(JOURNAL_FILE.exec(a)![1]) - Number(JOURNAL_FILE.exec(b)![1]));
-  let last = 0;
-  for (const file of journals) {
-    const path = join(dir, file);
-    const all = lines(await readText(path));
+  const core = await applyCore(db, await read(STORE_FILE), where(STORE_FILE), now);
+  // Named journal-<first record number, 12 digits>.jsonl: in order by name.
+  for (const file of await filesIn(dir, /^journal-\d{12}\.jsonl$/)) {
+    const all = lines(await read(file));
     for (const [index, line] of all) {
-      const where = `The old store file ${path} line ${index + 1}`;
-      let data: unknown;
-      try {
-        data = JSON.parse(line);
-      } catch {
-        if (index === all.at(-1)![0]) break; // torn by a crash during its append: never acknowledged
-        throw legacyProblem('corrupt', where, 'is not valid JSON');
-      }
-      const record = parseLegacy(journalRecordSchema, data, where);
-      if (record.n <= last) throw legacyProblem('schema', where, `has record number ${record.n}, which does not follow ${last}`);
-      last = record.n;
-      if (record.n > core.journalSeq) await applyLegacyRecord(db, record, where);
+      const record = jsonOf(line) as { n?: unknown } | null | undefined;
+      if (record === undefined && index === all.at(-1)![0]) break; // torn by a crash during its append: never acknowledged
+      if (record === undefined) throw legacyProblem('corrupt', `${where(file)} line ${index + 1}`, 'is not valid JSON');
+      if (typeof record?.n !== 'number' || record.n > core.journalSeq) await applyChanges(db, record, `${where(file)} line ${index + 1}`);
     }
   }
   await finishLegacy(db, core.version, now);
   // The audit log is a record, not state: a line that cannot be read (a torn tail) is skipped and counted.
   let bad = 0;
-  for (const [, line] of lines(await readText(join(dir, 'audit.jsonl'), ''))) {
-    let entry: unknown;
-    try {
-      entry = auditEntrySchema.safeParse(JSON.parse(line)).data;
-    } catch {
-      entry = undefined;
-    }
+  for (const [, line] of lines(existsSync(join(dir, 'audit.jsonl')) ? await read('audit.jsonl') : '')) {
+    const entry = auditEntrySchema.safeParse(jsonOf(line)).data;
     if (entry) await db.write('INSERT INTO bridge_audit (body) VALUES (?)', [JSON.stringify(entry)]);
     else bad += 1;
   }
@@ -121,8 +83,8 @@ async function writeJournalDir(db: SqlSession, dir: string, now: number, logger:
   // first; a torn line, from a crash during an append, was still in the hot set).
   const latest = new Map<string, string>();
   for (const file of await filesIn(join(dir, 'archive'), /\.jsonl$/)) {
-    for (const [, line] of lines(await readText(join(dir, 'archive', file)))) {
-      const key = keyOf(line);
+    for (const [, line] of lines(await read(join('archive', file)))) {
+      const key = (jsonOf(line) as { key?: unknown } | null | undefined)?.key;
       if (typeof key === 'string') latest.set(key, line);
     }
   }
@@ -134,33 +96,16 @@ async function writeJournalDir(db: SqlSession, dir: string, now: number, logger:
   }
 }
 
-function keyOf(line: string): unknown {
-  try {
-    return (JSON.parse(line) as { key?: unknown }).key;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The non-empty lines of a file with their index (line number - 1). */
 function lines(text: string): Array<[number, string]> {
   return [...text.split('\n').entries()].filter(([, line]) => line.length > 0);
 }
 
+/** The names in `dir` that match, in order; none when `dir` does not exist. */
 async function filesIn(dir: string, pattern: RegExp): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((name) => pattern.test(name)).sort();
-  } catch (error) {
-    if (isCode(error, 'ENOENT')) return [];
-    throw new StoreError('io', `Cannot read the directory ${dir}: ${describeCause(error)}.`, { cause: error });
-  }
-}
-
-async function readText(path: string, missing?: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (missing !== undefined && isCode(error, 'ENOENT')) return missing;
-    throw new StoreError('io', `Cannot read ${path}: ${describeCause(error)}.`, { cause: error });
-  }
+  const names = await readdir(dir).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'ENOENT') return [];
+    throw error;
+  });
+  return names.filter((name) => pattern.test(name)).sort();
 }

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { acquireLock } from '../lock-file.js';
 import { type SchemaQuery, applySchema } from '../sql-schema.js';
 import { openSqlStore } from '../sql-store/open-sql-store.js';
 import { sqliteDriver } from '../sql-store/sql-driver.js';
@@ -20,8 +19,7 @@ export interface SqliteStoreOptions extends StoreOptions {
 
 /** The database file in the data directory. */
 export const SQLITE_FILE = 'bridge.db';
-/** The same lock file as the journal store's: an old and a new release never share a directory. */
-const LOCK_FILE = 'store.lock';
+const LOCK_FILE = 'bridge.lock';
 // The commit window (BRIDGE_COMMIT_WINDOW_MS): the writes of every conversation in the 20 ms after a batch's first
 // write share its commit, one WAL sync and the pages they have in common (measured: src/storage/README.md).
 const DEFAULT_WRITE_INTERVAL_MS = 20;
@@ -32,7 +30,6 @@ const DEFAULT_WRITE_INTERVAL_MS = 20;
  * holds the directory, `schema` when the database is newer than this release, `corrupt` or `io`.
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
-  // Group commit needs no spacing: callers arriving during a commit share the next one.
   const resolved = resolveStoreOptions(options, DEFAULT_WRITE_INTERVAL_MS);
   const dir = options.dataDir;
   // Customer data is for the bridge's own user only: modes given at creation are cut by the umask, so they are set
@@ -42,7 +39,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     .catch((error: unknown) => {
       throw new StoreError('io', `Cannot create the data directory ${dir}: ${describeCause(error)}.`, { cause: error });
     });
-  const lock = await acquireLock(join(dir, LOCK_FILE), dir, resolved.logger);
+  const lock = await lockDataDir(dir);
   const file = join(dir, SQLITE_FILE);
   let db: DatabaseSync | undefined;
   try {
@@ -51,7 +48,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     db = await openDatabase(file);
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await chmod(file + suffix, 0o600);
     return await openSqlStore(
-      sqliteDriver(db, () => lock.release()),
+      sqliteDriver(db, async () => lock.close()),
       resolved,
       'the SQLite store',
     );
@@ -61,9 +58,55 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     } catch {
       // Closing after a failed open: the open's error is the one to report.
     }
-    await lock.release();
+    lock.close();
     if (error instanceof StoreError) throw error;
     throw new StoreError('io', `Cannot open ${file}: ${describeCause(error)}.`, { cause: error });
+  }
+}
+
+/**
+ * One process per data directory: `bridge.lock`, an empty SQLite database held with an exclusive lock until the store
+ * closes. SQLite takes it as a POSIX advisory lock, which the kernel drops when the process dies (`kill -9` too), and
+ * refuses it to a second connection of the same process as well; `bridge.db` stays open to an operator's `sqlite3`.
+ * Nothing else in the process may open `bridge.lock`: closing any descriptor of a file drops the process's locks on it.
+ */
+async function lockDataDir(dir: string): Promise<DatabaseSync> {
+  // Release 0.1 locked the directory with `store.lock` (JSON with its pid): refused while that process lives.
+  const oldPid = Number(/"pid":(\d+)/.exec(await readFile(join(dir, 'store.lock'), 'utf8').catch(() => ''))?.[1]);
+  if (oldPid > 0 && oldPid !== process.pid && isAlive(oldPid)) {
+    throw new StoreError(
+      'locked',
+      `The data directory ${dir} is in use by engage-bridge 0.1 (process ${oldPid}, store.lock). Stop it first; if none runs on this directory, delete store.lock.`,
+    );
+  }
+  const file = join(dir, LOCK_FILE);
+  const lock = new DatabaseSync(file);
+  try {
+    await chmod(file, 0o600);
+    lock.exec('PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
+    return lock;
+  } catch (error) {
+    lock.close();
+    if ((error as { errcode?: unknown }).errcode !== 5 /* SQLITE_BUSY: another connection holds it */) {
+      throw new StoreError('io', `Cannot lock the data directory ${dir} (${file}): ${describeCause(error)}.`, { cause: error });
+    }
+    const { ino } = await stat(file);
+    const locks = await readFile('/proc/locks', 'utf8').catch(() => ''); // Linux: who holds it
+    const pid = new RegExp(`POSIX +ADVISORY +WRITE +(\\d+) +\\S+:${ino} `).exec(locks)?.[1];
+    throw new StoreError(
+      'locked',
+      `The data directory ${dir} is in use by ${pid ? `process ${pid}` : 'another process'} (it holds ${file}). Stop that process or choose another BRIDGE_DATA_DIR.`,
+    );
+  }
+}
+
+/** Signal 0 probes without touching the process: EPERM still means it exists. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
   }
 }
 

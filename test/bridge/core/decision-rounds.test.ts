@@ -159,7 +159,7 @@ describe('each decision reads the dialog from the store; the worker carries no s
       const flush = store.flush.bind(store);
       store.flush = async () => {
         store.flush = flush;
-        cpSync(dataDir, copy, { recursive: true, filter: (source) => !source.endsWith('store.lock') });
+        cpSync(dataDir, copy, { recursive: true, filter: (source) => !source.endsWith('bridge.lock') });
         throw new Error('killed');
       };
       await drain(w.bridge, KEY);

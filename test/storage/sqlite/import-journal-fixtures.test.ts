@@ -136,7 +136,7 @@ describe('opening the SQLite store on a data directory the journal store of 0.1 
     );
     expect(isStoreError(error, 'corrupt')).toBe(true);
     expect((error as Error).message).toContain(`${journal} line 1`);
-    expect((await readdir(dir)).sort()).toEqual(before.filter((f) => f !== 'store.lock'));
+    expect((await readdir(dir)).filter((f) => f !== 'bridge.lock').sort()).toEqual(before);
     expect(existsSync(join(dir, SQLITE_FILE))).toBe(false);
   });
 
@@ -155,7 +155,7 @@ describe('opening the SQLite store on a data directory the journal store of 0.1 
       );
       expect(isStoreError(error, 'schema')).toBe(true);
       expect((error as Error).message).toContain(said);
-      expect(await readdir(dir)).toEqual(['store.json']);
+      expect(await readdir(dir)).toEqual(['bridge.lock', 'store.json']);
     }
   });
 });
