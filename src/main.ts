@@ -10,6 +10,7 @@ import { databaseTlsWarning } from './settings/database-tls.js';
 import { createBridge, type Bridge } from './bridge/create-bridge.js';
 import type { BridgeSettings } from './bridge/bridge-context.js';
 import { withMappedHandover } from './bridge/ownership/mapped-handover.js';
+import { loadUnderstanding } from './bridge/understanding-loader.js';
 import { bridgeClientConcurrency, bridgeSettingsOf, bucketOf, nluClientOf, startDemoSimulator } from './cli/bridge-options.js';
 import { createBridgeMetrics, METRICS_CONTENT_TYPE, type BridgeMetrics } from './metrics/bridge-metrics.js';
 import { startHttpServer, type RunningHttpServer } from './http/http-server.js';
@@ -88,6 +89,13 @@ async function openCore(
       surveyDays: config.bridge.surveyRetentionDays,
     },
   };
+  const bridgeLog = log.child({ component: 'bridge' });
+  const nlu = config.nlu.url ? nluClientOf(config, now, log) : undefined;
+  // A running bridge trains the NLU before it opens the store, so a standby trains while it waits for the lease and
+  // the training (synchronous: a second or two on a busy machine) never stalls an instance that holds the lease; it
+  // lapsed under a 2 s lease. A command trains only if it meets a customer message (`createBridge`'s default).
+  const understanding = options.standby ? loadUnderstanding(flows, nlu, bridgeLog) : undefined;
+  await understanding?.();
   const tlsWarning = config.bridge.databaseUrl ? databaseTlsWarning(config.bridge.databaseUrl) : undefined;
   if (tlsWarning !== undefined) log.warn({}, tlsWarning);
   // PostgreSQL's module graph (pg) is loaded only when it is configured.
@@ -124,12 +132,13 @@ async function openCore(
     store,
     engage,
     flows,
-    log: log.child({ component: 'bridge' }),
+    log: bridgeLog,
     metrics,
     now,
     settings: { ...bridgeSettingsOf(config), ...options.settings },
     pseudonym: contactPseudonym(pseudonymKeyOf(config)),
-    ...(config.nlu.url ? { nlu: nluClientOf(config, now, log) } : {}),
+    ...(nlu ? { nlu } : {}),
+    ...(understanding ? { understanding } : {}),
   });
   const commandDeps: CommandDeps = {
     // Commands name a contact by its channel too; the handover path wants the channel's configured service.

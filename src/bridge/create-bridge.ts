@@ -1,6 +1,6 @@
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
-import type { NluParser } from '../nlu/index.js';
+import type { NluParser, Understander } from '../nlu/index.js';
 import { loadUnderstanding } from './understanding-loader.js';
 import type { Store } from '../storage/index.js';
 import { type Flows, type LanguageGuesser, loadLanguageGuesser, mayGuessLanguage } from '../bot/index.js';
@@ -43,6 +43,8 @@ export interface BridgeOptions {
   readonly now?: () => number;
   /** The NLU server's client, when BRIDGE_NLU_URL is set (asked first; the embedded model, trained here, after it). */
   readonly nlu?: NluParser;
+  /** The reader of customers' messages, when the caller trained it already (`loadUnderstanding`); default: trained here. */
+  readonly understanding?: () => Promise<Understander | undefined>;
   /**
    * Loads the language detector (default: tinyld, `loadLanguageGuesser`), once: as the bridge starts (a command-only
    * bridge: at its first message), and never when the flows cannot use it.
@@ -117,7 +119,7 @@ export async function createBridge(o: BridgeOptions) {
     notifier,
     hours,
     settings: o.settings,
-    understanding: loadUnderstanding(o.flows, o.nlu, o.log),
+    understanding: o.understanding ?? loadUnderstanding(o.flows, o.nlu, o.log),
     languageGuesser: loadOnce(o.languageGuesser ?? loadLanguageGuesser, o.log),
     health,
     performerDeps,
@@ -219,8 +221,8 @@ export async function createBridge(o: BridgeOptions) {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
       // the start's own waits, rather than in the first customer's answer (it stalled a burst's first answers).
       const detector = mayGuessLanguage(ctx.flows) ? ctx.languageGuesser() : undefined;
-      // Training the NLU starts now too; the first customer message waits for it (it never fails: no NLU, keywords).
-      // Not awaited here, so the start (and a standby's take-over) is not held up by it.
+      // Training the NLU starts now too, unless the caller trained it before the store opened (main.ts); the first
+      // customer message waits for it (it never fails: no NLU, keywords). Not awaited here, so the start is not held up.
       void ctx.understanding();
       await prepare();
       await detector;

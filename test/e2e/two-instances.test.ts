@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { askCommandSocket } from '../../src/http/ask-command-socket.js';
@@ -20,7 +21,7 @@ interface Instance {
   stop(): Promise<void>;
 }
 
-function startInstance(simUrl: string, databaseUrl: string, env: Record<string, string> = {}): Instance {
+function startInstance(simUrl: string, databaseUrl: string, env: Record<string, string> = {}, log = silentLogger()): Instance {
   const dataDir = testTempDir('eb-two-');
   const config = parseConfig({
     env: {
@@ -43,7 +44,7 @@ function startInstance(simUrl: string, databaseUrl: string, env: Record<string, 
     toStandby = resolve;
   });
   const running = start(config, {
-    log: silentLogger(),
+    log,
     cwd: REPO,
     stopSignal: stopWaiting.signal,
     onStandby: ({ httpUrl }) => toStandby(httpUrl),
@@ -136,6 +137,24 @@ describe('two instances on one PostgreSQL database', () => {
       await waitFor('the successor ready on the same HTTP server', async () => (await getJson(`${standbyUrl}/readyz`)).status === 200);
       const status = await askCommandSocket(`${b.dataDir}/bridge.sock`, 'status');
       expect(status?.output).toContain('Role: active');
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it('has a standby train the NLU while it waits, so the training never stalls an instance that holds the lease', async () => {
+    const databaseUrl = await server.createDatabase();
+    const lease = { BRIDGE_LEASE_TTL_MS: '10000' };
+    const a = startInstance(simulator.url, databaseUrl, lease);
+    await a.running;
+    const lines: string[] = [];
+    const b = startInstance(simulator.url, databaseUrl, lease, pino({ level: 'info' }, { write: (line: string) => lines.push(line) }));
+    try {
+      await b.standby;
+      // Before: trained only once active (in its start), so a standby had not trained yet.
+      expect(lines.some((line) => line.includes('the embedded NLU is trained from the flows'))).toBe(true);
+      expect(lines.some((line) => line.includes('active: this instance holds the store'))).toBe(false);
     } finally {
       await a.stop();
       await b.stop();
