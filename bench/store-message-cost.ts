@@ -3,14 +3,18 @@
 // A steadier figure than the end-to-end bench on a shared machine. Prints one JSON object.
 // Bytes: `storeBytesPerMessage` sums the values the store's statements bind (the rows' text and numbers, 8 bytes a
 // number) per message; `ioBytesPerMessage` is what the process handed to write() meanwhile (Linux `/proc/self/io`
-// wchar: the WAL's whole pages, checkpoints included, the one at close too), per message. `fsyncsPerMessage`: commits per message.
+// wchar: the WAL's whole pages, checkpoints included, the one at close too), per message; `diskBytesPerMessage` what the
+// kernel counted as written to the disk (`write_bytes`, as `npm run bench`'s `disk_bytes_per_answer`: a 4 KB page
+// each time one clean becomes dirty, and every fsync cleans them), per message. `fsyncsPerMessage`: commits per message.
 // Usage: npx tsx bench/store-message-cost.ts [--contacts 200] [--rounds 10] [--repeat 3] [--memory] [--against DIR]
-//          [--window MS] [--rate PER_S] [--api-ms MS]
+//          [--window MS] [--rate PER_S] [--api-ms MS] [--poll MS]
 //   --window MS: the store's commit window (`writeIntervalMs`, BRIDGE_COMMIT_WINDOW_MS); without it, the store's default;
 //   --rate PER_S: messages start at this overall rate, round-robin over the contacts (default: all at once, each
 //   contact's next message when its last is done); --api-ms MS: the reply's publish call and the echo's way back each
 //   take this long (default 0). With them, `fsyncsPerSecond` and `decidedMs` (a message's start to its decision
 //   flushed, when the reply may go: p50, p99) say what a commit window costs and saves at a given load.
+//   --poll MS: mentions arrive in batches, as a poller every MS reads them (a message and its echo wait for the next
+//   read), as in `npm run bench`'s steady-poll (1000); without it, each as it comes, as webhooks push them.
 //   --memory: the memory store (the same store on an in-memory SQLite database: no file I/O);
 //   --against DIR: also another checkout's store (e.g. a `git worktree add /tmp/base <commit>`), runs taking turns in this
 //   one process, so both see the same load on a shared machine.
@@ -32,6 +36,7 @@ function optional(name: string): number | undefined {
 const commitWindow = optional('window');
 const rate = optional('rate') ?? 0;
 const apiMs = optional('api-ms') ?? 0;
+const pollMs = optional('poll') ?? 0;
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -48,6 +53,7 @@ async function run(
   wallMsPerMessage: number;
   storeBytesPerMessage: number;
   ioBytesPerMessage: number | null;
+  diskBytesPerMessage: number | null;
   fsyncsPerMessage: number;
   fsyncsPerSecond: number;
   decidedMs: { p50: number; p99: number };
@@ -63,7 +69,7 @@ async function run(
     const ioBefore = await writtenBytes();
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const decided = await driveLoad(store, keys, rounds, { rate, apiMs });
+    const decided = await driveLoad(store, keys, rounds, { rate, apiMs, pollMs });
     await store.flush();
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - started;
@@ -76,7 +82,8 @@ async function run(
       cpuMsPerMessage: Math.round(((used.user + used.system) / 1000 / messages) * 1000) / 1000,
       wallMsPerMessage: Math.round((wall / messages) * 1000) / 1000,
       storeBytesPerMessage: Math.round((statsAfter.journalBytes - statsBefore.journalBytes) / messages),
-      ioBytesPerMessage: ioBefore === null || ioAfter === null ? null : Math.round((ioAfter - ioBefore) / messages),
+      ioBytesPerMessage: ioBefore === null || ioAfter === null ? null : Math.round((ioAfter.wchar - ioBefore.wchar) / messages),
+      diskBytesPerMessage: ioBefore === null || ioAfter === null ? null : Math.round((ioAfter.disk - ioBefore.disk) / messages),
       fsyncsPerMessage: Math.round(((statsAfter.fsyncs - statsBefore.fsyncs) / messages) * 1000) / 1000,
       fsyncsPerSecond: Math.round(((statsAfter.fsyncs - statsBefore.fsyncs) / wall) * 1000 * 10) / 10,
       decidedMs: { p50: nearestRank(decided, 0.5), p99: nearestRank(decided, 0.99) },
@@ -91,11 +98,12 @@ function nearestRank(values: number[], q: number): number {
   return Math.round((sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN) * 10) / 10;
 }
 
-/** Bytes this process passed to write() so far (Linux); null elsewhere. */
-async function writtenBytes(): Promise<number | null> {
+/** Bytes this process passed to write() so far, and those the kernel counted for the disk (Linux); null elsewhere. */
+async function writtenBytes(): Promise<{ wchar: number; disk: number } | null> {
   const io = await readFile('/proc/self/io', 'utf8').catch(() => '');
   const wchar = /^wchar: (\d+)$/m.exec(io);
-  return wchar ? Number(wchar[1]) : null;
+  const disk = /^write_bytes: (\d+)$/m.exec(io);
+  return wchar && disk ? { wchar: Number(wchar[1]), disk: Number(disk[1]) } : null;
 }
 
 const contacts = argument('contacts', 200);

@@ -2,7 +2,8 @@
 // message and the echo of the reply, per contact) on a fresh database, the WAL kept whole (no checkpoint during the
 // load), then read frame by frame and each page named by its owner today (`dbstat`). Prints one JSON object: commits
 // and WAL frames per message, and frames per message by table or index and page type (leaf, interior, overflow).
-// Usage: npx tsx bench/wal-pages.ts [--contacts 200] [--rounds 5] [--window MS] [--rate PER_S] [--api-ms MS]
+// Usage: npx tsx bench/wal-pages.ts [--contacts 200] [--rounds 5] [--window MS] [--rate PER_S] [--api-ms MS] [--poll MS]
+// (the options of store-message-cost.ts)
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ const contacts = option('contacts', 200);
 const rounds = option('rounds', 5);
 const rate = option('rate', 0);
 const apiMs = option('api-ms', 0);
+const pollMs = option('poll', 0);
 const commitWindow = option('window', 0);
 
 const dir = await mkdtemp(join(tmpdir(), 'wal-pages-'));
@@ -32,7 +34,7 @@ try {
   const store = await openSqlStore(sqliteDriver(db), resolveStoreOptions({ writeIntervalMs: commitWindow }, 0), 'wal-pages');
   const keys = await seedContacts(store, contacts);
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const decided = await driveLoad(store, keys, rounds, { rate, apiMs });
+  const decided = await driveLoad(store, keys, rounds, { rate, apiMs, pollMs });
   const wal = await readFile(`${file}-wal`);
   const owners = new Map<number, string>();
   for (const row of db.prepare('SELECT name, pageno, pagetype FROM dbstat').all() as Array<{
@@ -64,6 +66,7 @@ try {
       rounds,
       rate,
       apiMs,
+      pollMs,
       windowMs: commitWindow,
       pageSize,
       commitsPerMessage: perMessage(commits),

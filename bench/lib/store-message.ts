@@ -146,21 +146,33 @@ const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 /**
  * `rounds` messages of every contact, each contact's in order. `rate` > 0: message i (round-robin over the contacts)
  * starts i / rate seconds in, else each contact's next as soon as its last is done. `apiMs`: the publish call and the
- * echo's way back each take that long. Resolves with each message's time from its start to its decision flushed (ms).
+ * echo's way back each take that long. `pollMs` > 0: mentions arrive as a poller reads them, every `pollMs`: a
+ * message starts at the first read after its time, its echo at the first read after its reply (plus `apiMs`).
+ * Resolves with each message's time from its start to its decision flushed (ms).
  */
-export async function driveLoad(store: Store, keys: string[], rounds: number, o: { rate: number; apiMs: number }): Promise<number[]> {
-  let next = 1;
+export async function driveLoad(
+  store: Store,
+  keys: string[],
+  rounds: number,
+  o: { rate: number; apiMs: number; pollMs?: number },
+): Promise<number[]> {
+  // Mention ids of one length, as Engage's: each new one sorts after the last.
+  let next = 100_000_001;
   const seq = () => String(next++);
   const started = performance.now();
+  const pollMs = o.pollMs ?? 0;
+  // Until the first read at or after `at` (ms since the start) when polling, else until `at`.
+  const until = (at: number) => delay(Math.max(0, started + (pollMs > 0 ? Math.ceil(at / pollMs) * pollMs : at) - performance.now()));
   const decided: number[] = [];
   await Promise.all(
     keys.map(async (key, c) => {
       for (let n = 0; n < rounds; n++) {
-        if (o.rate > 0) await delay(Math.max(0, started + ((n * keys.length + c) / o.rate) * 1000 - performance.now()));
+        if (o.rate > 0 || pollMs > 0) await until(o.rate > 0 ? ((n * keys.length + c) / o.rate) * 1000 : performance.now() - started);
         const start = performance.now();
         await oneMessage(store, key, n, seq, async (step) => {
           if (step === 'publish') decided.push(performance.now() - start);
           if (o.apiMs > 0) await delay(o.apiMs);
+          if (step === 'echo' && pollMs > 0) await until(performance.now() - started);
         });
       }
     }),
