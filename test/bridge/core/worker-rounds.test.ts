@@ -119,4 +119,25 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     const conv = await w.store.getConversation(KEY);
     expect(conv?.transcript.map((l) => l.from)).toEqual(['customer', 'bot']);
   });
+  it("reads a contact's waiting list once per decision, plus once at the round's start and once after its effects", async () => {
+    world = await coreWorld();
+    const w = world;
+    const ids = [
+      await customerWrites(w.store, KEY, 'hello', 1_000),
+      await customerWrites(w.store, KEY, 'thanks', 1_001),
+      await customerWrites(w.store, KEY, 'what are your opening hours', 1_002),
+    ];
+    const read = w.store.pendingInbound.bind(w.store);
+    let reads = 0;
+    w.store.pendingInbound = (key) => {
+      if (key === KEY) reads += 1;
+      return read(key);
+    };
+    await drain(w.bridge, KEY);
+    expect(w.engage.published.map((p) => p.mentionId)).toEqual(ids);
+    // One per message (once its awaits are over; it also picks the next), the round's start (which picks the first)
+    // and the one after its effects. It was 9: a read to pick each message and another after its awaits, and one more
+    // to find nothing left.
+    expect(reads).toBe(3 + 2);
+  });
 });
