@@ -117,11 +117,15 @@ export class ConversationWorker {
     // the service, and a message the customer wrote earlier may be recorded meanwhile (after a restart the webhook
     // brings the newest first, the poll the older ones a moment later). It is decided before the later ones.
     let decided = false;
+    let drained = false;
     try {
       // Bounded: a mention overtaken again and again gives way at most BATCH_LIMIT times in a round.
       for (let tries = 0; items.length < BATCH_LIMIT && tries < 2 * BATCH_LIMIT; tries += 1) {
         const next = await this.nextWaiting(key, batch);
-        if (!next) break;
+        if (!next) {
+          drained = true;
+          break;
+        }
         decided = true;
         batch.overtaken = false;
         await this.handleOrPark(next, batch);
@@ -136,7 +140,10 @@ export class ConversationWorker {
     if (items.length > 0) {
       if (!(await runPendingEffects(this.ctx, key, this.escalations, true))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
-      if ((await this.ready(key)).length > 0) this.ctx.wake(key);
+      // Cut short by its bounds, the round may leave mentions waiting: the contact goes to the back of the queue.
+      // Drained, it leaves only mentions recorded since its last read, and each of those scheduled the contact when it
+      // was recorded (ingest), which the dispatcher runs once more after this run: nothing to read (issue 28).
+      if (!drained && (await this.ready(key)).length > 0) this.ctx.wake(key);
     }
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
   }
