@@ -2,6 +2,7 @@ import type { Effect } from '../../storage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
 import { tokenRefused } from '../ownership/token-health.js';
 import { performEffect } from './perform-effect.js';
+import { isEndRecorded } from './performer.js';
 import { isServiceFault, judgeEffectError, RecheckIncompleteError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
@@ -83,8 +84,9 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       ctx.health.lastApiOkAt = ctx.now();
       if (!isSkipped(result)) ctx.effectLines.record(effectLine(effect), ctx.now(), true);
       // A performer that recorded its own end (a sent reply, on disk the moment the service answered) is not
-      // recorded again: a second record and a second sync per reply would only lengthen each contact's chain.
-      if ((await ctx.store.getEffect(effect.key))?.status !== 'done') {
+      // recorded again: a second record and a second sync per reply would only lengthen each contact's chain. One
+      // that says so by its result (`endRecordedBy`) is not even read back.
+      if (!isEndRecorded(result) && (await ctx.store.getEffect(effect.key))?.status !== 'done') {
         await ctx.store.completeEffect(effect.key, result);
         // A reply's end is on disk before the next effect starts: a restart then knows what may have been in flight.
         if (effect.kind === 'reply') await ctx.store.flush();
