@@ -37,7 +37,9 @@ export async function runPendingEffects(
   /** The caller flushed the store since these effects were recorded (the worker, right after its round's decisions). */
   onDisk = false,
 ): Promise<boolean> {
-  // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
+  // Performing an effect may restore others (a decision's follow-ups, a failure's new decision): go round until none
+  // is left. A round that could have added none (no legacy decision performed, no failure handled) ends it without
+  // reading again: the caller holds the contact's lock, so nothing else adds effects for it meanwhile (issue 28).
   for (let round = 0; round < 100; round++) {
     const pending = (await ctx.store.pendingEffects(key)).filter((e) => !deferred(ctx, key, e));
     if (pending.length === 0) return true;
@@ -46,7 +48,9 @@ export async function runPendingEffects(
     // Throws while the store still cannot write; the dispatcher tries the contact again later.
     if (round === 0 && !onDisk) await ctx.store.flush();
     lookAtContact(ctx, key, pending, ctx.now());
-    if (!(await runRound(ctx, key, pending, escalations))) return false;
+    const outcome = await runRound(ctx, key, pending, escalations);
+    if (outcome === 'blocked') return false;
+    if (outcome === 'done') return true;
   }
   return true;
 }
@@ -64,17 +68,29 @@ function deferred(ctx: EffectRunnerDeps, key: string, effect: Effect): boolean {
   return true;
 }
 
-async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Effect[], escalations: EscalationFailures): Promise<boolean> {
+/**
+ * `blocked`: an effect must wait (the contact is woken when it may go on); `done`: every effect performed and none
+ * could have been added; `again`: performed, but an effect may have been added (read the contact's effects again).
+ */
+async function runRound(
+  ctx: EffectRunnerDeps,
+  key: string,
+  pending: readonly Effect[],
+  escalations: EscalationFailures,
+): Promise<'blocked' | 'done' | 'again'> {
+  // A legacy decision effect enqueues its follow-ups (`perform-decision.ts`); a failure may decide anew.
+  let mayHaveAdded = false;
   for (const effect of pending) {
     const now = ctx.now();
     if (effect.retryAt !== undefined && effect.retryAt > now) {
       ctx.wake(key, effect.retryAt);
-      return false;
+      return 'blocked';
     }
     if (ctx.health.revoked && effect.kind !== 'decision') {
       ctx.wake(key, now + 30_000);
-      return false;
+      return 'blocked';
     }
+    if (effect.kind === 'decision') mayHaveAdded = true;
     // Only an effect that may have been in flight at a crash, or whose last attempt had no clear answer, is checked.
     const suspect = isSuspect(ctx, effect);
     try {
@@ -92,10 +108,11 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
         if (effect.kind === 'reply') await ctx.store.flush();
       }
     } catch (err) {
-      if (!(await onFailure(ctx, effect, err, escalations))) return false;
+      mayHaveAdded = true;
+      if (!(await onFailure(ctx, effect, err, escalations))) return 'blocked';
     }
   }
-  return true;
+  return mayHaveAdded ? 'again' : 'done';
 }
 
 async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, escalations: EscalationFailures): Promise<boolean> {

@@ -158,4 +158,20 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     expect(w.engage.published.map((p) => p.mentionId)).toEqual([first, second]);
     expect(await w.store.pendingInbound(KEY)).toEqual([]);
   });
+  it("reads a contact's pending effects once before its round's decisions and once after, when performing them adds none", async () => {
+    world = await coreWorld();
+    const w = world;
+    await customerWrites(w.store, KEY, 'hello', 1_000);
+    const read = w.store.pendingEffects.bind(w.store);
+    let reads = 0;
+    w.store.pendingEffects = (key) => {
+      if (key === KEY) reads += 1;
+      return read(key);
+    };
+    await drain(w.bridge, KEY);
+    expect(reads).toBe(2);
+    expect(w.engage.replies()).toHaveLength(1);
+    // None left: it was 3 reads, the last after performing them, to find none added (a reply adds none).
+    expect(await read(KEY)).toEqual([]);
+  });
 });
