@@ -72,8 +72,11 @@ export interface LanguageClues {
   text?: string;
   /** What the customer wrote before in this conversation (oldest first), for a short message. */
   earlier?: readonly string[] | undefined;
-  /** The NLU's language scores for the message: how much of it each language's examples know (0 to 1). */
-  nluLanguages?: Readonly<Record<string, number>> | undefined;
+  /**
+   * The NLU's reading of the message, for its language scores (how much of it each language's examples know, 0 to 1).
+   * They are read only where nothing before them decided (the embedded NLU computes them when first read).
+   */
+  nlu?: { readonly languages?: Readonly<Record<string, number>> | undefined } | undefined;
   /** The detector; without it nothing is guessed from the text. */
   guess?: LanguageGuesser | undefined;
 }
@@ -95,12 +98,13 @@ function fromNlu(scores: Readonly<Record<string, number>> | undefined, declared:
  * far (clearly: a long text, or words the examples know in one language), or, having named one when asking ("kunnen we
  * in het Frans verder?"), in anything not clearly another. That is their choice, as a click on its button would be.
  */
-function menuAnswered(flows: Flows, state: DialogState, written: string | undefined): string | undefined {
+function menuAnswered(flows: Flows, state: DialogState, writtenIn: () => string | undefined): string | undefined {
   const asked = state.languageAsked;
   delete state.languageAsked;
   const offer = state.offer;
   if (!offer || !isLanguageMenu(flows, offer.menu)) return undefined;
   const offered = (flows.menus[offer.menu]?.buttons ?? []).map((b) => b.then.language);
+  const written = writtenIn();
   if (written !== undefined && offered.includes(written) && written !== state.language) return written;
   if (asked !== undefined && offered.includes(asked) && (written === undefined || written === asked)) return asked;
   return undefined;
@@ -122,30 +126,48 @@ export function chooseLanguage(flows: Flows, state: DialogState, clues: Language
   };
   const detect = (text: string): string | undefined =>
     flows.languages.detect ? detectLanguage(text, declared, flows.languages.detect_min_chars, clues.guess) : undefined;
+  // The clues that cost a detector run (or the NLU's language scores) are taken only where nothing before them
+  // decided: most messages of a conversation whose language is settled need none of them (issue 28).
   const fromText = clues.text ? detect(clues.text) : undefined;
-  const known = flows.languages.detect ? fromNlu(clues.nluLanguages, declared) : undefined;
+  const known = once(() => (flows.languages.detect ? fromNlu(clues.nlu?.languages, declared) : undefined));
   // An order number alone says nothing about the language it is written in.
-  const written = fromText ?? (clues.text && letterCount(withoutCodes(clues.text)) > 0 ? known : undefined);
+  const written = (): string | undefined => fromText ?? (clues.text && letterCount(withoutCodes(clues.text)) > 0 ? known() : undefined);
   const picked = normalizeLanguage(menuAnswered(flows, state, written), declared);
   if (picked) state.chosenLanguage = picked;
   const chosen = normalizeLanguage(state.chosenLanguage, declared);
   if (chosen) return set(chosen, 'choice');
   if (fromText) return set(fromText, 'detected');
   const kept = normalizeLanguage(state.language, declared);
-  const soFar = clues.earlier?.length && clues.text ? detect([...clues.earlier, clues.text].join('. ')) : undefined;
+  const soFar = once(() => (clues.earlier?.length && clues.text ? detect([...clues.earlier, clues.text].join('. ')) : undefined));
   if (kept && state.languageSource !== undefined && state.languageSource !== 'default') {
     // A language guessed from short messages alone ("Hello", then "waar is mijn pakket?") is judged again with all
     // the customer wrote; one guessed from a long text, or chosen, is kept.
     const guessedShort =
       state.languageSource === 'detected' && letterCount((clues.earlier ?? []).join(' ')) < flows.languages.detect_min_chars;
-    return guessedShort && soFar && soFar !== kept ? set(soFar, 'detected') : kept;
+    const again = guessedShort ? soFar() : undefined;
+    return again && again !== kept ? set(again, 'detected') : kept;
   }
-  if (soFar) return set(soFar, 'detected');
-  if (known) return set(known, 'detected');
+  const all = soFar();
+  if (all) return set(all, 'detected');
+  const nlu = known();
+  if (nlu) return set(nlu, 'detected');
   const attribute = flows.languages.contact_attribute;
   const fromContact = attribute !== undefined ? normalizeLanguage(clues.contact.attributes?.[attribute], declared) : undefined;
   if (fromContact) return set(fromContact, 'contact');
   const fromMention = normalizeLanguage(clues.mentionLanguage, declared);
   if (fromMention) return set(fromMention, 'mention');
   return set(kept ?? flows.languages.default, 'default');
+}
+
+/** A value computed at its first use, and only then. */
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
 }

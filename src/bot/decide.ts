@@ -74,7 +74,7 @@ function onMessage(turn: Turn, event: Extract<DecideInput['event'], { kind: 'mes
       mentionLanguage: event.language,
       text,
       earlier: customerLinesBefore(input.transcript, state.stretchStartedAt, text),
-      nluLanguages: event.nlu?.languages,
+      nlu: event.nlu,
       guess: input.languageGuesser,
     });
   // The service's sentiment field, and the tone of the customer's own words as the NLU reads them: either one's anger counts.

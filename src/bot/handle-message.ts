@@ -2,7 +2,7 @@
 import type { Turn } from './turn.js';
 import type { Button, Sentiment } from './types.js';
 import { foldText, containsPhrase } from '../shared/fold-text.js';
-import { findWords, matchIntent, nluIntent, nluThreshold } from './match-intent.js';
+import { findWords, matchIntent, nluIntent, nluThreshold, phrasesAndKeywords } from './match-intent.js';
 import { blankRefused, withoutNegated } from '../shared/negation.js';
 import { anyoneCalled } from './anyone-called.js';
 import { personOnlyReported } from './reported-person.js';
@@ -65,8 +65,7 @@ export function isCancel(turn: Turn, text: string): boolean {
 
 /** The text names a person only in a clause that refuses one ("no agent needed", "geen medewerker meer nodig"). */
 function refusesPerson(turn: Turn, text: string): boolean {
-  const t = turn.flows.escalation.triggers.explicit_request;
-  const words = [...t.phrases, ...t.keywords];
+  const words = phrasesAndKeywords(turn.flows.escalation.triggers.explicit_request);
   return findWords(text, words) !== undefined && findWords(blankRefused(text), words) === undefined;
 }
 
@@ -130,7 +129,7 @@ function personWords(turn: Turn, text: string): boolean {
   const said = blankRefused(text);
   if (anyoneCalled(said)) return true;
   const asked = someoneAsked(said);
-  const words = [...t.phrases, ...t.keywords, ...asked];
+  const words = asked.length === 0 ? phrasesAndKeywords(t) : [...phrasesAndKeywords(t), ...asked];
   // A person told about ("the agent was very helpful") is no request: the NLU decides.
   return (asked.length > 0 || findWords(said, words) !== undefined) && !personOnlyReported(said, words);
 }

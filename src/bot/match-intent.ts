@@ -27,12 +27,47 @@ export function findWords(text: string, words: readonly string[]): string | unde
   return wordsIn(` ${foldText(text)} `, words);
 }
 
+/**
+ * Each list's words folded, with a space on each side (`''` for a word that folds to nothing): the flows' lists are
+ * read for every message, and folding and padding each word again cost a string per word per message (issue 28).
+ */
+const paddedLists = new WeakMap<readonly string[], readonly string[]>();
+
+function paddedOf(words: readonly string[]): readonly string[] {
+  let padded = paddedLists.get(words);
+  if (padded === undefined) {
+    padded = words.map((w) => {
+      const phrase = foldText(w);
+      return phrase === '' ? '' : ` ${phrase} `;
+    });
+    paddedLists.set(words, padded);
+  }
+  return padded;
+}
+
 /** `padded`: the folded text with a space on each side, so a phrase is found as whole words by one `includes`. */
 function wordsIn(padded: string, words: readonly string[]): string | undefined {
-  return words.find((w) => {
-    const phrase = foldText(w);
-    return phrase !== '' && padded.includes(` ${phrase} `);
-  });
+  const phrases = paddedOf(words);
+  for (let i = 0; i < words.length; i++) {
+    const phrase = phrases[i] as string;
+    if (phrase !== '' && padded.includes(phrase)) return words[i];
+  }
+  return undefined;
+}
+
+/** Phrases, then keywords, in one list made once per owner (an intent, a trigger): read for every message. */
+const joinedLists = new WeakMap<{ readonly phrases: readonly string[]; readonly keywords: readonly string[] }, readonly string[]>();
+
+export function phrasesAndKeywords(owner: {
+  readonly phrases: readonly string[];
+  readonly keywords: readonly string[];
+}): readonly string[] {
+  let words = joinedLists.get(owner);
+  if (words === undefined) {
+    words = [...owner.phrases, ...owner.keywords];
+    joinedLists.set(owner, words);
+  }
+  return words;
 }
 
 /** The customer's text read once for every intent: accents stripped (for patterns) and folded (for words). */
@@ -44,7 +79,8 @@ interface ReadText {
 
 function matchOne(t: ReadText, intent: IntentSpec): { words: string; score: number } | undefined {
   for (const re of patternsOf(intent)) {
-    const m = re.exec(t.plain) ?? re.exec(t.text);
+    // The text as written only when stripping its accents changed it: the same text twice gives the same answer.
+    const m = re.exec(t.plain) ?? (t.plain === t.text ? null : re.exec(t.text));
     const words = m?.[0];
     if (words !== undefined) return { words, score: 3000 + words.length };
   }
@@ -55,12 +91,16 @@ function matchOne(t: ReadText, intent: IntentSpec): { words: string; score: numb
   return undefined;
 }
 
-/** The best matching intent: a pattern beats a phrase beats a keyword, a longer match wins, then file order. */
-export function matchIntent(flows: Flows, text: string): IntentMatch | undefined {
+/**
+ * The best matching intent: a pattern beats a phrase beats a keyword, a longer match wins, then file order. `except`:
+ * an intent left out.
+ */
+export function matchIntent(flows: Flows, text: string, except?: string): IntentMatch | undefined {
   // Stripped and folded once here, not again for each intent (a message is matched against every intent).
   const read: ReadText = { text, plain: stripAccents(text), padded: ` ${foldText(text)} ` };
   let best: (IntentMatch & { score: number }) | undefined;
   for (const [name, intent] of Object.entries(flows.intents)) {
+    if (name === except) continue;
     const m = matchOne(read, intent);
     if (m && (!best || m.score > best.score)) best = { name, ...m };
   }

@@ -1,7 +1,7 @@
 // A thanks after an answer: "perfect, I'll come by tomorrow then, thanks" closes the hours question, it does not
 // ask about an order, however much "come by" or "wait" sound like one to the NLU.
 import type { Turn } from './turn.js';
-import { findWords, matchIntent, type IntentMatch } from './match-intent.js';
+import { findWords, matchIntent, phrasesAndKeywords, type IntentMatch } from './match-intent.js';
 
 /**
  * Just after the bot answered (an intent acted on, no question waiting), a message with the words of an intent that
@@ -14,10 +14,9 @@ export function thanksAfterAnswer(turn: Turn, text: string): IntentMatch | undef
   for (const name of flows.nlu.embedded.yielding) {
     const intent = flows.intents[name];
     if (!intent) continue;
-    const words = findWords(text, [...intent.phrases, ...intent.keywords]);
+    const words = findWords(text, phrasesAndKeywords(intent));
     if (words === undefined) continue;
-    const others = Object.fromEntries(Object.entries(flows.intents).filter(([n]) => n !== name));
-    if (matchIntent({ ...flows, intents: others }, text) === undefined) return { name, words };
+    if (matchIntent(flows, text, name) === undefined) return { name, words };
   }
   return undefined;
 }

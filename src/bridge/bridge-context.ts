@@ -1,4 +1,5 @@
 import type { PollCallLog } from './intake/poller-calls.js';
+import type { SeenMentions } from './intake/seen-mentions.js';
 // The structured-logging port the API client defines; pino satisfies it, and stays in the composition root.
 import type { EngageLogger as Logger } from '../engage/index.js';
 import type { GuessReport } from './guess-report.js';
@@ -88,6 +89,8 @@ export interface BridgeContext {
    * service before it is performed.
    */
   readonly clean: Set<string>;
+  /** The mentions the store recorded lately (durably), so the poll's re-reads need not ask it (`intake/seen-mentions.ts`). */
+  readonly seen: SeenMentions;
   /** Recent outcomes of the effects' service calls per kind and channel: a passing fault or an outage (`effect-lines.ts`). */
   readonly effectLines: EffectLines;
   /** Asks for a contact's worker to run (now, or at `atMs`): the dispatcher's own `wake`, built before this context. */

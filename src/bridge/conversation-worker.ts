@@ -39,6 +39,14 @@ interface Batch {
    * meanwhile: it was not decided, and the round takes the earlier one first.
    */
   overtaken?: boolean;
+  /**
+   * The contact's waiting mentions as last read (at the round's start, or by a customer's mention once its awaits
+   * were over): the next pick takes from this read instead of reading again (issue 28: the store's list of a
+   * contact's waiting mentions was read two or three times per decision). Using a read a moment old is the same as a
+   * mention recorded meanwhile arriving a moment later: it is taken by a later read (the next customer mention's
+   * own check, the next pick, or the read after the round's effects, which wakes the contact).
+   */
+  lastRead?: InboundMention[];
 }
 
 /**
@@ -102,17 +110,22 @@ export class ConversationWorker {
    */
   private async round(key: string): Promise<void> {
     if (!(await runPendingEffects(this.ctx, key, this.escalations))) return;
-    const batch: Batch = { taken: new Set(), startedWith: new Set((await this.ready(key)).map((m) => mentionRef(m.topicId, m.id))) };
+    const waiting = await this.ready(key);
+    const batch: Batch = { taken: new Set(), startedWith: new Set(waiting.map((m) => mentionRef(m.topicId, m.id))), lastRead: waiting };
     const items: InboundMention[] = [];
     // The waiting mentions are read again before each decision, not once per round: a decision may wait seconds on
     // the service, and a message the customer wrote earlier may be recorded meanwhile (after a restart the webhook
     // brings the newest first, the poll the older ones a moment later). It is decided before the later ones.
     let decided = false;
+    let drained = false;
     try {
       // Bounded: a mention overtaken again and again gives way at most BATCH_LIMIT times in a round.
       for (let tries = 0; items.length < BATCH_LIMIT && tries < 2 * BATCH_LIMIT; tries += 1) {
         const next = await this.nextWaiting(key, batch);
-        if (!next) break;
+        if (!next) {
+          drained = true;
+          break;
+        }
         decided = true;
         batch.overtaken = false;
         await this.handleOrPark(next, batch);
@@ -127,14 +140,23 @@ export class ConversationWorker {
     if (items.length > 0) {
       if (!(await runPendingEffects(this.ctx, key, this.escalations, true))) return;
       for (const item of items) await this.ctx.store.markInboundProcessed(item.topicId, item.id);
-      if ((await this.ready(key)).length > 0) this.ctx.wake(key);
+      // Cut short by its bounds, the round may leave mentions waiting: the contact goes to the back of the queue.
+      // Drained, it leaves only mentions recorded since its last read, and each of those scheduled the contact when it
+      // was recorded (ingest), which the dispatcher runs once more after this run: nothing to read (issue 28).
+      if (!drained && (await this.ready(key)).length > 0) this.ctx.wake(key);
     }
     this.ctx.metrics.outboxPending.set(this.ctx.store.stats().pendingEffects);
   }
 
-  /** The mention to decide next: people's activity first, then the customer's oldest, among those not taken yet. */
-  private async nextWaiting(key: string, batch: Batch): Promise<InboundMention | undefined> {
-    const waiting = (await this.ready(key)).filter((m) => !batch.taken.has(mentionRef(m.topicId, m.id)));
+  /**
+   * The mention to decide next: people's activity first, then the customer's oldest, among those not taken yet. From
+   * the batch's last read when it has one (taken once), else read now; `fresh`: read now in any case (and kept as
+   * the batch's last read, for the next pick).
+   */
+  private async nextWaiting(key: string, batch: Batch, fresh = false): Promise<InboundMention | undefined> {
+    const read = (!fresh && batch.lastRead) || (await this.ready(key));
+    batch.lastRead = fresh ? read : undefined;
+    const waiting = read.filter((m) => !batch.taken.has(mentionRef(m.topicId, m.id)));
     return humanActivityFirst(waiting)[0];
   }
 
@@ -248,7 +270,7 @@ export class ConversationWorker {
     // Loaded as the bridge starts (create-bridge.ts); a command-only bridge loads it here, at the first message.
     const languageGuesser = mayGuessLanguage(ctx.flows) ? await ctx.languageGuesser() : undefined;
     // The awaits above may have taken seconds: what was recorded meanwhile and comes first is decided first.
-    if ((await this.nextWaiting(key, batch))?.id !== item.id) {
+    if ((await this.nextWaiting(key, batch, true))?.id !== item.id) {
       batch.overtaken = true;
       return;
     }

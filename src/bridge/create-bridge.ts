@@ -21,6 +21,7 @@ import { watchedTopics } from './intake/poller-topics.js';
 import { takeWebhookPush, type WebhookOutcome } from './intake/webhook-intake.js';
 import { PollCallLog } from './intake/poller-calls.js';
 import { Poller } from './intake/poller.js';
+import { SeenMentions } from './intake/seen-mentions.js';
 import { Reconciler } from './ownership/reconcile.js';
 import { Scheduler } from './scheduler.js';
 import { BridgeControlService } from './bridge-control.js';
@@ -124,6 +125,7 @@ export async function createBridge(o: BridgeOptions) {
     health,
     performerDeps,
     clean: new Set(),
+    seen: new SeenMentions(o.store),
     effectLines: new EffectLines(),
     wake: dispatcher.wake,
   };
@@ -233,6 +235,7 @@ export async function createBridge(o: BridgeOptions) {
     async acceptWebhook(body: unknown): Promise<WebhookOutcome | { error: string }> {
       const outcome = await takeWebhookPush(body, {
         store: o.store,
+        seen: ctx.seen,
         metrics: ctx.metrics,
         channelBySource,
         isOwnService: (type, id) => performerDeps.replyServices.isOwnService(type, id),

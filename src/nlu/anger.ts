@@ -43,6 +43,9 @@ const PHRASES = [
   .join('|')
   .split('|');
 
+/** The phrases with a space on each side, made once (not a string per phrase per message). */
+const PADDED_PHRASES = PHRASES.map((p) => ` ${p} `);
+
 const stems = new RegExp(`(?:^| )(?:${STEMS})`, 'u');
 
 /** A complaint made again: "for the third time", "voor de zoveelste keer", "déjà trois fois". */
@@ -59,11 +62,15 @@ const REPEATED = new RegExp(
   'u',
 );
 
-/** Several words, most letters in capitals: "WHERE IS MY ORDER". */
+/**
+ * Several words, most letters in capitals: "WHERE IS MY ORDER". The capitals are counted first: a text with none (most
+ * messages) is not shouting, and its letters need no list (issue 28).
+ */
 function shouting(text: string): boolean {
+  const upper = text.match(/\p{Lu}/gu);
+  if (upper === null || (text.match(/\p{L}{2,}/gu) ?? []).length < 3) return false;
   const letters = text.match(/\p{L}/gu) ?? [];
-  const upper = text.match(/\p{Lu}/gu) ?? [];
-  return (text.match(/\p{L}{2,}/gu) ?? []).length >= 3 && upper.length >= 0.7 * letters.length;
+  return upper.length >= 0.7 * letters.length;
 }
 
 /** Insistent punctuation: "?!", "!?", three or more of a mark, or two doubled marks ("?? ... !!"). */
@@ -79,7 +86,7 @@ export function soundsAngry(text: string, options: { punctuation?: boolean } = {
   const folded = ` ${foldText(text)} `;
   return (
     stems.test(folded) ||
-    PHRASES.some((p) => folded.includes(` ${p} `)) ||
+    PADDED_PHRASES.some((p) => folded.includes(p)) ||
     REPEATED.test(folded) ||
     shouting(text) ||
     (options.punctuation !== false && insistent(text))

@@ -181,18 +181,16 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   };
 
   /**
-   * Per language: the mean of the words known (coverage) and a guess, itself the mean of NLP.js's letter-trigram guess
-   * and of how often each language's examples use the words when they use any (the best one of each is 1; trigrams tell nothing on one
-   * or two words, "merci" is French far more often than Dutch).
+   * Per language: the mean of the words known (`known`, the coverage) and a guess, itself the mean of NLP.js's
+   * letter-trigram guess and of how often each language's examples use the words when they use any (the best one of
+   * each is 1; trigrams tell nothing on one or two words, "merci" is French far more often than Dutch).
    */
-  const languageScores = (text: string): { coverage: Record<string, number>; combined: Record<string, number> } => {
-    const known = coverage(text);
+  const combinedScores = (text: string, known: Record<string, number>): Record<string, number> => {
     const guessed = new Map<string, number>();
     for (const g of guesser.guess(text, languages)) guessed.set(g.alpha2, g.score);
     const used = wordVote(text);
     const guess = (l: string): number => (used ? ((guessed.get(l) ?? 0) + (used[l] ?? 0)) / 2 : (guessed.get(l) ?? 0));
-    const combined = Object.fromEntries(languages.map((l) => [l, ((known[l] ?? 0) + guess(l)) / 2]));
-    return { coverage: known, combined };
+    return Object.fromEntries(languages.map((l) => [l, ((known[l] ?? 0) + guess(l)) / 2]));
   };
 
   /** The text without the language's stop words (empty when nothing else is left). */
@@ -254,7 +252,7 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
   const read = async (input: string): Promise<Understanding | undefined> => {
     const text = input.trim().slice(0, MAX_TEXT);
     if (!text || languages.length === 0) return undefined;
-    const { coverage: scores, combined } = languageScores(text);
+    const scores = coverage(text);
     // The language knowing most of the words reads it; on a tie, the one most sure of an intent.
     let best: { lang: string; ranked: Classification[] } | undefined;
     const most = Math.max(...languages.map((l) => scores[l] ?? 0));
@@ -288,13 +286,19 @@ export async function trainEmbeddedNlu(set: TrainingSet, clock: () => number = (
     const ranked = combineClauses(whole, parts, { long, person: CHECKED_INTENT, minor });
     const [top, next] = ranked;
     const sentiment = await sentimentOf(lang, text, top?.intent);
+    // The language scores are computed when first read: the brain reads them only while the conversation's language
+    // is not settled (a letter-trigram guess per message was a tenth of the reading's time; issue 28).
+    let combined: Record<string, number> | undefined;
     return {
       source: 'embedded',
       intent: top?.intent ?? NONE,
       confidence: top?.score ?? 0,
       ...(next ? { runnerUp: { intent: next.intent, confidence: next.score } } : {}),
       entities: [],
-      languages: combined,
+      get languages(): Record<string, number> {
+        combined ??= combinedScores(text, scores);
+        return combined;
+      },
       ...(sentiment ? { sentiment } : {}),
     };
   };

@@ -174,6 +174,35 @@ describe('choosing the conversation language', () => {
     expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
   });
 
+  it("asks a settled conversation's detector about the new message alone, and never reads the NLU's language scores", () => {
+    const asked: string[] = [];
+    const counting: LanguageGuesser = (text, only) => {
+      asked.push(text);
+      return guesser(text, only);
+    };
+    const talk = new Talk({ languageGuesser: counting });
+    talk.say('Wanneer zijn jullie open vandaag? Ik wil langskomen');
+    talk.say('Waar is mijn pakket, ik wacht al een week');
+    expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
+    asked.length = 0;
+    let scoresRead = 0;
+    const nlu = {
+      intent: 'order_status',
+      confidence: 1,
+      entities: [],
+      source: 'embedded' as const,
+      get languages() {
+        scoresRead += 1;
+        return { en: 1, nl: 0, fr: 0 };
+      },
+    };
+    talk.say('ok', { nlu });
+    expect(talk.state).toMatchObject({ language: 'nl', languageSource: 'detected' });
+    // "ok" is too short for the detector; the language chosen from a long text is kept without a look at the rest.
+    expect(asked).toEqual([]);
+    expect(scoresRead).toBe(0);
+  });
+
   it("keeps the customer's choice from the language menu over every clue, and for the next conversation", () => {
     const talk = new Talk({ contact: { name: 'Ann', tags: [], attributes: { language: 'nl' } } });
     talk.say('hi');

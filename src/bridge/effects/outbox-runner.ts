@@ -2,6 +2,7 @@ import type { Effect } from '../../storage/index.js';
 import type { BridgeContext } from '../bridge-context.js';
 import { tokenRefused } from '../ownership/token-health.js';
 import { performEffect } from './perform-effect.js';
+import { isEndRecorded } from './performer.js';
 import { isServiceFault, judgeEffectError, RecheckIncompleteError } from './effect-errors.js';
 import { parkDead } from './effect-dead.js';
 import { isSuspect, lookAtContact, outcomeUnknown, settled } from './effect-doubt.js';
@@ -36,7 +37,9 @@ export async function runPendingEffects(
   /** The caller flushed the store since these effects were recorded (the worker, right after its round's decisions). */
   onDisk = false,
 ): Promise<boolean> {
-  // Performing an effect may restore others (a decision's follow-ups): go round until none is left.
+  // Performing an effect may restore others (a decision's follow-ups, a failure's new decision): go round until none
+  // is left. A round that could have added none (no legacy decision performed, no failure handled) ends it without
+  // reading again: the caller holds the contact's lock, so nothing else adds effects for it meanwhile (issue 28).
   for (let round = 0; round < 100; round++) {
     const pending = (await ctx.store.pendingEffects(key)).filter((e) => !deferred(ctx, key, e));
     if (pending.length === 0) return true;
@@ -45,7 +48,9 @@ export async function runPendingEffects(
     // Throws while the store still cannot write; the dispatcher tries the contact again later.
     if (round === 0 && !onDisk) await ctx.store.flush();
     lookAtContact(ctx, key, pending, ctx.now());
-    if (!(await runRound(ctx, key, pending, escalations))) return false;
+    const outcome = await runRound(ctx, key, pending, escalations);
+    if (outcome === 'blocked') return false;
+    if (outcome === 'done') return true;
   }
   return true;
 }
@@ -63,17 +68,29 @@ function deferred(ctx: EffectRunnerDeps, key: string, effect: Effect): boolean {
   return true;
 }
 
-async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Effect[], escalations: EscalationFailures): Promise<boolean> {
+/**
+ * `blocked`: an effect must wait (the contact is woken when it may go on); `done`: every effect performed and none
+ * could have been added; `again`: performed, but an effect may have been added (read the contact's effects again).
+ */
+async function runRound(
+  ctx: EffectRunnerDeps,
+  key: string,
+  pending: readonly Effect[],
+  escalations: EscalationFailures,
+): Promise<'blocked' | 'done' | 'again'> {
+  // A legacy decision effect enqueues its follow-ups (`perform-decision.ts`); a failure may decide anew.
+  let mayHaveAdded = false;
   for (const effect of pending) {
     const now = ctx.now();
     if (effect.retryAt !== undefined && effect.retryAt > now) {
       ctx.wake(key, effect.retryAt);
-      return false;
+      return 'blocked';
     }
     if (ctx.health.revoked && effect.kind !== 'decision') {
       ctx.wake(key, now + 30_000);
-      return false;
+      return 'blocked';
     }
+    if (effect.kind === 'decision') mayHaveAdded = true;
     // Only an effect that may have been in flight at a crash, or whose last attempt had no clear answer, is checked.
     const suspect = isSuspect(ctx, effect);
     try {
@@ -83,17 +100,19 @@ async function runRound(ctx: EffectRunnerDeps, key: string, pending: readonly Ef
       ctx.health.lastApiOkAt = ctx.now();
       if (!isSkipped(result)) ctx.effectLines.record(effectLine(effect), ctx.now(), true);
       // A performer that recorded its own end (a sent reply, on disk the moment the service answered) is not
-      // recorded again: a second record and a second sync per reply would only lengthen each contact's chain.
-      if ((await ctx.store.getEffect(effect.key))?.status !== 'done') {
+      // recorded again: a second record and a second sync per reply would only lengthen each contact's chain. One
+      // that says so by its result (`endRecordedBy`) is not even read back.
+      if (!isEndRecorded(result) && (await ctx.store.getEffect(effect.key))?.status !== 'done') {
         await ctx.store.completeEffect(effect.key, result);
         // A reply's end is on disk before the next effect starts: a restart then knows what may have been in flight.
         if (effect.kind === 'reply') await ctx.store.flush();
       }
     } catch (err) {
-      if (!(await onFailure(ctx, effect, err, escalations))) return false;
+      mayHaveAdded = true;
+      if (!(await onFailure(ctx, effect, err, escalations))) return 'blocked';
     }
   }
-  return true;
+  return mayHaveAdded ? 'again' : 'done';
 }
 
 async function onFailure(ctx: EffectRunnerDeps, effect: Effect, err: unknown, escalations: EscalationFailures): Promise<boolean> {

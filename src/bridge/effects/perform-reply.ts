@@ -5,7 +5,7 @@ import { RecheckIncompleteError } from './effect-errors.js';
 import { knownBotUser, learnBotUser } from '../ownership/own-echo.js';
 import { findPublishedReply } from './reply-check.js';
 import type { ReplyService } from './reply-services.js';
-import type { PayloadOf, PerformerDeps } from './performer.js';
+import { endRecordedBy, type PayloadOf, type PerformerDeps } from './performer.js';
 import { serviceWindowClosed } from '../service-time.js';
 
 /** What a performed reply leaves in its effect: the publisher mention is how the reply is found again. */
@@ -117,7 +117,7 @@ export async function performReply(
   deps.shadow?.reply({ atMs: deps.now(), contactKey: key, text: p.text });
   // Not awaited (it never rejects): the contact's next reply need not wait for it; the run waits at its end.
   void learnBotUser(deps, result.publisher_mention);
-  return recorded;
+  return endRecordedBy(recorded);
 }
 
 /** Stores (one per bridge) whose log already says that publish answers are not the envelope. */

@@ -42,5 +42,23 @@ export type Performer<K extends EffectKind> = (
   suspect: boolean,
 ) => Promise<unknown>;
 
+/**
+ * Results whose performer recorded the effect's end itself (completed, on disk) before returning them: the outbox
+ * need not read the effect back to find out (issue 28: a store read per reply). Marked by identity, so what is kept
+ * on the effect is unchanged.
+ */
+const endRecorded = new WeakSet<object>();
+
+/** Marks a result whose effect its performer has completed in the store. */
+export function endRecordedBy<T extends object>(result: T): T {
+  endRecorded.add(result);
+  return result;
+}
+
+/** Whether the performer completed the effect itself (see `endRecordedBy`). */
+export function isEndRecorded(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && endRecorded.has(result);
+}
+
 /** One performer per effect kind: a kind without one does not compile. */
 export type Performers = { readonly [K in EffectKind]: Performer<K> };

@@ -2,6 +2,7 @@ import { pushedMentionSchema, type Mention } from '../../engage/index.js';
 import type { Store } from '../../storage/index.js';
 import { classifyMention, type ClassifyOptions, type InboundItem, type InboundPayload } from './inbound-item.js';
 import { knownBotUser, ownByAuthorName } from '../ownership/own-echo.js';
+import type { SeenMentions } from './seen-mentions.js';
 
 /** What is kept of an inbound text: the store's transcript line limit (its default), applied at arrival. */
 export const INBOUND_TEXT_MAX_CHARS = 2000;
@@ -46,6 +47,8 @@ export async function ingestMentions(
      * recorded mention stays recorded (its seen id outlives the poll's reach), so the answer given a moment ago holds.
      */
     known?: ReadonlySet<Mention>;
+    /** The bridge's memory of recorded mentions: asked instead of the store, and told of each durable record. */
+    seen?: SeenMentions;
   },
 ): Promise<IngestResult> {
   let ignored = 0;
@@ -54,6 +57,22 @@ export async function ingestMentions(
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
   const bot = await knownBotUser({ store });
+  const { seen } = o;
+  const seenBefore = (topicId: string, id: string): Promise<boolean> => (seen ? seen.has(topicId, id) : store.hasSeen(topicId, id));
+  // Resolves once the record is durable (new or not): only then is it remembered as recorded.
+  const record = (item: InboundItem): Promise<boolean> =>
+    store
+      .recordInbound({
+        id: item.id,
+        topicId: item.topicId,
+        key: item.key,
+        addedAt: item.addedAt,
+        payload: capPayload(item.payload, o.maxTextChars),
+      })
+      .then((isNew) => {
+        seen?.recorded(item.topicId, item.id);
+        return isNew;
+      });
   for (const m of mentions) {
     const added = m.date?.added ?? undefined;
     if (added !== undefined && added !== null) newest = Math.max(newest ?? added, added);
@@ -64,7 +83,7 @@ export async function ingestMentions(
     for (const item of items) {
       const history = o.historyBefore !== undefined && item.addedAt < o.historyBefore;
       if (item.payload.kind === 'customer' && !history) o.watch?.(item);
-      if ((knownMention && item.id === m.id) || (await store.hasSeen(item.topicId, item.id))) {
+      if ((knownMention && item.id === m.id) || (await seenBefore(item.topicId, item.id))) {
         repeated++;
         continue;
       }
@@ -74,31 +93,13 @@ export async function ingestMentions(
       const ownEcho = item.payload.kind === 'account' && ownByAuthorName(bot, item.payload.authorName) === true;
       if (history || ownEcho) {
         // Recorded and marked processed in the same turn (both apply in memory at once): no worker can pick it up.
-        records.push(
-          store
-            .recordInbound({
-              id: item.id,
-              topicId: item.topicId,
-              key: item.key,
-              addedAt: item.addedAt,
-              payload: capPayload(item.payload, o.maxTextChars),
-            })
-            .then((isNew) => isNew && !history),
-        );
+        records.push(record(item).then((isNew) => isNew && !history));
         await store.markInboundProcessed(item.topicId, item.id);
         if (history) historyCount++;
         continue;
       }
       // Recorded in memory at once; every record of the page shares one durable write.
-      records.push(
-        store.recordInbound({
-          id: item.id,
-          topicId: item.topicId,
-          key: item.key,
-          addedAt: item.addedAt,
-          payload: capPayload(item.payload, o.maxTextChars),
-        }),
-      );
+      records.push(record(item));
       // Safe before the write is done: nothing is performed before a later (or the same) write that holds it.
       o.schedule(item.key);
     }

@@ -34,7 +34,7 @@ export class PollPageReader {
   async *pages(query: MentionListQuery, o: { prefetch?: boolean } = {}): AsyncGenerator<MentionPage, void, undefined> {
     const filter = this.filterRefused ? undefined : sourceFilter(this.channelBySource);
     // Most items a poll reads were recorded already (its overlap, the webhook): they need no full check again.
-    const known = { isKnown: (topicId: string, id: string) => this.ctx.store.hasSeen(topicId, id), prefetch: o.prefetch };
+    const known = { isKnown: (topicId: string, id: string) => this.ctx.seen.has(topicId, id), prefetch: o.prefetch };
     let yielded = false;
     try {
       for await (const page of this.ctx.engage.mentions.listPages(filter ? { ...query, filter } : query, known)) {

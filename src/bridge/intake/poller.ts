@@ -189,7 +189,13 @@ export class Poller {
     historyBefore?: number,
     known?: ReadonlySet<Mention>,
   ): Promise<IngestResult> {
-    return ingestMentions(this.ctx.store, mentions, { ...this.classify, historyBefore, schedule: this.o.schedule, known });
+    return ingestMentions(this.ctx.store, mentions, {
+      ...this.classify,
+      historyBefore,
+      schedule: this.o.schedule,
+      known,
+      seen: this.ctx.seen,
+    });
   }
 
   private countCall(kind: PollCallKind): void {

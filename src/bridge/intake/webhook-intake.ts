@@ -3,6 +3,7 @@ import type { BridgeMetrics } from '../metrics-port.js';
 import type { Store } from '../../storage/index.js';
 import type { ClassifyOptions } from './inbound-item.js';
 import { ingestMentions, parseWebhookBody } from './ingest.js';
+import type { SeenMentions } from './seen-mentions.js';
 
 /** What a webhook push did: `accepted` counts only items taken; every other item is counted by reason. */
 export interface WebhookOutcome {
@@ -19,6 +20,8 @@ export async function takeWebhookPush(
   body: unknown,
   o: ClassifyOptions & {
     store: Store;
+    /** The bridge's memory of recorded mentions (`seen-mentions.ts`). */
+    seen?: SeenMentions;
     metrics: BridgeMetrics;
     topicIds: () => Promise<readonly string[]>;
     schedule: (key: string) => void;
@@ -51,6 +54,7 @@ export async function takeWebhookPush(
     channelBySource: o.channelBySource,
     schedule: o.schedule,
     ...(o.isOwnService ? { isOwnService: o.isOwnService } : {}),
+    ...(o.seen ? { seen: o.seen } : {}),
   });
   const skipped = { invalid: parsed.invalid, otherTopic, notServed: r.ignored, unconfirmed };
   if (skipped.invalid) o.metrics.skippedItems.inc({ source: 'webhook', reason: 'invalid-mention' }, skipped.invalid);

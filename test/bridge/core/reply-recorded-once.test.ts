@@ -45,4 +45,20 @@ describe("a sent reply's end is recorded once", () => {
     // then one per sent reply (taken when the service answered), none after it for the same reply.
     expect(counted.flushes()).toBe(3);
   });
+  it('does not read a sent reply back from the store to learn that its end is recorded', async () => {
+    const clock = new FakeClock();
+    const store = createMemoryStore({ clock: clock.now });
+    const reads: string[] = [];
+    const get = store.getEffect.bind(store);
+    store.getEffect = (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    world = await coreWorld({ clock, store });
+    await customerWrites(store, KEY, 'hello', 1_000);
+    await drain(world.bridge, KEY);
+    expect(world.engage.replies()).toHaveLength(1);
+    // The performer recorded it the moment the service answered; only the decision's own check reads an effect.
+    expect(reads.filter((k) => k.endsWith(':reply'))).toEqual([]);
+  });
 });

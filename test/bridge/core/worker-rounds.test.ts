@@ -119,4 +119,59 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     const conv = await w.store.getConversation(KEY);
     expect(conv?.transcript.map((l) => l.from)).toEqual(['customer', 'bot']);
   });
+  it("reads a contact's waiting list once per decision, plus once at the round's start", async () => {
+    world = await coreWorld();
+    const w = world;
+    const ids = [
+      await customerWrites(w.store, KEY, 'hello', 1_000),
+      await customerWrites(w.store, KEY, 'thanks', 1_001),
+      await customerWrites(w.store, KEY, 'what are your opening hours', 1_002),
+    ];
+    const read = w.store.pendingInbound.bind(w.store);
+    let reads = 0;
+    w.store.pendingInbound = (key) => {
+      if (key === KEY) reads += 1;
+      return read(key);
+    };
+    await drain(w.bridge, KEY);
+    expect(w.engage.published.map((p) => p.mentionId)).toEqual(ids);
+    // One per message (once its awaits are over; it also picks the next) and the round's start (which picks the
+    // first). It was 9: a read to pick each message and another after its awaits, one more to find nothing left, and
+    // one after the effects (a mention recorded meanwhile schedules its contact itself).
+    expect(reads).toBe(3 + 1);
+  });
+  it('answers a message recorded while the round finishes, in a run of its own (its record scheduled the contact)', async () => {
+    world = await coreWorld();
+    const w = world;
+    const first = await customerWrites(w.store, KEY, 'hello', 1_000);
+    let second: string | undefined;
+    const mark = w.store.markInboundProcessed.bind(w.store);
+    w.store.markInboundProcessed = async (topicId, id) => {
+      if (second === undefined) {
+        // The webhook records the customer's next message, and schedules the contact, as the round ends.
+        second = await customerWrites(w.store, KEY, 'thanks', 1_001);
+        w.bridge.dispatcher.schedule(KEY);
+      }
+      return mark(topicId, id);
+    };
+    await drain(w.bridge, KEY);
+    expect(w.engage.published.map((p) => p.mentionId)).toEqual([first, second]);
+    expect(await w.store.pendingInbound(KEY)).toEqual([]);
+  });
+  it("reads a contact's pending effects once before its round's decisions and once after, when performing them adds none", async () => {
+    world = await coreWorld();
+    const w = world;
+    await customerWrites(w.store, KEY, 'hello', 1_000);
+    const read = w.store.pendingEffects.bind(w.store);
+    let reads = 0;
+    w.store.pendingEffects = (key) => {
+      if (key === KEY) reads += 1;
+      return read(key);
+    };
+    await drain(w.bridge, KEY);
+    expect(reads).toBe(2);
+    expect(w.engage.replies()).toHaveLength(1);
+    // None left: it was 3 reads, the last after performing them, to find none added (a reply adds none).
+    expect(await read(KEY)).toEqual([]);
+  });
 });
