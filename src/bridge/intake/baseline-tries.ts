@@ -12,15 +12,34 @@ import type { PollWindow } from './poll-window.js';
 export class BaselineTries {
   /** The service's time (UNIX seconds) at each topic's first try, once known. */
   private readonly first = new Map<string, number>();
+  /** Our clock (ms) at a topic's first try made before the service had ever answered (its time then unknown). */
+  private readonly blind = new Map<string, number>();
 
-  /** Notes the first try's time, if not known yet (call before the read, and again once an answer came). */
-  note(topicId: string, serviceNowMs: number | undefined): void {
-    if (!this.first.has(topicId) && serviceNowMs !== undefined) this.first.set(topicId, Math.floor(serviceNowMs / 1000));
+  /**
+   * Notes the first try's time, if not known yet (call before the read, and again once an answer came). A first try
+   * made before the service ever answered is placed once it does: the service's time then, less the time since the
+   * try on our clock (a duration: the two clocks are never compared).
+   */
+  note(topicId: string, serviceNowMs: number | undefined, ourNowMs: number): void {
+    if (this.first.has(topicId)) return;
+    if (serviceNowMs === undefined) {
+      if (!this.blind.has(topicId)) this.blind.set(topicId, ourNowMs);
+      return;
+    }
+    const since = Math.max(0, ourNowMs - (this.blind.get(topicId) ?? ourNowMs));
+    this.first.set(topicId, Math.floor((serviceNowMs - since) / 1000));
+    this.blind.delete(topicId);
+  }
+
+  /** The first try's time on the service's clock is known. */
+  knows(topicId: string): boolean {
+    return this.first.has(topicId);
   }
 
   /** The topic's baseline was read through (its cursor is stored): its tries are over. */
   done(topicId: string): void {
     this.first.delete(topicId);
+    this.blind.delete(topicId);
   }
 
   /** Where a baseline read starts and what of it is history; `reachSeconds` is how far back a first try reaches. */

@@ -49,6 +49,64 @@ describe('the first-start baseline', () => {
     expect(botMessagesTo(h, '+3200000004').length).toBeGreaterThan(0);
   });
 
+  it('answers a customer who wrote after a baseline read that failed before the service had ever answered', async () => {
+    h = await startHarness();
+    await h.say('+3200000008', 'an old question');
+    await forgetCursors(h);
+    // As at a first start while the service is out of reach: no answer yet, so its time is unknown at the failed read.
+    const engage = h.running.bridge.context.engage as { serviceNowMs?: () => number | undefined };
+    const real = engage.serviceNowMs;
+    engage.serviceNowMs = () => undefined;
+    try {
+      await failedTick(h);
+    } finally {
+      engage.serviceNowMs = real;
+    }
+    h.advance(60_000);
+    h.setServiceOffset(2);
+    await h.say('+3200000009', 'hello, anyone?');
+    h.advance(4 * 60_000); // past the failed read's backoff
+    // The client's idea of the service's time moves with its answers (the harness moves the service's clock, not the
+    // real one): an answer after the jump, as the poll's own calls give it in a running bridge.
+    await h.running.bridge.context.engage.topics.list({ limit: 200 });
+    await h.settle();
+    expect(botMessagesTo(h, '+3200000008')).toEqual([]);
+    // Before: the retry's own moment ended history, so this customer, who wrote before it, was never answered.
+    expect(botMessagesTo(h, '+3200000009').length).toBeGreaterThan(0);
+  });
+
+  it('answers a customer who wrote after a failed first read when the service first answers within the retry', async () => {
+    h = await startHarness();
+    await h.say('+3200000010', 'an old question');
+    await forgetCursors(h);
+    // The service's time stays unknown until the retry's first page: the retry is planned blind, then read again.
+    const engage = h.running.bridge.context.engage as { serviceNowMs?: () => number | undefined };
+    const real = engage.serviceNowMs;
+    engage.serviceNowMs = () => undefined;
+    const { mentions } = h.running.bridge.context.engage;
+    const listPages = mentions.listPages.bind(mentions);
+    try {
+      await failedTick(h);
+      h.advance(60_000);
+      h.setServiceOffset(2);
+      await h.say('+3200000011', 'hello, anyone?');
+      h.advance(4 * 60_000);
+      (mentions as { listPages: typeof listPages }).listPages = (q?: MentionListQuery) =>
+        (async function* () {
+          for await (const page of listPages(q)) {
+            engage.serviceNowMs = real; // the service's first answer
+            yield page;
+          }
+        })();
+      await h.settle();
+    } finally {
+      engage.serviceNowMs = real;
+      (mentions as { listPages: typeof listPages }).listPages = listPages;
+    }
+    expect(botMessagesTo(h, '+3200000010')).toEqual([]);
+    expect(botMessagesTo(h, '+3200000011').length).toBeGreaterThan(0);
+  });
+
   // The start read every topic's baseline; minutes later a topic's cursor is gone (a topic not read before). What a
   // read then shows is history: the start's read of the topic, long done, says nothing of where history ends now.
   it('takes what a topic shows as history when its cursor is gone long after the start read it', async () => {
