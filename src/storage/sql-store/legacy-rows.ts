@@ -71,6 +71,8 @@ export async function applyChanges(db: SqlSession, data: unknown, where: string)
   for (const [topic, c] of record.cursors) await (c ? writeCursor(db, topic, c) : remove(db, 'bridge_cursors', 'topic', topic));
   for (const [id, e] of record.escalations) await (e ? writeEscalation(db, e) : remove(db, 'bridge_escalation_rows', 'id', id));
   for (const [key, c] of record.conversations) {
+    // Written behind the rows at hand (`db.recent`): a live one writes them again, archived or gone they must go.
+    db.recent.delete(key);
     await remove(db, 'bridge_transcript', 'key', key);
     if (c === null) await remove(db, 'bridge_conversations', 'key', key);
     else if ('archivedKey' in c) {

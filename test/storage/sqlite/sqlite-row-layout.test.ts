@@ -152,6 +152,28 @@ describe('the SQLite row layout', () => {
       await again.close();
     }
   });
+  it('answers for a conversation a later shard of a version-1 database archived as archived, not as the live one an earlier shard held', async () => {
+    const dir = await dataDir();
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const db = new DatabaseSync(join(dir, SQLITE_FILE));
+    db.exec(SCHEMA_TABLE_SQL);
+    db.exec(schemaSteps('sqlite').find((step) => step.version === 1)!.sql);
+    db.exec('INSERT INTO bridge_schema (version) VALUES (1)');
+    const insertShard = db.prepare('INSERT INTO bridge_shards (tbl, idx, body) VALUES (?, ?, ?)');
+    insertShard.run('conversations', 3, `${JSON.stringify(conversation('svc-1'))}\n`);
+    insertShard.run('conversations', 4, `${JSON.stringify({ archivedKey: 'whatsapp:svc-1', archivedAt: T0 })}\n`);
+    db.close();
+
+    const store = await openSqliteStore({ dataDir: dir, clock: () => T0 });
+    try {
+      // Archived with no copy in the archive: nothing to give back.
+      expect(await store.getConversation('whatsapp:svc-1')).toBeUndefined();
+      expect(await store.countByOwner()).toMatchObject({ bot: 0, archived: 1 });
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('the SQLite transcript rows', () => {
