@@ -16,7 +16,6 @@ export function pgDriver(client: PoolClient, lease: Lease, onClose: () => Promis
     }
   };
   return {
-    dialect: 'postgres',
     syncs: false,
     all: async <R extends object>(sql: string, values: readonly SqlValue[] = []) => (await query<R>(sql, values)).rows,
     run: async (sql, values = []) => (await query(sql, values)).rowCount ?? 0,

@@ -1,5 +1,4 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { SqlDialect } from '../sql-schema.js';
 
 export type SqlValue = string | number | null;
 
@@ -8,7 +7,6 @@ export type SqlValue = string | number | null;
  * SQLite driver answers synchronously (wrapped), the PostgreSQL one over the network; the store is written once.
  */
 export interface SqlDriver {
-  readonly dialect: SqlDialect;
   /** Whether a COMMIT syncs a file (SQLite on disk): what `stats().fsyncs` counts. */
   readonly syncs: boolean;
   all<R extends object>(sql: string, values?: readonly SqlValue[]): R[] | Promise<R[]>;
@@ -34,7 +32,6 @@ export function sqliteDriver(db: DatabaseSync, onClose: () => Promise<void> = as
     return statement;
   };
   return {
-    dialect: 'sqlite',
     syncs,
     all: <R extends object>(sql: string, values: readonly SqlValue[] = []) => prepare(sql).all(...(values as SQLInputValue[])) as R[],
     run: (sql, values = []) => Number(prepare(sql).run(...(values as SQLInputValue[])).changes),
