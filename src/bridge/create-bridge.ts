@@ -223,7 +223,7 @@ export async function createBridge(o: BridgeOptions) {
       // The language detector takes 0.1–0.4 s of module evaluation that blocks everything else: loaded now, next to
       // the start's own waits, rather than in the first customer's answer (it stalled a burst's first answers).
       const detector = mayGuessLanguage(ctx.flows) ? ctx.languageGuesser() : undefined;
-      // Training the NLU starts now too, unless the caller trained it before the store opened (main.ts); the first
+      // Training the NLU starts now too, unless the caller trained it before the store opened (cli/open-core.ts); the first
       // customer message waits for it (it never fails: no NLU, keywords). Not awaited here, so the start is not held up.
       void ctx.understanding();
       await prepare();
