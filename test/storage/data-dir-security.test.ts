@@ -1,12 +1,16 @@
-import { spawn } from 'node:child_process';
-import { chmod, readdir, stat, writeFile } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStoreError, openSqliteStore } from '../../src/storage/index.js';
 import { DAY_MS } from '../../src/storage/store-options.js';
+import { acquireLock } from './fixtures/release-0.1/lock-file.js';
 import { T0, conversation, mention } from './store-contract.js';
 import { useTempDirs } from './test-dirs.js';
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 async function modes(root: string): Promise<Array<{ path: string; dir: boolean; mode: number }>> {
   const found: Array<{ path: string; dir: boolean; mode: number }> = [];
@@ -25,6 +29,30 @@ function exitedPid(): Promise<number> {
     child.once('error', reject);
     child.once('exit', () => resolve(child.pid!));
   });
+}
+
+/** A child process that opened the store in `dataDir`, made a durable write and waits; `kill` is kill -9. */
+async function startHolder(dataDir: string): Promise<{ child: ChildProcess; kill: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!output.includes('recorded') && Date.now() < deadline && child.exitCode === null) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (!output.includes('recorded')) {
+    await kill();
+    throw new Error(`the child did not open the store: ${output}`);
+  }
+  return { child, kill };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<Error> {
@@ -113,30 +141,52 @@ describe('one process per data directory (bridge.lock, held by the kernel)', () 
 
   it('refuses an open while another process holds the directory, and is free at once when that process is killed (kill -9)', async () => {
     const dataDir = await tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dataDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const holder = await startHolder(dataDir);
     try {
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const deadline = Date.now() + 20_000;
-      while (!output.includes('recorded') && Date.now() < deadline && child.exitCode === null) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(output).toContain('recorded');
       const error = await refusal(openSqliteStore({ dataDir }));
       expect(isStoreError(error, 'locked')).toBe(true);
-      expect(error.message).toContain(`process ${child.pid}`);
+      expect(error.message).toContain(`process ${holder.child.pid}`);
       expect(error.message).toContain(dataDir);
     } finally {
-      child.kill('SIGKILL');
-      await exited;
+      await holder.kill();
     }
     const store = await openSqliteStore({ dataDir });
     expect(await store.hasSeen('2001', 'crash-1')).toBe(true);
     await store.close();
+  });
+
+  it("keeps engage-bridge 0.1 out while the store is open: 0.1's own lock refuses the directory, naming this process", async () => {
+    const dataDir = await tempDir();
+    const store = await openSqliteStore({ dataDir });
+    try {
+      const error = await refusal(acquireLock(join(dataDir, 'store.lock'), dataDir, silent));
+      expect(isStoreError(error, 'locked')).toBe(true);
+      expect(error.message).toContain(`in use by process ${process.pid}`);
+    } finally {
+      await store.close();
+    }
+    // Closed, the directory no longer claims a process.
+    expect(existsSync(join(dataDir, 'store.lock'))).toBe(false);
+  });
+
+  it('is not kept out by the store.lock a killed (kill -9) bridge of this release left, even when its pid now names a live process', async () => {
+    const dataDir = await tempDir();
+    const holder = await startHolder(dataDir);
+    await holder.kill();
+    const left = await readFile(join(dataDir, 'store.lock'), 'utf8');
+    expect(JSON.parse(left)).toMatchObject({ pid: holder.child.pid });
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => other.once('exit', resolve));
+    try {
+      // The pid reused by another process, as after a container's restart.
+      await writeFile(join(dataDir, 'store.lock'), left.replace(`"pid":${holder.child.pid}`, `"pid":${other.pid}`));
+      const store = await openSqliteStore({ dataDir });
+      expect(JSON.parse(await readFile(join(dataDir, 'store.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+      await store.close();
+    } finally {
+      other.kill('SIGKILL');
+      await exited;
+    }
   });
 
   it('refuses a directory a live engage-bridge 0.1 holds (its store.lock), and ignores one whose process is gone', async () => {

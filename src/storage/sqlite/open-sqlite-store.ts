@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { type SchemaQuery, applySchema } from '../sql-schema.js';
@@ -20,6 +20,10 @@ export interface SqliteStoreOptions extends StoreOptions {
 /** The database file in the data directory. */
 export const SQLITE_FILE = 'bridge.db';
 const LOCK_FILE = 'bridge.lock';
+/** Release 0.1's lock file: JSON with the holder's pid. */
+const OLD_LOCK_FILE = 'store.lock';
+/** Marks the `store.lock` this release writes, which it never takes for 0.1's. */
+const OLD_LOCK_NOTE = 'written by engage-bridge 0.2 or later, locked by bridge.lock: it keeps release 0.1 out';
 // The commit window (BRIDGE_COMMIT_WINDOW_MS): the writes of every conversation in the 20 ms after a batch's first
 // write share its commit, one WAL sync and the pages they have in common (measured: src/storage/README.md).
 const DEFAULT_WRITE_INTERVAL_MS = 20;
@@ -42,13 +46,18 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   const lock = await lockDataDir(dir);
   const file = join(dir, SQLITE_FILE);
   let db: DatabaseSync | undefined;
+  let unguard: (() => Promise<void>) | undefined;
   try {
     // A directory the journal store (release 0.1) wrote is imported once, under the same lock.
     if (await importJournalDir(dir, resolved)) resolved.logger.info({ dataDir: dir }, 'imported the journal store into bridge.db');
+    unguard = await keepReleaseOneOut(dir);
     db = await openDatabase(file);
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) await chmod(file + suffix, 0o600);
     return await openSqlStore(
-      sqliteDriver(db, async () => lock.close()),
+      sqliteDriver(db, async () => {
+        await unguard?.();
+        lock.close();
+      }),
       resolved,
       'the SQLite store',
     );
@@ -58,6 +67,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     } catch {
       // Closing after a failed open: the open's error is the one to report.
     }
+    await unguard?.();
     lock.close();
     if (error instanceof StoreError) throw error;
     throw new StoreError('io', `Cannot open ${file}: ${describeCause(error)}.`, { cause: error });
@@ -72,7 +82,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
  */
 async function lockDataDir(dir: string): Promise<DatabaseSync> {
   // Release 0.1 locked the directory with `store.lock` (JSON with its pid): refused while that process lives.
-  const oldPid = Number(/"pid":(\d+)/.exec(await readFile(join(dir, 'store.lock'), 'utf8').catch(() => ''))?.[1]);
+  const old = await readFile(join(dir, OLD_LOCK_FILE), 'utf8').catch(() => '');
+  const oldPid = old.includes(OLD_LOCK_NOTE) ? 0 : Number(/"pid":(\d+)/.exec(old)?.[1]);
   if (oldPid > 0 && oldPid !== process.pid && isAlive(oldPid)) {
     throw new StoreError(
       'locked',
@@ -98,6 +109,26 @@ async function lockDataDir(dir: string): Promise<DatabaseSync> {
       `The data directory ${dir} is in use by ${pid ? `process ${pid}` : 'another process'} (it holds ${file}). Stop that process or choose another BRIDGE_DATA_DIR.`,
     );
   }
+}
+
+/**
+ * Release 0.1 knows only its own `store.lock`: without one it would start an empty journal store beside this one and
+ * answer every customer again. While the store is open, `store.lock` names this process the way 0.1 reads it, so 0.1
+ * refuses the directory (naming it); the file goes when the store closes. One left by a `kill -9` is ours (its note
+ * says so) and is replaced, whatever process its pid names now; one 0.1 writes meanwhile stops this open.
+ */
+async function keepReleaseOneOut(dir: string): Promise<() => Promise<void>> {
+  const file = join(dir, OLD_LOCK_FILE);
+  const text = `${JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), note: OLD_LOCK_NOTE })}\n`;
+  // Here a 0.1 lock is one whose process is gone (lockDataDir), moved to the backup if imported.
+  await rm(file, { force: true });
+  await writeFile(file, text, { flag: 'wx', mode: 0o600 }).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    throw new StoreError('locked', `engage-bridge 0.1 has just taken the data directory ${dir} (${file}). Stop it first.`);
+  });
+  return async () => {
+    if ((await readFile(file, 'utf8').catch(() => '')) === text) await rm(file, { force: true });
+  };
 }
 
 /** Signal 0 probes without touching the process: EPERM still means it exists. */
