@@ -108,6 +108,7 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
       ratio: ratioOf(throughput, limit),
       flow_limit_per_s: flowLimit?.perSecond ?? null,
       flow_ratio: ratioOf(throughput, flowLimit),
+      burst_cpu_ms_per_answer: burst ? cpuPerAnswerOf(cpuAtStart, cpuAfterBurst, burst.answered.answered) : null,
       latency_ms: paced ? summarize(paced.answered.latenciesMs) : { p50: null, p95: null, p99: null },
       api_calls_per_answer: steady ? callsPerAnswerOf(steady).total : null,
       api_calls_per_escalation: escalation?.callsPerEscalation ?? null,
@@ -150,7 +151,6 @@ export async function runScenario(spec: ScenarioSpec, index: number): Promise<Sc
         cpu_ms_per_answer: cpuPerAnswerOf(cpuAtStart, cpuAfterPaced, answered),
         // The simulator's CPU per answered message of the burst: with the bridge's, what the two cores had to carry.
         burst_sim_cpu_ms_per_answer: burst ? cpuPerAnswerOf(simCpuAtStart, simCpuAfterBurst, burst.answered.answered) : null,
-        burst_cpu_ms_per_answer: burst ? cpuPerAnswerOf(cpuAtStart, cpuAfterBurst, burst.answered.answered) : null,
         webhook:
           pushesAtStart && pushesAfterBurst && pushesAfterPaced
             ? {

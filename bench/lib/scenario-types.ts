@@ -43,6 +43,8 @@ export interface ScenarioResult {
   flow_limit_per_s: number | null;
   /** `throughput_per_s / flow_limit_per_s`: the bridge against what its required calls alone would allow. */
   flow_ratio: number | null;
+  /** The bridge process's CPU (user + system) per answered message of the burst: with `flow_ratio`, the headline. */
+  burst_cpu_ms_per_answer: number | null;
   latency_ms: LatencySummary;
   api_calls_per_answer: number | null;
   api_calls_per_escalation: number | null;

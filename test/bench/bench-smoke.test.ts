@@ -40,6 +40,7 @@ describe('bench harness (smoke)', () => {
       'ratio',
       'flow_limit_per_s',
       'flow_ratio',
+      'burst_cpu_ms_per_answer',
       'api_calls_per_answer',
       'api_calls_per_escalation',
       'peak_rss_mb',
