@@ -128,3 +128,14 @@ export function advanceCursor(
     ...(cursor?.scannedThrough !== undefined ? { scannedThrough: cursor.scannedThrough } : {}),
   };
 }
+
+/** Whether two cursors say the same: saving one over the other would change nothing. */
+export function sameCursor(a: PollCursor, b: PollCursor): boolean {
+  return (
+    a.newestAddedAt === b.newestAddedAt &&
+    a.lastDeepScanAt === b.lastDeepScanAt &&
+    a.scannedThrough === b.scannedThrough &&
+    a.deepScan?.fromSeconds === b.deepScan?.fromSeconds &&
+    a.deepScan?.toSeconds === b.deepScan?.toSeconds
+  );
+}

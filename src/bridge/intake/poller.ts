@@ -146,6 +146,7 @@ export class Poller {
   private async pollJoined(topicIds: readonly string[]): Promise<number> {
     const { ctx } = this;
     let cursor = parseCursor(await ctx.store.getCursor(JOINED_CURSOR));
+    const stored = cursor !== undefined;
     if (cursor === undefined) {
       // First joint read (or the first since an upgrade from a cursor per topic): from the oldest topic's cursor,
       // with a deep re-scan at once, so nothing between the topics' own cursors is skipped.
@@ -153,11 +154,11 @@ export class Poller {
       const oldest = Math.min(...own.map((c) => c?.newestAddedAt ?? Number.POSITIVE_INFINITY));
       if (Number.isFinite(oldest)) cursor = { newestAddedAt: oldest, lastDeepScanAt: 0 }; // 0: a deep re-scan is due (and stored as a number)
     }
-    return this.readTopics(JOINED_CURSOR, topicIds, cursor);
+    return this.readTopics(JOINED_CURSOR, topicIds, cursor, stored);
   }
 
   /** A read from the cursor kept under `cursorKey` (`poller-cursor-read.ts`). */
-  private readTopics(cursorKey: string, topicIds: readonly string[], start: PollCursor | undefined): Promise<number> {
+  private readTopics(cursorKey: string, topicIds: readonly string[], start: PollCursor | undefined, stored = true): Promise<number> {
     return readFromCursor(
       {
         ctx: this.ctx,
@@ -171,6 +172,7 @@ export class Poller {
       cursorKey,
       topicIds,
       start,
+      stored,
     );
   }
 

@@ -41,4 +41,32 @@ describe('a long read of a topic', () => {
     await h.settle();
     for (const i of [0, 99, 100]) expect(botMessagesTo(h, `+3200001${String(i).padStart(4, '0')}`)).toHaveLength(1);
   });
+
+  it('writes no cursor when a poll read only what it had read before (its overlap again)', async () => {
+    h = await startHarness();
+    await h.say('+32000020001', 'hello');
+    await h.settle();
+    expect(botMessagesTo(h, '+32000020001')).toHaveLength(1);
+    const { context, poller } = h.running.bridge;
+    const before = parseCursor(await context.store.getCursor('*'));
+    expect(before).toBeDefined();
+    const store = context.store as { setCursor: typeof context.store.setCursor };
+    const real = store.setCursor.bind(context.store);
+    const written: string[] = [];
+    store.setCursor = (topicId, cursor) => {
+      written.push(topicId);
+      return real(topicId, cursor);
+    };
+    // The customer's message and the bot's answer are inside the overlap: read again, nothing moves.
+    await poller.tick();
+    expect(written).toEqual([]);
+    // Something new moves the cursor, and it is written.
+    h.setServiceOffset(2);
+    await h.say('+32000020002', 'hello');
+    await poller.tick();
+    expect(written).toContain('*');
+    expect(parseCursor(await context.store.getCursor('*'))?.newestAddedAt).toBeGreaterThan(
+      before?.newestAddedAt ?? Number.POSITIVE_INFINITY,
+    );
+  });
 });
