@@ -56,9 +56,12 @@ export async function ingestMentions(
   let historyCount = 0;
   let newest: number | undefined;
   const records: Array<Promise<boolean>> = [];
-  const bot = await knownBotUser({ store });
+  // Only a reply action or a mention not known recorded can need the bot's user: a page a poll reads again (its
+  // overlap) needs none, and the read was a store call per page.
+  const bot = mentions.some((m) => o.known?.has(m) !== true || (m.actions?.length ?? 0) > 0) ? await knownBotUser({ store }) : undefined;
   const { seen } = o;
-  const seenBefore = (topicId: string, id: string): Promise<boolean> => (seen ? seen.has(topicId, id) : store.hasSeen(topicId, id));
+  const seenBefore = (topicId: string, id: string): boolean | Promise<boolean> =>
+    seen ? seen.has(topicId, id) : store.hasSeen(topicId, id);
   // Resolves once the record is durable (new or not): only then is it remembered as recorded.
   const record = (item: InboundItem): Promise<boolean> =>
     store
@@ -83,7 +86,12 @@ export async function ingestMentions(
     for (const item of items) {
       const history = o.historyBefore !== undefined && item.addedAt < o.historyBefore;
       if (item.payload.kind === 'customer' && !history) o.watch?.(item);
-      if ((knownMention && item.id === m.id) || (await seenBefore(item.topicId, item.id))) {
+      if (knownMention && item.id === m.id) {
+        repeated++;
+        continue;
+      }
+      const seenRef = seenBefore(item.topicId, item.id);
+      if (seenRef === true || (await seenRef)) {
         repeated++;
         continue;
       }

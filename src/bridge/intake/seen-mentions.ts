@@ -19,8 +19,11 @@ export class SeenMentions {
     private readonly max = SEEN_REMEMBERED,
   ) {}
 
-  /** Whether the mention is recorded: remembered, else the store's answer. */
-  async has(topicId: string, id: string): Promise<boolean> {
+  /**
+   * Whether the mention is recorded: `true` at once when remembered (most of what a poll reads: no promise to wait
+   * for), else the store's answer.
+   */
+  has(topicId: string, id: string): true | Promise<boolean> {
     return this.refs.has(mentionRef(topicId, id)) || this.store.hasSeen(topicId, id);
   }
 

@@ -84,4 +84,30 @@ describe('the memory of recorded mentions', () => {
     expect(asked).toEqual(['2001/1', '2001/1']);
     await inner.close();
   });
+
+  it('asks the store nothing for a page read again whose mentions the list found recorded', async () => {
+    const inner = await createMemoryStore();
+    const seen = new SeenMentions(inner);
+    const first = customer('1');
+    await ingestMentions(inner, [first], { channelBySource: channels, schedule: () => undefined, seen });
+    const calls: string[] = [];
+    const store = new Proxy(inner, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(name));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const again = customer('1');
+    const r = await ingestMentions(store, [again], { channelBySource: channels, schedule: () => undefined, seen, known: new Set([again]) });
+    expect(r).toMatchObject({ recorded: 0, repeated: 1 });
+    expect(calls).toEqual([]);
+    // A mention not known recorded still has the store read what it needs (the bot's user, whether it was seen).
+    await ingestMentions(store, [customer('2')], { channelBySource: channels, schedule: () => undefined, seen });
+    expect(calls).toContain('getMeta');
+    await inner.close();
+  });
 });
