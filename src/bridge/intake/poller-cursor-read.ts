@@ -52,8 +52,8 @@ export async function readFromCursor(
   // What both reads have learnt so far: every save writes the two together.
   let cursor: PollCursor | undefined = start && (withDeepScan(start, ctx.now(), o) ?? start);
   // What the store holds, while no save is under way: a save of the same cursor writes nothing. Most pages of a
-  // poll are its overlap read again, which moves nothing, and each such save was a commit of its own (issue 28:
-  // 243 of a bench run's 260 saves).
+  // poll are its overlap read again, which moves nothing (issue 28: 243 of a bench run's 260 saves wrote the cursor
+  // the save before had written).
   let stored = startStored ? start : undefined;
   let saving = 0;
   const save = async (): Promise<void> => {
