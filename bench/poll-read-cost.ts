@@ -10,6 +10,7 @@ import { ingestMentions } from '../src/bridge/intake/ingest.js';
 import { SeenMentions } from '../src/bridge/intake/seen-mentions.js';
 import { createMemoryStore } from '../src/storage/index.js';
 import { makeContacts, plainText, sendBurst } from './lib/load-driver.js';
+import { reply } from './lib/measure-limit.js';
 import { ACCOUNT_ID, SIM_TOKEN, startSimulator } from './lib/processes.js';
 
 function flag(name: string, fallback: number): number {
@@ -32,20 +33,10 @@ try {
   });
   // The bot's replies: each comes back as an account-written mention (its echo), as in a poll's window.
   let next = 0;
-  const reply = async (): Promise<void> => {
-    while (next < targets.length) {
-      const t = targets[next++]!;
-      await client.publisher.add({
-        type: 'reply',
-        services: [{ type: 'whatsapp', service_id: '3225550100' }],
-        message: 'Thanks, noted.',
-        status: '',
-        topicId: '2001',
-        mentionId: t.mentionId,
-      });
-    }
+  const replyAll = async (): Promise<void> => {
+    while (next < targets.length) if (!(await reply(client, targets[next++]!))) throw new Error('a reply to the simulator failed');
   };
-  await Promise.all(Array.from({ length: 8 }, reply));
+  await Promise.all(Array.from({ length: 8 }, replyAll));
   const store = createMemoryStore();
   const seen = new SeenMentions(store);
   const channelBySource = new Map([['whatsapp', 'whatsapp']]);

@@ -90,7 +90,7 @@ export async function measureFlowLimit(
 type Client = ReturnType<typeof createEngageClient>;
 
 /** One reply as the bench's clients send it; false when it failed. */
-async function reply(client: Client, target: SentMessage): Promise<boolean> {
+export async function reply(client: Client, target: SentMessage): Promise<boolean> {
   try {
     await client.publisher.add({
       type: 'reply',
