@@ -27,11 +27,15 @@ describe('chaos campaign (smoke)', () => {
   it('loses nothing and doubles nothing when the active one of two instances on PostgreSQL is killed -9', async () => {
     // A contact whose runs failed during the takeover is retried after a growing delay (5, 10, 20 s…): on a loaded
     // machine the campaign must wait longer than 20 s of quiet before it may call a message lost.
-    const report = await runChaos({ ...CHAOS_SMOKE, kills: 1, failover: { leaseTtlMs: 2000 }, settleMs: 60_000 });
+    // A failing run keeps its dump (both bridges' output and logs, the driver's actions), named below.
+    const dumpDir = await mkdtemp(join(tmpdir(), 'chaos-failover-smoke-'));
+    const report = await runChaos({ ...CHAOS_SMOKE, kills: 1, failover: { leaseTtlMs: 2000 }, settleMs: 60_000, dumpDir });
+    const kept = `(campaign kept in ${dumpDir}: bench/judge-dump.ts reads it)`;
     expect(report.kills).toBe(1);
-    expect(report.answered + report.escalated).toBe(20);
-    expect(report).toMatchObject({ lost: 0, doubled: 0, talk_over: 0, secrets_in_logs: 0 });
-    expect(report.failover?.takeovers).toBe(1);
+    expect(report.answered + report.escalated, kept).toBe(20);
+    expect(report, kept).toMatchObject({ lost: 0, doubled: 0, talk_over: 0, secrets_in_logs: 0 });
+    expect(report.failover?.takeovers, kept).toBe(1);
     expect(report.failover?.takeover_ms.max).toBeGreaterThan(0);
+    await rm(dumpDir, { recursive: true, force: true });
   }, 240_000);
 });
