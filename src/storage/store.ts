@@ -131,6 +131,7 @@ export interface Store {
   listEscalations(filter?: { status?: EscalationStatus | EscalationStatus[]; contactKey?: string }): Promise<Escalation[]>;
 
   audit(entry: AuditEntry): Promise<void>;
+  /** The most recent `limit` (default 100) entries at or after `since`, oldest first. */
   listAudit(filter?: { since?: number; limit?: number }): Promise<AuditEntry[]>;
 
   /** Durable. */

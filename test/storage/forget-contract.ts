@@ -217,6 +217,23 @@ export function describeForgetContract(subject: () => { store: Store; reopen?: (
       });
     });
 
+    it('refuses a cutoff that is not a date, for pruning and for retention alike, and deletes nothing', async () => {
+      const { store } = subject();
+      await store.recordInbound(inbound('old', ANN));
+      await store.markInboundProcessed('2001', 'old');
+      await store.audit({ at: T0, actor: 'slack:U1', action: 'status', subject: 'status' });
+      clock.now = T0 + 400 * DAY;
+      for (const call of [
+        () => store.prune({ seenBeforeMs: Number.NaN }),
+        () => store.prune({ auditBeforeMs: Number.POSITIVE_INFINITY }),
+        () => store.applyRetention({ transcriptBeforeMs: Number.NaN }),
+      ]) {
+        await expect(call()).rejects.toSatisfy((error) => isStoreError(error, 'invalid'));
+      }
+      expect(await store.hasSeen('2001', 'old')).toBe(true);
+      expect(await store.listAudit()).toHaveLength(1);
+    });
+
     it('prunes survey answers by their own retention, not the audit log’s', async () => {
       const { store } = subject();
       await store.audit({ at: T0, actor: 'customer', action: 'survey answer', subject: ANN, result: '{}' });

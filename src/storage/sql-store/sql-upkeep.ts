@@ -81,6 +81,14 @@ export async function ownerCounts(db: SqlSession): Promise<OwnerCounts> {
   return counts;
 }
 
+/** A cutoff given (epoch ms, checked before anything is deleted), else `days` before `now`. */
+function cutoff<C extends object>(cutoffs: C, name: keyof C & string, days: number, now: number): number {
+  const given = cutoffs[name] as number | undefined;
+  if (given !== undefined && !Number.isFinite(given))
+    throw new StoreError('invalid', `${name} must be epoch milliseconds (got ${String(given)}); nothing was changed.`);
+  return given ?? now - days * DAY_MS;
+}
+
 export async function pruneRows(
   db: SqlSession,
   cutoffs: { seenBeforeMs?: number; auditBeforeMs?: number },
@@ -89,8 +97,8 @@ export async function pruneRows(
   const now = options.clock();
   const { seenIdsDays, auditDays, surveyDays } = options.retention;
   const before = {
-    seen: cutoffs.seenBeforeMs ?? now - seenIdsDays * DAY_MS,
-    audit: cutoffs.auditBeforeMs ?? now - auditDays * DAY_MS,
+    seen: cutoff(cutoffs, 'seenBeforeMs', seenIdsDays, now),
+    audit: cutoff(cutoffs, 'auditBeforeMs', auditDays, now),
     survey: now - surveyDays * DAY_MS,
   };
   const oldAudit = await readAudit(db, options.logger, (entry) => entry.at < (isSurveyAnswer(entry) ? before.survey : before.audit));
@@ -116,15 +124,9 @@ export async function applyRetentionRows(
   options: ResolvedStoreOptions,
 ): Promise<RetentionResult> {
   const now = options.clock();
-  const cutoff = (name: keyof RetentionCutoffs, days: number): number => {
-    const given = cutoffs[name];
-    if (given !== undefined && !Number.isFinite(given))
-      throw new StoreError('invalid', `${name} must be epoch milliseconds (got ${String(given)}); nothing was changed.`);
-    return given ?? now - days * DAY_MS;
-  };
-  const transcriptBefore = cutoff('transcriptBeforeMs', options.retention.transcriptDays);
-  const archiveBefore = cutoff('archiveBeforeMs', options.retention.archiveDays);
-  const surveyBefore = cutoff('surveyBeforeMs', options.retention.surveyDays);
+  const transcriptBefore = cutoff(cutoffs, 'transcriptBeforeMs', options.retention.transcriptDays, now);
+  const archiveBefore = cutoff(cutoffs, 'archiveBeforeMs', options.retention.archiveDays, now);
+  const surveyBefore = cutoff(cutoffs, 'surveyBeforeMs', options.retention.surveyDays, now);
   db.recent.clear();
   const trimmedConversations = await db.count('SELECT count(DISTINCT key) AS n FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
   const transcriptLines = await db.write('DELETE FROM bridge_transcript WHERE at < ?', [transcriptBefore]);
