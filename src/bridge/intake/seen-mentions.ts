@@ -5,7 +5,7 @@ export const SEEN_REMEMBERED = 20_000;
 
 /**
  * Whether the store has recorded a mention, with the recent answers "yes" remembered: every poll reads its overlap
- * again (each mention about eight times at 1 s polls, and the bot's reply echoes as often), and each of those reads
+ * again (each mention about six times at 1 s polls, and the bot's reply echoes as often), and each of those reads
  * asked the store, a query per item (issue 28: 0.23 ms per answer of a polling burst). A recorded mention stays
  * recorded for longer than any poll reaches back (its seen id is pruned only days later), so a "yes" keeps; only
  * what the store has made durable is remembered (a record the caller waited for: a write rolled back never

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError } from '../../../src/engage/index.js';
+import type { Store } from '../../../src/storage/index.js';
 import { FakeClock, KEY, TOPIC, coreWorld, customerWrites, drain, type CoreWorld } from './core-harness.js';
 
 const OTHER = 'whatsapp:32470000502';
@@ -8,6 +9,19 @@ afterEach(async () => {
   await world?.bridge.stop();
   world = undefined;
 });
+
+/** Counts the store's calls of `method` about `key` from now on (the returned function gives the count). */
+function countReads(store: Store, method: 'pendingInbound' | 'pendingEffects', key: string): () => number {
+  const original = store[method].bind(store) as (key?: string) => Promise<unknown>;
+  let reads = 0;
+  Object.assign(store, {
+    [method]: (asked?: string) => {
+      if (asked === key) reads += 1;
+      return original(asked);
+    },
+  });
+  return () => reads;
+}
 
 describe('the worker takes in every waiting message of a contact, in rounds, and leaves nothing half done', () => {
   it('answers a first message: claims the contact, commits the decision, publishes the reply and marks the mention handled', async () => {
@@ -127,18 +141,13 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
       await customerWrites(w.store, KEY, 'thanks', 1_001),
       await customerWrites(w.store, KEY, 'what are your opening hours', 1_002),
     ];
-    const read = w.store.pendingInbound.bind(w.store);
-    let reads = 0;
-    w.store.pendingInbound = (key) => {
-      if (key === KEY) reads += 1;
-      return read(key);
-    };
+    const reads = countReads(w.store, 'pendingInbound', KEY);
     await drain(w.bridge, KEY);
     expect(w.engage.published.map((p) => p.mentionId)).toEqual(ids);
     // One per message (once its awaits are over; it also picks the next) and the round's start (which picks the
     // first). It was 9: a read to pick each message and another after its awaits, one more to find nothing left, and
     // one after the effects (a mention recorded meanwhile schedules its contact itself).
-    expect(reads).toBe(3 + 1);
+    expect(reads()).toBe(3 + 1);
   });
   it('answers a message recorded while the round finishes, in a run of its own (its record scheduled the contact)', async () => {
     world = await coreWorld();
@@ -162,16 +171,11 @@ describe('the worker takes in every waiting message of a contact, in rounds, and
     world = await coreWorld();
     const w = world;
     await customerWrites(w.store, KEY, 'hello', 1_000);
-    const read = w.store.pendingEffects.bind(w.store);
-    let reads = 0;
-    w.store.pendingEffects = (key) => {
-      if (key === KEY) reads += 1;
-      return read(key);
-    };
+    const reads = countReads(w.store, 'pendingEffects', KEY);
     await drain(w.bridge, KEY);
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
     expect(w.engage.replies()).toHaveLength(1);
     // None left: it was 3 reads, the last after performing them, to find none added (a reply adds none).
-    expect(await read(KEY)).toEqual([]);
+    expect(await w.store.pendingEffects(KEY)).toEqual([]);
   });
 });

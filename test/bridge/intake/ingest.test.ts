@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INBOUND_TEXT_MAX_CHARS, ingestMentions, parseWebhookBody } from '../../../src/bridge/intake/ingest.js';
 import { mentionSchema } from '../../../src/engage/index.js';
 import { createMemoryStore } from '../../../src/storage/index.js';
+import { CHANNELS, customerMention, recordingCalls } from './intake-fixtures.js';
 
 describe('ingesting mentions', () => {
   it('keeps only the first part of a huge inbound text, from the moment it arrives', async () => {
@@ -26,32 +27,13 @@ describe('ingesting mentions', () => {
 
   it('takes a mention its list read found recorded as a repeat without asking the store again, and asks for the rest', async () => {
     const store = await createMemoryStore();
-    const channels = new Map([['whatsapp', 'whatsapp']]);
-    const customer = (id: string) =>
-      mentionSchema.parse({
-        id,
-        topic_id: '2001',
-        date: { added: 100 },
-        source: { service: 'whatsapp' },
-        author: { id: '+3200000021', name: 'Ann' },
-        message: { content: 'hello' },
-      });
-    const first = customer('1');
-    await ingestMentions(store, [first], { channelBySource: channels, schedule: () => undefined });
-    const asked: string[] = [];
-    const counting = new Proxy(store, {
-      get: (target, name, receiver) =>
-        name === 'hasSeen'
-          ? (topicId: string, id: string) => {
-              asked.push(`${topicId}/${id}`);
-              return target.hasSeen(topicId, id);
-            }
-          : Reflect.get(target, name, receiver),
-    });
-    const again = customer('1');
-    const fresh = customer('2');
+    const first = customerMention('1');
+    await ingestMentions(store, [first], { channelBySource: CHANNELS, schedule: () => undefined });
+    const { store: counting, asked } = recordingCalls(store);
+    const again = customerMention('1');
+    const fresh = customerMention('2');
     const r = await ingestMentions(counting, [again, fresh], {
-      channelBySource: channels,
+      channelBySource: CHANNELS,
       schedule: () => undefined,
       known: new Set([again]),
     });

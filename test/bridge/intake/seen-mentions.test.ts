@@ -1,39 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ingestMentions } from '../../../src/bridge/intake/ingest.js';
 import { SeenMentions } from '../../../src/bridge/intake/seen-mentions.js';
-import { mentionSchema } from '../../../src/engage/index.js';
-import { createMemoryStore, type Store } from '../../../src/storage/index.js';
-
-const channels = new Map([['whatsapp', 'whatsapp']]);
-const customer = (id: string) =>
-  mentionSchema.parse({
-    id,
-    topic_id: '2001',
-    date: { added: 100 },
-    source: { service: 'whatsapp' },
-    author: { id: '+3200000021', name: 'Ann' },
-    message: { content: 'hello' },
-  });
-
-/** The store, with every `hasSeen` it is asked counted. */
-function counting(store: Store): { store: Store; asked: string[] } {
-  const asked: string[] = [];
-  const proxy = new Proxy(store, {
-    get: (target, name, receiver) =>
-      name === 'hasSeen'
-        ? (topicId: string, id: string) => {
-            asked.push(`${topicId}/${id}`);
-            return target.hasSeen(topicId, id);
-          }
-        : Reflect.get(target, name, receiver),
-  });
-  return { store: proxy, asked };
-}
+import { createMemoryStore } from '../../../src/storage/index.js';
+import { CHANNELS as channels, customerMention as customer, recordingCalls } from './intake-fixtures.js';
 
 describe('the memory of recorded mentions', () => {
   it('answers the re-reads of a mention recorded in this process without asking the store, and asks about the rest', async () => {
     const inner = await createMemoryStore();
-    const { store, asked } = counting(inner);
+    const { store, asked } = recordingCalls(inner);
     const seen = new SeenMentions(store);
     await ingestMentions(store, [customer('1')], { channelBySource: channels, schedule: () => undefined, seen });
     asked.length = 0;
@@ -53,7 +27,7 @@ describe('the memory of recorded mentions', () => {
 
   it('remembers only durable records: a record that failed leaves the mention to the store to answer', async () => {
     const inner = await createMemoryStore();
-    const { store, asked } = counting(inner);
+    const { store, asked } = recordingCalls(inner);
     const seen = new SeenMentions(store);
     const failing = new Proxy(store, {
       get: (target, name, receiver) =>
@@ -69,7 +43,7 @@ describe('the memory of recorded mentions', () => {
 
   it('forgets the oldest first when full, and never remembers a "no"', async () => {
     const inner = await createMemoryStore();
-    const { store, asked } = counting(inner);
+    const { store, asked } = recordingCalls(inner);
     const seen = new SeenMentions(store, 2);
     seen.recorded('2001', '1');
     seen.recorded('2001', '2');
@@ -90,17 +64,7 @@ describe('the memory of recorded mentions', () => {
     const seen = new SeenMentions(inner);
     const first = customer('1');
     await ingestMentions(inner, [first], { channelBySource: channels, schedule: () => undefined, seen });
-    const calls: string[] = [];
-    const store = new Proxy(inner, {
-      get: (target, name, receiver) => {
-        const value = Reflect.get(target, name, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          calls.push(String(name));
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    const { store, calls } = recordingCalls(inner);
     const again = customer('1');
     const r = await ingestMentions(store, [again], { channelBySource: channels, schedule: () => undefined, seen, known: new Set([again]) });
     expect(r).toMatchObject({ recorded: 0, repeated: 1 });

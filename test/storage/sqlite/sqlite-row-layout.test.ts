@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,16 @@ function rows<R>(dir: string, sql: string): R[] {
   } finally {
     db.close();
   }
+}
+
+/** A database of schema version 1 (a row per shard) in `dir`, open for the test to fill. */
+async function versionOneDatabase(dir: string): Promise<DatabaseSync> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const db = new DatabaseSync(join(dir, SQLITE_FILE));
+  db.exec(SCHEMA_TABLE_SQL);
+  db.exec(schemaSteps('sqlite').find((step) => step.version === 1)!.sql);
+  db.exec('INSERT INTO bridge_schema (version) VALUES (1)');
+  return db;
 }
 
 describe('the SQLite row layout', () => {
@@ -101,12 +112,7 @@ describe('the SQLite row layout', () => {
 
   it('migrates a version-1 database (a row per shard) to rows per key, and deletes the shard and core rows', async () => {
     const dir = await dataDir();
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const db = new DatabaseSync(join(dir, SQLITE_FILE));
-    db.exec(SCHEMA_TABLE_SQL);
-    db.exec(schemaSteps('sqlite').find((step) => step.version === 1)!.sql);
-    db.exec('INSERT INTO bridge_schema (version) VALUES (1)');
+    const db = await versionOneDatabase(dir);
     const meta = { createdAt: T0, values: {}, nextEscalationSeq: 1, nextEffectSeq: 2 };
     const m = mention('9');
     const core = { schemaVersion: 2, meta, inbox: [m], cursors: {}, escalations: {}, journalSeq: 0 };
@@ -154,12 +160,7 @@ describe('the SQLite row layout', () => {
   });
   it('answers for a conversation a later shard of a version-1 database archived as archived, not as the live one an earlier shard held', async () => {
     const dir = await dataDir();
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const db = new DatabaseSync(join(dir, SQLITE_FILE));
-    db.exec(SCHEMA_TABLE_SQL);
-    db.exec(schemaSteps('sqlite').find((step) => step.version === 1)!.sql);
-    db.exec('INSERT INTO bridge_schema (version) VALUES (1)');
+    const db = await versionOneDatabase(dir);
     const insertShard = db.prepare('INSERT INTO bridge_shards (tbl, idx, body) VALUES (?, ?, ?)');
     insertShard.run('conversations', 3, `${JSON.stringify(conversation('svc-1'))}\n`);
     insertShard.run('conversations', 4, `${JSON.stringify({ archivedKey: 'whatsapp:svc-1', archivedAt: T0 })}\n`);
