@@ -1,10 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, it, expect } from 'vitest';
 import { killAllChildren } from '../../bench/lib/child-process.js';
 import { runChaos } from '../../bench/lib/chaos-campaign.js';
 import { CHAOS_SMOKE } from '../../bench/chaos.js';
+
+/**
+ * Where a campaign's dump goes: beside the test run's temporary directory, not in it, so a failing campaign outlives
+ * the run's clean-up (test/support/temp-root.ts removes that directory); a passing one removes its own.
+ */
+function dumpDirFor(prefix: string): Promise<string> {
+  const runRoot = process.env.ENGAGE_BRIDGE_TEST_TMPDIR;
+  return mkdtemp(join(runRoot ? dirname(runRoot) : tmpdir(), prefix));
+}
 
 describe('chaos campaign (smoke)', () => {
   afterEach(() => killAllChildren());
@@ -13,7 +22,7 @@ describe('chaos campaign (smoke)', () => {
     // Alone a campaign's worst wait is 11-20 s (two restarts, a contact's retry delay growing 5, 10 s...); beside the
     // rest of the suite on two cores it can pass the 20 s of quiet, so the campaign waits up to 60 s before it calls a
     // message lost (a run with nothing missing stops after 3 s of quiet). A failing run keeps its dump, named below.
-    const dumpDir = await mkdtemp(join(tmpdir(), 'chaos-smoke-'));
+    const dumpDir = await dumpDirFor('chaos-smoke-');
     const report = await runChaos({ ...CHAOS_SMOKE, settleMs: 60_000, dumpDir });
     const kept = `(campaign kept in ${dumpDir}: bench/judge-dump.ts reads it)`;
     expect(report.messages).toBe(20);
@@ -28,7 +37,7 @@ describe('chaos campaign (smoke)', () => {
     // A contact whose runs failed during the takeover is retried after a growing delay (5, 10, 20 s…): on a loaded
     // machine the campaign must wait longer than 20 s of quiet before it may call a message lost.
     // A failing run keeps its dump (both bridges' output and logs, the driver's actions), named below.
-    const dumpDir = await mkdtemp(join(tmpdir(), 'chaos-failover-smoke-'));
+    const dumpDir = await dumpDirFor('chaos-failover-smoke-');
     const report = await runChaos({ ...CHAOS_SMOKE, kills: 1, failover: { leaseTtlMs: 2000 }, settleMs: 60_000, dumpDir });
     const kept = `(campaign kept in ${dumpDir}: bench/judge-dump.ts reads it)`;
     expect(report.kills).toBe(1);
